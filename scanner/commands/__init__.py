@@ -1,0 +1,1 @@
+"""CLI subcommands; each module registers one (see scanner/cli.py)."""

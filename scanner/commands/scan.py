@@ -1,0 +1,81 @@
+"""`instruction-guard scan`: scan a checkout (or named paths) and report."""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..config import parse_engines, parse_fail_on
+from ..errors import UsageError
+from ..pipeline import find_config, scan_tree
+from ..policy import decide
+from ..report import jsonout, sarif, text
+
+
+def register(sub) -> None:
+    p = sub.add_parser("scan", help="scan agent files in a checkout, or the paths given")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every agent file under the current folder)")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of standard output")
+    p.add_argument("--sarif", metavar="FILE", help="also write SARIF to FILE")
+    p.add_argument("--fail-on", metavar="SEVERITY", help="critical, high (default), medium, low, info or never")
+    p.add_argument("--config", metavar="FILE", help="configuration file (default: .github/instruction-guard.yml)")
+    p.add_argument("--engines", metavar="LIST", help="native, cisco or native,cisco (cisco:auto runs it only when installed)")
+    p.add_argument("--root", metavar="DIR", help="repository root for relative paths (default: current folder)")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.set_defaults(func=run)
+
+
+def resolve_root(args) -> str:
+    if args.root:
+        return os.path.abspath(args.root)
+    if len(args.paths) == 1 and os.path.isdir(args.paths[0]):
+        root = os.path.abspath(args.paths[0])
+        args.paths = []
+        return root
+    return os.getcwd()
+
+
+def run(args) -> int:
+    root = resolve_root(args)
+    for p in args.paths:
+        if not os.path.lexists(os.path.join(root, p)):
+            raise UsageError(f"{p}: no such file or folder")
+    config = find_config(root, args.config)
+    if args.fail_on:
+        config = _replace(config, fail_on=parse_fail_on(args.fail_on))
+    if args.engines:
+        engines, mode = parse_engines(args.engines, "--engines")
+        config = _replace(config, engines=engines, cisco_mode=mode)
+    result = scan_tree(root, args.paths, config)
+    verdict = decide(result, config.fail_on, config.fail_on_new_only)
+    if args.format == "sarif":
+        body = sarif.dumps(sarif.document(result))
+    elif args.format == "json":
+        body = jsonout.render(result, verdict)
+    else:
+        out_is_tty = args.output is None and sys.stdout.isatty()
+        color = args.color == "always" or (args.color == "auto" and out_is_tty)
+        body = text.render(result, verdict, color=color)
+    if args.sarif:
+        _write(args.sarif, sarif.dumps(sarif.document(result)))
+    if args.output:
+        _write(args.output, body)
+    else:
+        sys.stdout.write(body)
+    return 1 if verdict.failed else 0
+
+
+def _replace(config, **changes):
+    from dataclasses import replace
+
+    return replace(config, **changes)
+
+
+def _write(path: str, body: str) -> None:
+    try:
+        parent = os.path.dirname(os.path.abspath(path))
+        os.makedirs(parent, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(body)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write ({exc.strerror})") from None

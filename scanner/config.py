@@ -1,0 +1,195 @@
+"""`.github/instruction-guard.yml`: schema-checked configuration with one-line errors.
+
+Inline ignore comments inside scanned files are never honoured: the author of a poisoned
+file would simply add one. Suppressions live here, each with a reason and an optional expiry.
+In a pull request this file is read from the base commit (see scanner/github/).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .models import Severity
+from .targets import Limits
+
+DEFAULT_PATH = ".github/instruction-guard.yml"
+
+
+class ConfigError(ValueError):
+    """A configuration problem; its message is one line that says what to fix."""
+
+
+@dataclass(frozen=True)
+class Suppression:
+    rule: str  # a rule id, or "*"
+    path: str  # a path glob
+    reason: str
+    expires: dt.date | None = None
+
+    def expired(self, today: dt.date) -> bool:
+        return self.expires is not None and today > self.expires
+
+
+@dataclass(frozen=True)
+class Config:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    disable: frozenset[str] = frozenset()
+    severity: dict[str, Severity] = field(default_factory=dict)
+    suppress: tuple[Suppression, ...] = ()
+    engines: tuple[str, ...] = ("native",)
+    cisco_mode: str = "off"  # off, auto (run when installed), on (required)
+    cisco_timeout: float = 300.0
+    fail_on: Severity | None = Severity.HIGH  # None: never fail
+    fail_on_new_only: bool = False
+    trusted_users: tuple[str, ...] = ()
+    provenance_severity: Severity = Severity.MEDIUM
+    limits: Limits = Limits()
+    trust_store: str = ".github/instruction-guard-trust.json"
+    public_keys: dict[str, str] = field(default_factory=dict)
+    source: str = "defaults"
+
+
+def parse_fail_on(value: str) -> Severity | None:
+    if value.strip().lower() in ("never", "none", "off"):
+        return None
+    try:
+        return Severity.parse(value)
+    except ValueError as exc:
+        raise ConfigError(f"fail-on: {exc} or never") from None
+
+
+def parse_engines(value: Any, where: str = "engines") -> tuple[tuple[str, ...], str]:
+    """Return (engines, cisco_mode) from "native,cisco", a list, or a mapping {cisco: auto}."""
+    if isinstance(value, str):
+        items = [v.strip() for v in value.split(",") if v.strip()]
+    elif isinstance(value, list):
+        items = [str(v).strip() for v in value]
+    elif isinstance(value, dict):
+        items = ["native"]
+        mode = str(value.get("cisco", "off")).lower()
+        if mode in ("true", "on"):
+            mode = "on"
+        if mode not in ("off", "auto", "on", "false"):
+            raise ConfigError(f"{where}.cisco: use on, auto or off, not {mode!r}")
+        return tuple(items), "off" if mode == "false" else mode
+    else:
+        raise ConfigError(f"{where}: give a comma-separated string or a list such as native,cisco")
+    mode = "off"
+    engines = []
+    for item in items:
+        name, _, opt = item.partition(":")
+        if name not in ("native", "cisco"):
+            raise ConfigError(f"{where}: unknown engine {name!r}; use native and/or cisco (or cisco:auto)")
+        if name == "cisco":
+            mode = "auto" if opt == "auto" else "on"
+        engines.append(name)
+    if not engines:
+        raise ConfigError(f"{where}: name at least one engine")
+    return tuple(dict.fromkeys(engines)), mode
+
+
+_TOP_KEYS = {
+    "version", "include", "exclude", "disable", "severity", "suppress", "engines", "cisco",
+    "fail-on", "fail-on-new-only", "trusted-users", "provenance", "limits", "integrity",
+}
+
+
+def _str_list(raw: Any, key: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise ConfigError(f"{key}: must be a list of strings")
+    return tuple(raw)
+
+
+def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping of settings")
+    unknown = sorted(set(map(str, raw)) - _TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"{source}: unknown setting {unknown[0]!r}; known: {', '.join(sorted(_TOP_KEYS))}")
+    if raw.get("version", 1) != 1:
+        raise ConfigError(f"{source}: version must be 1")
+    severity = {}
+    for rid, level in (raw.get("severity") or {}).items():
+        try:
+            severity[str(rid)] = Severity.parse(str(level))
+        except ValueError as exc:
+            raise ConfigError(f"severity.{rid}: {exc}") from None
+    suppressions = []
+    for i, item in enumerate(raw.get("suppress") or []):
+        if not isinstance(item, dict):
+            raise ConfigError(f"suppress[{i}]: must be a mapping with rule, path and reason")
+        extra = set(item) - {"rule", "path", "reason", "expires"}
+        if extra:
+            raise ConfigError(f"suppress[{i}]: unknown key {sorted(extra)[0]!r}; use rule, path, reason, expires")
+        reason = str(item.get("reason") or "").strip()
+        if not reason:
+            raise ConfigError(f"suppress[{i}]: a reason is required (why is this finding acceptable?)")
+        expires = item.get("expires")
+        if expires is not None and not isinstance(expires, dt.date):
+            try:
+                expires = dt.date.fromisoformat(str(expires))
+            except ValueError:
+                raise ConfigError(f"suppress[{i}].expires: use a date like 2027-01-31") from None
+        suppressions.append(Suppression(str(item.get("rule", "*")), str(item.get("path", "**")), reason, expires))
+    engines, cisco_mode = parse_engines(raw.get("engines", ["native"]))
+    cisco = raw.get("cisco") or {}
+    if not isinstance(cisco, dict):
+        raise ConfigError("cisco: must be a mapping such as {mode: auto, timeout: 300}")
+    if "mode" in cisco:
+        _, cisco_mode = parse_engines({"cisco": cisco["mode"]}, "cisco")
+        if cisco_mode != "off" and "cisco" not in engines:
+            engines = engines + ("cisco",)
+    prov = raw.get("provenance") or {}
+    limits_raw = raw.get("limits") or {}
+    try:
+        limits = Limits(**{k.replace("-", "_"): int(v) for k, v in limits_raw.items()})
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"limits: {exc}") from None
+    integrity = raw.get("integrity") or {}
+    try:
+        return Config(
+            include=_str_list(raw.get("include"), "include"),
+            exclude=_str_list(raw.get("exclude"), "exclude"),
+            disable=frozenset(_str_list(raw.get("disable"), "disable")),
+            severity=severity,
+            suppress=tuple(suppressions),
+            engines=engines,
+            cisco_mode=cisco_mode,
+            cisco_timeout=float(cisco.get("timeout", 300)),
+            fail_on=parse_fail_on(str(raw.get("fail-on", "high"))),
+            fail_on_new_only=bool(raw.get("fail-on-new-only", False)),
+            trusted_users=_str_list(raw.get("trusted-users"), "trusted-users"),
+            provenance_severity=Severity.parse(str(prov.get("external-severity", "medium"))),
+            limits=limits,
+            trust_store=str(integrity.get("store", ".github/instruction-guard-trust.json")),
+            public_keys={str(k): str(v) for k, v in (integrity.get("public-keys") or {}).items()},
+            source=source,
+        )
+    except ValueError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+
+
+def load_text(text: str, source: str = DEFAULT_PATH) -> Config:
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"{source}:{where} is not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    return parse(raw, source)
+
+
+def load_file(path: str) -> Config:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return load_text(fh.read(), path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None

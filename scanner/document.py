@@ -1,0 +1,210 @@
+"""A decoded file as the rules see it: text, positions, a normalised view, cached parses.
+
+Rules ask the document for what they need (lines, normalised bytes, code-block lines); each
+view is computed once per document and only when some rule asks for it.
+"""
+from __future__ import annotations
+
+import bisect
+import posixpath
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator
+
+from .matching import Regex
+from .normalize import normalize_line
+
+PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
+PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
+CONFIG_LANGUAGES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+SCRIPT_LANGUAGES = {
+    ".py": "python", ".pyw": "python",
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".command": "shell",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
+    ".rb": "ruby", ".pl": "perl", ".pm": "perl",
+    ".bat": "batch", ".cmd": "batch",
+    ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".go": "go", ".rs": "rust",
+    ".java": "java", ".cs": "csharp", ".csx": "csharp", ".php": "php", ".lua": "lua",
+    ".swift": "swift", ".kt": "kotlin", ".sol": "solidity", ".s": "assembly", ".asm": "assembly",
+}
+SHEBANG_LANGUAGES = (
+    ("python", "python"), ("bash", "shell"), ("zsh", "shell"), ("/sh", "shell"), (" sh", "shell"),
+    ("dash", "shell"), ("ksh", "shell"), ("node", "javascript"), ("deno", "typescript"), ("bun", "javascript"),
+    ("pwsh", "powershell"), ("powershell", "powershell"), ("ruby", "ruby"), ("perl", "perl"),
+)
+
+
+def classify(path: str, text: str) -> tuple[str, str]:
+    """Return (kind, language): kind is prose, config, script or other."""
+    name = posixpath.basename(path).lower()
+    if name in PROSE_NAMES:
+        return "prose", "markdown"
+    stem, dot, ext = name.rpartition(".")
+    suffix = f".{ext}" if dot and stem else ""
+    if suffix in SCRIPT_LANGUAGES:
+        return "script", SCRIPT_LANGUAGES[suffix]
+    if suffix in CONFIG_LANGUAGES:
+        return "config", CONFIG_LANGUAGES[suffix]
+    if text.startswith("#!"):
+        first = text[:200].split("\n", 1)[0].lower()
+        for needle, lang in SHEBANG_LANGUAGES:
+            if needle in first:
+                return "script", lang
+        return "script", "unknown"
+    if suffix in (".md", ".mdc", ".markdown", ".cursorrules", ".windsurfrules", ".clinerules"):
+        return "prose", "markdown"
+    if suffix in (".txt", ".rst", ""):
+        return "prose", "text"
+    if suffix in (".html", ".htm", ".xml", ".svg"):
+        return "prose", "html"
+    return "other", suffix.lstrip(".") or "text"
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int  # character offsets in Document.text
+    end: int
+    groups: tuple[str | None, ...]
+
+    def group(self, i: int) -> str | None:
+        return self.groups[i - 1] if i else None
+
+
+class Document:
+    def __init__(self, path: str, text: str, kind: str | None = None, language: str | None = None) -> None:
+        self.path = path
+        self.text = text
+        if kind is None or language is None:
+            k, lang = classify(path, text)
+            kind = kind or k
+            language = language or lang
+        self.kind = kind
+        self.language = language
+
+    # -- positions -----------------------------------------------------------------
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        starts = [0]
+        pos = 0
+        for line in self.lines[:-1]:
+            pos += len(line) + 1
+            starts.append(pos)
+        return starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        idx = bisect.bisect_right(self.line_starts, offset) - 1
+        return idx + 1, offset - self.line_starts[idx] + 1
+
+    def line_text(self, line_no: int) -> str:
+        return self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
+
+    # -- byte views for RE2 ----------------------------------------------------------
+    @cached_property
+    def raw_bytes(self) -> bytes:
+        return self.text.encode("utf-8", "surrogatepass")
+
+    @cached_property
+    def _normalized(self) -> tuple[str, list[int], list[list[int] | None]]:
+        norm_lines: list[str] = []
+        maps: list[list[int] | None] = []
+        for line in self.lines:
+            n, m = normalize_line(line)
+            norm_lines.append(n)
+            maps.append(m)
+        text = "\n".join(norm_lines)
+        starts = [0]
+        pos = 0
+        for n in norm_lines[:-1]:
+            pos += len(n) + 1
+            starts.append(pos)
+        return text, starts, maps
+
+    @property
+    def normalized_text(self) -> str:
+        return self._normalized[0]
+
+    @cached_property
+    def normalized_bytes(self) -> bytes:
+        return self.normalized_text.encode("utf-8", "surrogatepass")
+
+    def normalized_to_original(self, offset: int) -> int:
+        _, starts, maps = self._normalized
+        idx = bisect.bisect_right(starts, offset) - 1
+        within = offset - starts[idx]
+        m = maps[idx]
+        if m is None:
+            col = within
+        elif within < len(m):
+            col = m[within]
+        else:
+            col = len(self.lines[idx])
+        return self.line_starts[idx] + col
+
+    def finditer(self, regex: Regex, normalized: bool = True, limit: int = 200) -> Iterator[Match]:
+        """Matches as character offsets into the original text, at most `limit` of them."""
+        text = self.normalized_text if normalized else self.text
+        data = self.normalized_bytes if normalized else self.raw_bytes
+        to_chars = _ByteToChar(text, data)
+        for count, m in enumerate(regex.finditer(data)):
+            if count >= limit:
+                return
+            s, e = to_chars(m.start()), to_chars(m.end())
+            groups = tuple(
+                g.decode("utf-8", "replace") if isinstance(g, bytes) else g for g in m.groups()
+            )
+            if normalized:
+                s = self.normalized_to_original(s)
+                e = self.normalized_to_original(e - 1) + 1 if e > 0 else 0
+            yield Match(s, e, groups)
+
+    def search(self, regex: Regex, normalized: bool = True) -> Match | None:
+        return next(self.finditer(regex, normalized, limit=1), None)
+
+    # -- structure ---------------------------------------------------------------------
+    @cached_property
+    def code_block_lines(self) -> frozenset[int]:
+        """1-based numbers of lines inside fenced code blocks (``` or ~~~), fences included."""
+        inside: set[int] = set()
+        fence: str | None = None
+        for no, line in enumerate(self.lines, 1):
+            stripped = line.lstrip(" ")
+            if fence is None:
+                if stripped.startswith(("```", "~~~")) and len(line) - len(stripped) <= 3:
+                    marker = stripped[0]
+                    fence = marker * (len(stripped) - len(stripped.lstrip(marker)))
+                    inside.add(no)
+            else:
+                inside.add(no)
+                if stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+                    fence = None
+        return frozenset(inside)
+
+
+class _ByteToChar:
+    """Maps UTF-8 byte offsets to character offsets; identity for ASCII text."""
+
+    __slots__ = ("_text", "_data", "_ascii", "_last_b", "_last_c")
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self._text = text
+        self._data = data
+        self._ascii = len(text) == len(data)
+        self._last_b = 0
+        self._last_c = 0
+
+    def __call__(self, b: int) -> int:
+        if self._ascii:
+            return b
+        # Matches arrive in increasing order: decode only the stretch since the last one.
+        if b < self._last_b:
+            self._last_b, self._last_c = 0, 0
+        self._last_c += len(self._data[self._last_b:b].decode("utf-8", "replace"))
+        self._last_b = b
+        return self._last_c

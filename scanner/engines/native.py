@@ -1,0 +1,104 @@
+"""The native engine: decode each target and run every rule that reads its kind of file.
+
+Engines never print and never exit; they return a ScanResult.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+from .. import __version__
+from ..document import Document
+from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
+from ..report.inert import visible
+from ..rules import Rule, catalog, get_rule
+from ..rules.base import Hit
+from ..targets import Limits, Target, TargetSet
+from ..textio import Decoded, decode_blob, read_file
+
+ENGINE = "native"
+MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
+
+
+def load(root: str, target: Target, limits: Limits) -> Decoded | NotScanned:
+    if target.blob is not None:
+        return decode_blob(target.path, target.blob, limits.max_file_bytes)
+    return read_file(root, target.path, limits.max_file_bytes)
+
+
+def scan_document(doc: Document, rules: Iterable[Rule], kind: str = "explicit") -> list[Finding]:
+    findings: list[Finding] = []
+    for r in rules:
+        if not r.applies(doc):
+            continue
+        for n, hit in enumerate(r.check(doc)):
+            if n >= MAX_HITS_PER_RULE:
+                findings[-1].properties["more-hits-in-file"] = "capped at %d" % MAX_HITS_PER_RULE
+                break
+            findings.append(to_finding(r, doc, hit, kind))
+    return findings
+
+
+def to_finding(r: Rule, doc: Document, hit: Hit, kind: str = "explicit", engine: str = ENGINE) -> Finding:
+    start_line, start_col = doc.position(hit.start)
+    end_line, end_col = doc.position(max(hit.end, hit.start))
+    excerpt = hit.excerpt if hit.excerpt is not None else doc.text[hit.start:hit.end]
+    props = {"file-kind": kind, "language": doc.language, **hit.properties}
+    return Finding(
+        rule_id=r.id,
+        title=r.title,
+        message=hit.message or r.title,
+        severity=hit.severity if hit.severity is not None else r.severity,
+        confidence=hit.confidence if hit.confidence is not None else r.confidence,
+        category=r.category,
+        path=doc.path,
+        span=Span(start_line, start_col, end_line, end_col),
+        excerpt=visible(excerpt),
+        engine=engine,
+        properties=props,
+    )
+
+
+def file_finding(rule_id: str, path: str, message: str, excerpt: str = "", **props) -> Finding:
+    """A finding about a file as a whole (a link leaving the tree, a binary in a skill)."""
+    r = get_rule(rule_id)
+    return Finding(
+        rule_id=r.id, title=r.title, message=message, severity=r.severity, confidence=r.confidence,
+        category=r.category, path=path, span=Span(1), excerpt=visible(excerpt), engine=ENGINE,
+        properties=dict(props),
+    )
+
+
+def mark_new(findings: list[Finding], changed_lines: frozenset[int] | None) -> None:
+    if changed_lines is None:
+        return
+    for f in findings:
+        end = f.span.end_line or f.span.start_line
+        f.new = any(line in changed_lines for line in range(f.span.start_line, end + 1))
+
+
+def scan(ts: TargetSet, limits: Limits = Limits()) -> ScanResult:
+    started = time.perf_counter()
+    rules = catalog()
+    result = ScanResult(not_scanned=list(ts.not_scanned))
+    for path, link_target in ts.links:
+        result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
+    for target in ts.targets:
+        loaded = load(ts.root, target, limits)
+        if isinstance(loaded, NotScanned):
+            result.not_scanned.append(loaded)
+            if loaded.reason == "link-outside-tree":
+                result.findings.append(file_finding("IG951", target.path, loaded.detail))
+            elif loaded.reason == "binary" and target.kind == "skill":
+                result.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
+            continue
+        doc = Document(target.path, loaded.text)
+        result.scanned.append(ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size))
+        found = scan_document(doc, rules, target.kind)
+        if loaded.invalid_bytes:
+            for f in found:
+                f.properties["invalid-utf8"] = True
+        mark_new(found, target.changed_lines)
+        result.findings.extend(found)
+    result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, seconds=time.perf_counter() - started))
+    return result

@@ -1,0 +1,300 @@
+"""Safe git helpers: read commits, trees, diffs and authors of a repository we do not trust.
+
+Every call runs `git` with an argument list (never a shell) and with settings that keep the
+repository's own content from running anything: no external diff drivers or textconv filters
+(a pull request's .gitattributes can name them), no pager, no prompts, no fsmonitor hook.
+`safe.directory=*` because the Action's workspace is owned by another user. Outputs are read
+with -z where git offers it, so paths with newlines or quotes survive.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+
+GIT_TIMEOUT = 120.0  # seconds for one git command; a hung git is an error, not a hang
+
+_BASE_ARGS = (
+    "-c", "safe.directory=*",
+    "-c", "core.quotepath=off",
+    "-c", "core.fsmonitor=false",
+    "-c", "core.hooksPath=/dev/null",
+    "-c", "diff.external=",
+    "-c", "core.pager=cat",
+    "--no-pager",
+)
+
+
+class GitError(RuntimeError):
+    """A git command failed; the message is one line."""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ASKPASS": "/bin/false",
+        "GIT_PAGER": "cat",
+        "LC_ALL": "C",
+        "GIT_OPTIONAL_LOCKS": "0",  # read-only use: never take the index lock
+    })
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+def _run(repo: str, args: tuple[str, ...], input: bytes | None = None) -> subprocess.CompletedProcess:
+    cmd = ["git", *_BASE_ARGS, "-C", repo, *args]
+    try:
+        return subprocess.run(cmd, input=input, capture_output=True, timeout=GIT_TIMEOUT, env=_env(), check=False)
+    except FileNotFoundError:
+        raise GitError("git is not installed; diff scoping and provenance need it") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0] if args else ''} took longer than {GIT_TIMEOUT:.0f}s") from None
+
+
+def run_git(repo: str, *args: str, input: bytes | None = None, ok_codes: tuple[int, ...] = (0,)) -> bytes:
+    """Run git in `repo` and return its standard output; raise GitError on failure."""
+    proc = _run(repo, args, input)
+    if proc.returncode not in ok_codes:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {args[0] if args else ''} failed: {err[-1] if err else 'exit %d' % proc.returncode}")
+    return proc.stdout
+
+
+def _text(data: bytes) -> str:
+    # Paths and names are bytes in git; surrogateescape keeps undecodable bytes round-trippable.
+    return data.decode("utf-8", "surrogateescape")
+
+
+def is_repository(repo: str) -> bool:
+    try:
+        return run_git(repo, "rev-parse", "--is-inside-work-tree", ok_codes=(0, 128)).strip() == b"true"
+    except GitError:
+        return False
+
+
+def top_level(repo: str) -> str:
+    return _text(run_git(repo, "rev-parse", "--show-toplevel").strip())
+
+
+def commit_exists(repo: str, sha: str) -> bool:
+    if not sha or sha.startswith("-"):
+        return False
+    return _run(repo, ("cat-file", "-e", f"{sha}^{{commit}}")).returncode == 0
+
+
+def rev_parse(repo: str, rev: str) -> str:
+    if rev.startswith("-"):
+        raise GitError(f"not a revision: {rev!r}")
+    return _text(run_git(repo, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}").strip())
+
+
+def is_shallow(repo: str) -> bool:
+    return run_git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true"
+
+
+def merge_base(repo: str, a: str, b: str) -> str | None:
+    out = run_git(repo, "merge-base", "--end-of-options", a, b, ok_codes=(0, 1))
+    return _text(out.strip()) or None
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    mode: str  # "100644", "100755", "120000" (symbolic link), "160000" (submodule)
+    type: str  # blob, tree, commit
+    sha: str
+    size: int | None  # None for submodules
+    path: str
+
+    @property
+    def is_link(self) -> bool:
+        return self.mode == "120000"
+
+
+def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list[TreeEntry]:
+    """Files (recursively) in the tree of `rev`, optionally only the given paths."""
+    args = ["ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev]
+    if paths is not None:
+        if not paths:
+            return []
+        args += ["--", *(":(literal)" + p for p in paths)]
+    out = run_git(repo, *args)
+    entries = []
+    for rec in out.split(b"\0"):
+        if not rec:
+            continue
+        meta, _, path = rec.partition(b"\t")
+        mode, typ, sha, size = meta.split()
+        entries.append(TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), _text(path)))
+    return entries
+
+
+def ls_tree(repo: str, rev: str) -> list[str]:
+    return [e.path for e in ls_tree_entries(repo, rev)]
+
+
+def read_blob(repo: str, rev: str, path: str) -> bytes | None:
+    """The content of `path` at `rev`, or None when the path is not a file there."""
+    entries = ls_tree_entries(repo, rev, [path])
+    if not entries or entries[0].type != "blob":
+        return None
+    return read_objects(repo, [entries[0].sha])[entries[0].sha]
+
+
+def read_objects(repo: str, shas: list[str]) -> dict[str, bytes | None]:
+    """Blob contents by object id, in one `git cat-file --batch` process."""
+    unique = list(dict.fromkeys(shas))
+    if not unique:
+        return {}
+    out = run_git(repo, "cat-file", "--batch", input=("\n".join(unique) + "\n").encode())
+    result: dict[str, bytes | None] = {}
+    pos = 0
+    for sha in unique:
+        nl = out.index(b"\n", pos)
+        header = out[pos:nl].split()
+        pos = nl + 1
+        if len(header) < 3 or header[1] == b"missing":
+            result[sha] = None
+            continue
+        size = int(header[2])
+        result[sha] = out[pos:pos + size] if header[1] == b"blob" else None
+        pos += size + 1  # content is followed by a newline
+    return result
+
+
+@dataclass(frozen=True)
+class Change:
+    status: str  # A added, M modified, D deleted, R renamed, C copied, T type changed
+    path: str  # the head-side path (the old path for deletions)
+    old_path: str | None = None  # renames and copies
+    similarity: int | None = None
+
+
+def diff_name_status(repo: str, base: str, head: str, merge_base_diff: bool = True) -> list[Change]:
+    """What head changes relative to base; with merge_base_diff, like a pull request (base...head)."""
+    spec = f"{base}...{head}" if merge_base_diff else None
+    args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--end-of-options"]
+    args += [spec] if spec else [base, head]
+    out = run_git(repo, *args)
+    fields = out.split(b"\0")
+    changes: list[Change] = []
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = _text(fields[i])
+        kind = status[0]
+        if kind in "RC":
+            old, new = _text(fields[i + 1]), _text(fields[i + 2])
+            sim = int(status[1:]) if status[1:].isdigit() else None
+            changes.append(Change(kind, new, old, sim))
+            i += 3
+        else:
+            changes.append(Change(kind, _text(fields[i + 1])))
+            i += 2
+    return changes
+
+
+def _c_unquote(raw: bytes) -> bytes:
+    """Undo git's C-style quoting of a path ("a\\tb", octal escapes)."""
+    if not (raw.startswith(b'"') and raw.endswith(b'"')):
+        return raw
+    body = raw[1:-1]
+    out = bytearray()
+    simple = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord("a"): 7, ord("b"): 8, ord("f"): 12, ord("v"): 11,
+              ord("\\"): 92, ord('"'): 34}
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == 92 and i + 1 < len(body):
+            nxt = body[i + 1]
+            if 48 <= nxt <= 55 and i + 3 < len(body) + 1:
+                out.append(int(body[i + 1:i + 4], 8))
+                i += 4
+                continue
+            out.append(simple.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return bytes(out)
+
+
+def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | None = None,
+                          merge_base_diff: bool = True) -> dict[str, frozenset[int]]:
+    """Head-side line numbers added or modified, per head-side path, from `git diff -U0`."""
+    if paths is not None and not paths:
+        return {}
+    args = ["diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+            "--dst-prefix=b/", "--end-of-options"]
+    args += [f"{base}...{head}"] if merge_base_diff else [base, head]
+    if paths is not None:
+        args += ["--", *(":(literal)" + p for p in paths)]
+    out = run_git(repo, *args)
+    result: dict[str, set[int]] = {}
+    current: set[int] | None = None
+    for line in out.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            current = None
+        elif line.startswith(b"+++ "):
+            target = _c_unquote(line[4:].rstrip(b"\t"))
+            if target == b"/dev/null":
+                current = None
+            else:
+                path = _text(target[2:] if target.startswith(b"b/") else target)
+                current = result.setdefault(path, set())
+        elif line.startswith(b"@@ ") and current is not None:
+            # "@@ -a[,b] +c[,d] @@": d lines starting at c are head-side additions (d=0: pure deletion).
+            plus = line.split(b" ")[2]
+            start_s, _, count_s = plus[1:].partition(b",")
+            start, count = int(start_s), int(count_s) if count_s else 1
+            current.update(range(start, start + count))
+    return {p: frozenset(s) for p, s in result.items()}
+
+
+def changed_lines(repo: str, base: str, head: str, path: str) -> frozenset[int]:
+    return changed_lines_by_path(repo, base, head, [path]).get(path, frozenset())
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    author_name: str
+    author_email: str
+    committer_name: str
+    committer_email: str
+    parents: tuple[str, ...]
+    paths: tuple[str, ...]  # files the commit touches (both sides of a rename); merges: only evil-merge paths
+
+
+_LOG_FORMAT = "%x1e%H%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%P%x1f"
+
+
+def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> list[Commit]:
+    """Commits in `rev_range` (e.g. "base..head") with their authors and the files each touches.
+
+    Renames count on both sides; a merge commit lists only files it changed relative to all its
+    parents (`--cc`), so content brought in from the base branch is not blamed on the merger.
+    """
+    args = ["log", "-z", f"--format={_LOG_FORMAT}", "--name-only", "--no-renames", "--diff-merges=dense-combined",
+            "--end-of-options", rev_range]
+    if paths is not None:
+        args += ["--", *(":(literal)" + p for p in paths)]
+    out = run_git(repo, *args)
+    commits = []
+    for rec in out.split(b"\x1e"):
+        if not rec:
+            continue
+        parts = rec.split(b"\x1f")
+        if len(parts) < 7:
+            continue
+        sha, an, ae, cn, ce, parents, tail = parts[:7]
+        names = tuple(_text(p.strip(b"\n")) for p in tail.split(b"\0") if p.strip(b"\n"))
+        commits.append(Commit(_text(sha), _text(an), _text(ae).lower(), _text(cn), _text(ce).lower(),
+                              tuple(_text(parents).split()), names))
+    return commits
+
+
+def authors_in_history(repo: str, rev: str) -> set[str]:
+    """Lower-cased author emails of every commit reachable from `rev` (its branch's history)."""
+    out = run_git(repo, "log", "-z", "--format=%ae", "--end-of-options", rev)
+    return {_text(e).strip().lower() for e in out.split(b"\0") if e.strip()}

@@ -26,4 +26,55 @@ RULES = [
         remediation="Ship source a reviewer can read, or fetch a pinned, checksummed release from the vendor.",
         check=None,
     ),
+    # Provenance and change facts, raised by the Action (scanner/github/provenance.py, scope.py).
+    rule(
+        id="IG901", name="external-contributor-edits-agent-file",
+        title="Agent file changed by a contributor the project has not learned to trust",
+        category=Category.PROVENANCE, severity=Severity.MEDIUM, confidence=Confidence.HIGH,
+        rationale="Agents obey instruction files, skills and agent settings without review at run time. A change "
+                  "from outside the project (an author who is not an owner, member or collaborator, or a fork) "
+                  "can look innocent line by line and still redirect what agents do, so it needs a maintainer's eyes "
+                  "whatever its content.",
+        remediation="Have a maintainer review the change to this file line by line before merging, or add the author "
+                    "to trusted-users in the base branch's .github/instruction-guard.yml.",
+        check=None,
+    ),
+    rule(
+        id="IG902", name="untrusted-commit-touches-agent-file",
+        title="A commit in the pull request by an untrusted author touches an agent file",
+        category=Category.PROVENANCE, severity=Severity.MEDIUM, confidence=Confidence.MEDIUM,
+        rationale="A trusted author's pull request can carry commits written by someone else (a cherry-pick, a "
+                  "co-author, a compromised dependency bot). Its author has no commits in the base branch and is "
+                  "not in trusted-users.",
+        remediation="Check who wrote the commit and review its change to the agent file; trust the author by adding "
+                    "their login or email to trusted-users.",
+        check=None,
+    ),
+    rule(
+        id="IG903", name="guard-configuration-changed",
+        title="The pull request changes Instruction Guard's own configuration or trust store",
+        category=Category.PROVENANCE, severity=Severity.LOW, confidence=Confidence.HIGH,
+        rationale="Disabling rules, adding suppressions or trusting keys switches checks off for every later change. "
+                  "This scan used the base commit's configuration, so the change takes effect only once merged.",
+        remediation="Review the configuration change on its own; merge it separately from changes to agent files.",
+        check=None,
+    ),
+    rule(
+        id="IG904", name="agent-file-deleted",
+        title="Agent file deleted",
+        category=Category.PROVENANCE, severity=Severity.INFO, confidence=Confidence.HIGH,
+        rationale="Deleting an instruction file, skill file or agent setting changes what agents do (a removed "
+                  "guard rail is as effective as an added instruction) and leaves no line to comment on.",
+        remediation="Confirm the deletion is intended and that no other file now takes its place.",
+        check=None,
+    ),
+    rule(
+        id="IG905", name="skill-moved",
+        title="Skill folder renamed or moved",
+        category=Category.PROVENANCE, severity=Severity.INFO, confidence=Confidence.HIGH,
+        rationale="Agents find skills by folder; a moved skill can shadow another of the same name or start loading "
+                  "for a different agent.",
+        remediation="Confirm the new location and name are intended.",
+        check=None,
+    ),
 ]

@@ -1,0 +1,72 @@
+"""One integrity check of a working tree: store, classification, signatures, untrusted files.
+
+Shared by `instruction-guard verify` and the integrity engine so both say the same thing.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..config import Config
+from . import signing
+from .classify import FileStatus, classify
+from .store import TrustStore, load, read_bytes
+
+
+@dataclass
+class IntegrityReport:
+    store_path: str
+    store: TrustStore | None
+    statuses: list[FileStatus] = field(default_factory=list)
+    signatures: list[signing.SignatureCheck] = field(default_factory=list)
+
+    @property
+    def mismatches(self) -> list[FileStatus]:
+        return [s for s in self.statuses if s.mismatch]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.mismatches) or any(c.failed for c in self.signatures)
+
+
+def agent_files(root: str, config: Config) -> list[str]:
+    """Agent files the catalog finds in the tree, less this tool's own configuration and store."""
+    from ..catalog import Catalog
+    from ..targets import discover
+
+    ts = discover(root, Catalog(config.include, config.exclude), config.limits)
+    return sorted(t.path for t in ts.targets if t.kind != "guard" and t.path != config.trust_store)
+
+
+def signed_paths(root: str, config: Config, store: TrustStore) -> list[str]:
+    """The store itself, and every trusted file that carries a detached signature."""
+    paths = [config.trust_store]
+    paths += [p for p in sorted(store.entries) if os.path.isfile(os.path.join(root, p + signing.SIG_SUFFIX))]
+    return paths
+
+
+def check_signatures(root: str, config: Config, store: TrustStore) -> list[signing.SignatureCheck]:
+    keys = signing.public_keys(config.public_keys)
+    checks = []
+    for path in signed_paths(root, config, store):
+        data = read_bytes(root, path)
+        if data is None:
+            continue
+        sig = read_bytes(root, path + signing.SIG_SUFFIX)
+        check = signing.verify_bytes(path, data, sig, keys)
+        if check.outcome == signing.UNSIGNED and not keys:
+            continue  # signing is optional: nothing configured, nothing signed
+        checks.append(check)
+    return checks
+
+
+def check_tree(root: str, config: Config, paths: list[str] | None = None,
+               include_untrusted: bool = True) -> IntegrityReport:
+    store = load(root, config.trust_store)
+    report = IntegrityReport(config.trust_store, store)
+    if store is None:
+        return report
+    untrusted = [p for p in agent_files(root, config) if p not in store.entries] if include_untrusted and paths is None else []
+    report.statuses = classify(root, store, paths, untrusted)
+    report.signatures = check_signatures(root, config, store)
+    return report

@@ -18,6 +18,7 @@ from .rules import RuleFixtureError
 COMMAND_MODULES: tuple[str, ...] = (
     "scanner.commands.scan",
     "scanner.commands.rules",
+    "scanner.commands.trust",
     "scanner.commands.eval",
 )
 

@@ -1,0 +1,234 @@
+"""Context around a match: is the phrase told to the agent, or quoted in order to refuse it?
+
+Security skills and hardening guides quote attack strings ("ignore previous instructions",
+`curl ... | bash`) to teach an agent to recognise and refuse them. The same string given to
+the agent as an instruction is the attack. These helpers look at what surrounds a match
+(negation before it in the same sentence, quotation marks, a blockquote, a fenced code block,
+a heading such as "Examples of attacks", a document about detecting attacks) and say how
+many severity steps the context is worth. Context lowers a finding; it never hides one.
+
+Everything here is linear in the text: plain string scanning over the normalised view.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Callable, TypeVar
+
+from ..document import Document
+from ..matching import rx
+from ..models import Severity
+
+T = TypeVar("T")
+
+# Words that, shortly before a match in the same sentence, turn it into something to refuse.
+_NEGATION = rx(
+    r"(?:\bnever\b|\bdon'?t\b|\bdo\s+not\b|\bdoes\s+not\b|\bmust\s+not\b|\bmustn'?t\b|\bshould\s+not\b|"
+    r"\bshouldn'?t\b|\bcannot\b|\bcan'?t\b|\bwon'?t\b|\bnot\s+(?:follow|obey|comply|execute|run)\b|"
+    r"\brefuse|\breject|\bdecline|\bbeware\b|\bbe\s+wary\b|\bwatch\s+(?:out\s+)?for\b|\blook\s+out\s+for\b|"
+    r"\bdetect|\bflag(?:s|ged|ging)?\b|\bblock(?:s|ed|ing)?\b|\bwarn|\bred\s+flags?\b|\bsuspicious\b|"
+    r"\bmalicious\b|\battack|\binjection\b|\bjailbreak|\bexploit|\bphishing\b|\bsuch\s+as\b|\be\.?g\.?[,:]?\s|"
+    r"\bfor\s+example\b|\bexamples?\b|\blike\s*[:\"'`]|\bphrases?\b|\bpatterns?\b|\battempts?\b|"
+    r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,2}(?:says|asks|tells|contains|instructs|includes)\b|"
+    r"\bclaims?\b|\bpretend|\bimpersonat|\bavoid\b|\bprohibit|\bforbid|\bdisallow|\bnot\s+allowed\b|"
+    r"\bdangerous\b|\brisky\b|\bunsafe\b|\binsecure\b|\bvulnerab|\bthreats?\b|\bindicators?\b|\bignore\s+(?:any|such|them|it)\b)"
+)
+
+# Headings that introduce examples of attacks rather than instructions.
+_TEACHING_HEADING = rx(
+    r"(?:example|attack|red\s+flag|warning|detect|injection|malicious|threat|suspicious|pattern|"
+    r"anti-?pattern|don'?t|do\s+not|avoid|never|forbidden|prohibited|security|indicator|test\s+case|payload|"
+    r"what\s+not|bad\b|wrong|dangerous|unsafe|risk|vulnerab|defen[cs]|guard|protect|block|refus|reject|"
+    r"jailbreak|exploit|audit|scan|review|common\s+mistakes|pitfall|gotcha)"
+)
+
+# A document whose subject is attacks and how to resist them (security skills, scanners).
+_TOPIC_WORDS = rx(
+    r"(?:prompt[\s_-]+injection|jailbreak|malicious|attacker|exfiltrat|\bthreat|vulnerab|"
+    r"red[\s_-]+team|security\s+(?:review|audit|scan)|detect(?:ion|s|ed)?\b|adversarial|indicator|\bioc\b|"
+    r"\bsecurity\b|\battack|suspicious|sanitiz|\bscanner\b|defen[cs]e|hardening)"
+)
+
+_SENTENCE_END = ".!?;"
+
+
+def cached(doc: Document, key: str, build: Callable[[], T]) -> T:
+    """A per-document cached view owned by the rules (computed once, only when asked for)."""
+    store = doc.__dict__.setdefault("_rule_views", {})
+    if key not in store:
+        store[key] = build()
+    return store[key]
+
+
+def _headings(doc: Document) -> tuple[list[int], list[str]]:
+    """Line numbers and normalised texts of markdown headings outside code blocks."""
+    nums: list[int] = []
+    texts: list[str] = []
+    if doc.kind != "prose":
+        return nums, texts
+    code = doc.code_block_lines
+    norm_lines = doc.normalized_text.split("\n")
+    for no, line in enumerate(norm_lines, 1):
+        if line.startswith("#") and no not in code:
+            nums.append(no)
+            texts.append(line.lstrip("#").strip())
+        elif line.startswith(("**", "__")) and line.rstrip().endswith(("**", "__", ":", "**:")) and len(line) < 120 and no not in code:
+            nums.append(no)  # a bold line standing as a heading
+            texts.append(line.strip("*_: "))
+    return nums, texts
+
+
+def heading_of(doc: Document, line_no: int) -> str:
+    nums, texts = cached(doc, "headings", lambda: _headings(doc))
+    i = bisect.bisect_right(nums, line_no) - 1
+    return texts[i] if i >= 0 else ""
+
+
+def topic_density(doc: Document) -> int:
+    """How many attack/defence topic words the document uses (capped; one pass)."""
+    def count() -> int:
+        return sum(1 for _ in doc.finditer(_TOPIC_WORDS, limit=50))
+    return cached(doc, "topic", count)
+
+
+def is_security_document(doc: Document) -> bool:
+    """A document about attacks and defences: quoting attack text is its subject matter."""
+    name = doc.path.lower()
+    if any(w in name for w in ("security", "injection", "guard", "defen", "threat", "audit", "scan", "attack", "vet", "safety")):
+        return topic_density(doc) >= 3
+    return topic_density(doc) >= 8
+
+
+def _norm_line(doc: Document, line_no: int) -> str:
+    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    return lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+
+
+def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
+    """Normalised text before `start` on its line (and the line before, for wrapped
+    sentences and list items introduced by a colon), cut at the last sentence end."""
+    line_no, col = doc.position(start)
+    line = doc.line_text(line_no)
+    before = line[:col - 1].lower()
+    prev = _norm_line(doc, line_no - 1).rstrip()
+    if prev and (prev.endswith(":") or (before.strip() == "" or before.lstrip().startswith(("-", "*", ">", "|")) or before.lstrip()[:2].rstrip(".").isdigit())):
+        before = prev + " " + before
+    before = before[-reach:]
+    cut = max(before.rfind(c + " ") for c in _SENTENCE_END)
+    return before[cut + 1:] if cut >= 0 else before
+
+
+def _quoted(doc: Document, start: int, end: int) -> bool:
+    """Inside quotation marks, backticks or a blockquote on the match's own line."""
+    line_no, col = doc.position(start)
+    line = doc.line_text(line_no)
+    if line.lstrip().startswith(">"):
+        return True
+    before = line[:col - 1]
+    end_col = col - 1 + (end - start)
+    after = line[end_col:] if end_col <= len(line) else ""
+    for open_, close in (('"', '"'), ("`", "`"), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019")):
+        if before.count(open_) % 2 == 1 if open_ == close else before.count(open_) > before.count(close):
+            if close in after:
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class Context:
+    negated: bool
+    quoted: bool
+    in_code_block: bool
+    teaching_heading: bool
+    security_document: bool
+
+    def steps(self, *, code_counts: bool = True) -> int:
+        """Severity steps this context is worth (0 = told to the agent as is)."""
+        steps = 0
+        if self.negated:
+            steps += 2
+        if self.quoted:
+            steps += 1
+        if self.in_code_block and code_counts:
+            steps += 1
+        if self.teaching_heading:
+            steps += 1
+        if self.security_document and steps:
+            steps += 1  # quoting is the subject of a security document
+        return min(steps, 3)
+
+    def describe(self) -> list[str]:
+        return [name for name in ("negated", "quoted", "in_code_block", "teaching_heading", "security_document") if getattr(self, name)]
+
+
+def context_at(doc: Document, start: int, end: int) -> Context:
+    line_no, _ = doc.position(start)
+    prose = doc.kind == "prose"
+    prefix = _prefix_in_sentence(doc, start)
+    negated = _NEGATION.test(prefix)
+    quoted = _quoted(doc, start, end) if prose else _pattern_line(doc.line_text(line_no))
+    in_code = prose and line_no in doc.code_block_lines
+    heading = heading_of(doc, line_no) if prose else ""
+    teaching = bool(heading) and _TEACHING_HEADING.test(heading)
+    return Context(negated, quoted, in_code, teaching, is_security_document(doc))
+
+
+def lowered(base: Severity, ctx: Context, *, code_counts: bool = True, floor: Severity = Severity.LOW) -> Severity:
+    """The base severity lowered by the context, never below `floor` (LOW: a lowered hit stays visible)."""
+    sev = base.lowered(ctx.steps(code_counts=code_counts))
+    return max(sev, floor)
+
+
+def block_of(doc: Document, offset: int) -> tuple[int, int]:
+    """Character span of the fenced code block or paragraph holding `offset`.
+
+    Co-occurrence rules (a secret read and a network send) look within this window: a code
+    block is one program; in prose a paragraph is one thought.
+    """
+    line_no, _ = doc.position(offset)
+    n = len(doc.lines)
+    code = doc.code_block_lines
+    if line_no in code:
+        lo = line_no
+        while lo > 1 and (lo - 1) in code and not _is_fence(doc.lines[lo - 1]):
+            lo -= 1
+        hi = line_no
+        while hi < n and (hi + 1) in code:
+            hi += 1
+            if _is_fence(doc.lines[hi - 1]):
+                break
+    elif doc.kind != "prose":
+        lo, hi = max(1, line_no - 12), min(n, line_no + 12)  # scripts and configs: nearby lines
+    else:
+        lo = line_no
+        while lo > 1 and doc.lines[lo - 2].strip() and lo - 1 not in code and line_no - lo < 15:
+            lo -= 1
+        hi = line_no
+        while hi < n and doc.lines[hi].strip() and hi + 1 not in code and hi - line_no < 15:
+            hi += 1
+    start = doc.line_starts[lo - 1]
+    end = doc.line_starts[hi - 1] + len(doc.lines[hi - 1])
+    return start, end
+
+
+_PATTERN_MARKS = ("\\s", "\\b", "(?:", "(?i", "re.compile", "regex", "pattern", "RegExp", ".test(", "re.search", "re.match", "keywords", "signatures", "PHRASES", "MARKERS", "INDICATORS")
+
+
+def _pattern_line(line: str) -> bool:
+    """In code, a line that lists attack text as data (a regex, a keyword list element)."""
+    s = line.strip()
+    if any(mark in line for mark in _PATTERN_MARKS):
+        return True
+    return len(s) > 2 and s[0] in "\"'`" and s.rstrip(",").endswith(("\"", "'", "`")) and s.count(s[0]) == 2
+
+
+def _is_fence(line: str) -> bool:
+    s = line.lstrip(" ")
+    return s.startswith(("```", "~~~"))
+
+
+def norm_slice(doc: Document, start: int, end: int) -> str:
+    """Normalised text for an original character span (line-wise; good enough for windows)."""
+    first, _ = doc.position(start)
+    last, _ = doc.position(max(start, end - 1))
+    return "\n".join(_norm_line(doc, i) for i in range(first, last + 1))

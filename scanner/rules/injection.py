@@ -36,7 +36,7 @@ _OVERRIDE = rx(
     + _QUALIFIER + r"\s+(?:(?:\w+\s+){0,2})?" + _TARGET + r"\b"
 )
 _JAILBREAK = rx(
-    r"(?:\bdo\s+anything\s+now\b|\bdeveloper\s+mode\s+(?:enabled|on|activated)\b|\bjailbroken\b|"
+    r"(?:\bdo\s+anything\s+now\b|\bdeveloper[ \t]+mode[ \t]+(?:enabled|on|activated)\b|\bjailbroken\b|"
     r"\byou\s+are\s+(?:now\s+)?(?:no\s+longer\s+(?:bound|restricted|limited|an?\s+ai)|free\s+(?:from|of)\s+(?:all\s+)?(?:restrictions|rules|guidelines))|"
     r"\bwithout\s+(?:any\s+)?(?:ethical|moral|safety|content)\s+(?:restrictions|guidelines|limits|filters|constraints)|"
     r"\b(?:system\s+prompt\s+override|override\s+(?:the\s+|your\s+)?system\s+prompt)\b|"
@@ -64,11 +64,15 @@ _SYSTEM_TAG = rx(
 _EMPHASIS_TAG = rx(r"<\s*(important|critical|secret|hidden|instructions?|system-reminder|urgent|mandatory|required|note\s+to\s+(?:ai|assistant|agent|llm))\s*>")
 
 # Signals that make an emphasis block hostile rather than emphatic.
+_WHO = r"(?:the\s+)?(?:user|human|operator|developer|owner|anyone|them)\b"
 _CONCEAL = (
-    r"(?:(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:tell|mention|inform|reveal|notify|alert|disclose|show|explain|acknowledge|report)\b"
-    r"(?:\s+\w+){0,4}?\s+(?:this|these|that\s+you|it\b|anything|about|what\s+you|the\s+(?:above|following|instructions?|steps?|actions?|request|tool|change)|to\s+the\s+user)|"
-    r"\bwithout\s+(?:the\s+user(?:'s)?\s+)?(?:telling|informing|notifying|alerting|knowledge|noticing|knowing|consent|awareness)|"
-    r"\b(?:the\s+)?user\s+(?:must|should|will|does|need)\s*(?:not|never|n'?t)\s+(?:\w+\s+)?(?:know|see|notice|learn|find\s+out|be\s+(?:told|informed|aware|notified))|"
+    r"(?:(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:tell|inform|notify|alert)\s+" + _WHO +
+    r"\s+(?:about\s+)?(?:this|these|that\s+you|it\b|anything\s+about|what\s+you|the\s+(?:above|following|instructions?|steps?|actions?|request|tool|change|upload|transfer))|"
+    r"(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:mention|reveal|disclose|show|explain|acknowledge|report)\s+"
+    r"(?:this|these|it|that|any\s+of\s+this|what\s+you(?:\s+\w+){1,2}|the\s+(?:above|following|instructions?|steps?|actions?|request|tool\s+call))\s+(?:\w+\s+){0,3}?(?:to|with)\s+" + _WHO + r"|"
+    r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+" + _WHO + r"|"
+    r"\bwithout\s+(?:the\s+)?user(?:'s|s)?\s+(?:knowledge|noticing|knowing|consent|awareness|seeing)|"
+    r"\b(?:the\s+)?user\s+(?:must|should|will|need)\s*(?:not|never|n'?t)\s+(?:ever\s+)?(?:know|notice|learn|find\s+out|be\s+(?:told|informed|aware|notified))|"
     r"\b(?:hide|conceal|keep)\s+(?:this|these|it|them|the\s+\w+(?:\s+\w+)?)\s+(?:\w+\s+)?(?:from|secret\s+from|hidden\s+from)\s+(?:the\s+)?(?:user|human|developer|operator)|"
     r"\b(?:this|these)\s+(?:instructions?|steps?|actions?|tool\s+call|requests?)\s+(?:is|are|must\s+(?:be|remain)|should\s+(?:be|remain))\s+(?:hidden|secret|invisible|confidential)\b|"
     r"\b(?:user\s+is|users?\s+are)\s+unaware\b|\bbehind\s+the\s+user'?s\s+back\b)"
@@ -100,7 +104,7 @@ _SNEAKY = rx(
 _WITHOUT_ASKING = rx(r"\bwithout\s+(?:asking|prompting|requesting|seeking)\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)?")
 
 _TOOL_REDIRECT = rx(
-    r"(?:\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:any|all|every|each)\s+(?:other\s+)?(?:tools?|functions?|commands?|mcp)|"
+    r"(?:\bbefore\s+(?:using|calling|invoking)\s+(?:any|all|every|each)\s+(?:other\s+)?(?:tools?|functions?|mcp)|"
     r"\binstead\s+of\s+(?:using|calling|invoking)\s+(?:the\s+)?[\w.`'\"-]+\s+(?:tool|function|server|mcp)|"
     r"\b(?:always|must|should)\s+(?:first\s+)?(?:call|use|invoke|run)\s+(?:this|the\s+[\w.`'\"-]+)\s+tool\s+(?:first|before|instead)|"
     r"\b(?:when(?:ever)?|if)\s+(?:\w+\s+){0,4}?(?:the\s+)?[\w.`'\"-]+\s+tool\s+is\s+(?:available|present|called|used|invoked)|"

@@ -166,7 +166,9 @@ def context_at(doc: Document, start: int, end: int) -> Context:
     prose = doc.kind == "prose"
     prefix = _prefix_in_sentence(doc, start)
     negated = _NEGATION.test(prefix)
-    quoted = _quoted(doc, start, end) if prose else _pattern_line(doc.line_text(line_no))
+    line = doc.line_text(line_no)
+    quoted = (_quoted(doc, start, end) or line.lstrip().startswith("|")) if prose else False
+    quoted = quoted or _pattern_line(line)
     in_code = prose and line_no in doc.code_block_lines
     heading = heading_of(doc, line_no) if prose else ""
     teaching = bool(heading) and _TEACHING_HEADING.test(heading)

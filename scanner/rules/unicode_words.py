@@ -1,0 +1,99 @@
+"""Words disguised with look-alike letters, and the words attackers disguise.
+
+A word is suspect when it mixes Latin letters with Cyrillic/Greek/Armenian letters that all
+look Latin (the attacker swapped a few letters), or when a word written wholly in look-alike
+letters reads as a sensitive word ("ѕуѕtем"). Words wholly in another script are ordinary
+text in that language and stay quiet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..document import Document
+from ..matching import rx
+from ..normalize import CONFUSABLES
+from .phrases import cached
+from .unicode_chars import documents_trick, script_of
+
+# Words filters look for and attackers therefore disguise (split or spelt with look-alikes).
+TRIGGER_WORDS = frozenset("""
+ignore ignoring disregard forget override overrides bypass previous prior above earlier instructions instruction
+rules system prompt prompts admin administrator root sudo execute exec eval run curl wget bash powershell
+secret secrets password passwords passwd token tokens credential credentials apikey exfiltrate exfiltration
+upload send delete ssh env jailbreak developer assistant hidden hide conceal reveal important urgent private
+key keys shell download install webhook base64 decode approve authorized confidential user
+""".split())
+
+_WORD = rx(r"[\p{L}\p{M}\p{Nd}_]+")
+MAX_WORDS = 200  # per document
+
+
+@dataclass(frozen=True)
+class DisguisedWord:
+    start: int
+    end: int
+    latin: str  # how the word reads once look-alikes are mapped
+    scripts: str  # the foreign scripts used, e.g. "CYRILLIC"
+    documented: bool
+
+
+def _judge(word: str) -> tuple[str, str] | None:
+    """(reading, foreign scripts) when the word is disguised; None otherwise."""
+    latin_letters = 0
+    foreign: set[str] = set()
+    reading: list[str] = []
+    for ch in word:
+        if ch.isascii():
+            if ch.isalpha():
+                latin_letters += 1
+            reading.append(ch.lower())
+            continue
+        script = script_of(ch)
+        if script == "LATIN":
+            latin_letters += 1
+            reading.append(ch.lower())
+            continue
+        if not ch.isalpha():
+            reading.append(ch)
+            continue
+        mapped = CONFUSABLES.get(ch)
+        if mapped is None:
+            return None  # a genuine letter of another script: ordinary foreign text
+        foreign.add(script)
+        reading.append(mapped)
+    if not foreign:
+        return None
+    latin = "".join(reading)
+    if latin_letters:
+        return latin, "/".join(sorted(foreign))
+    # Wholly look-alike letters: only suspect when it reads as a word filters look for.
+    return (latin, "/".join(sorted(foreign))) if latin in TRIGGER_WORDS else None
+
+
+def confusable_words(doc: Document) -> list[DisguisedWord]:
+    def build() -> list[DisguisedWord]:
+        out: list[DisguisedWord] = []
+        if doc.text.isascii():
+            return out
+        for no, line in enumerate(doc.lines, 1):
+            if line.isascii() or not any(ch in CONFUSABLES for ch in line):
+                continue
+            data = line.encode("utf-8", "surrogatepass")
+            base = doc.line_starts[no - 1]
+            last_b = last_c = 0  # byte -> character offsets, advanced incrementally (linear)
+            for m in _WORD.finditer(data):
+                word = data[m.start():m.end()].decode("utf-8", "surrogatepass")
+                if word.isascii():
+                    continue
+                judged = _judge(word)
+                if judged is None:
+                    continue
+                last_c += len(data[last_b:m.start()].decode("utf-8", "surrogatepass"))
+                last_b = m.start()
+                start = base + last_c
+                documented = doc.kind == "prose" and documents_trick(doc, start)
+                out.append(DisguisedWord(start, start + len(word), judged[0], judged[1], documented))
+                if len(out) >= MAX_WORDS:
+                    return out
+        return out
+    return cached(doc, "confusable_words", build)

@@ -1,0 +1,230 @@
+"""The Action's whole flow, and the only place (with entrypoint.py) that touches its environment.
+
+event -> configuration from the BASE commit -> targets from git -> engines -> provenance ->
+policy -> SARIF file, log, annotations, job summary, outputs -> publishing. The SARIF file and
+summary are written before anything is published, so a publishing failure loses nothing, and
+the exit code depends only on the findings: 0 below fail-on, 1 at or above it, 2 for a
+misconfiguration (one line, never a stack trace).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import sys
+import time
+from typing import Mapping, TextIO
+
+from .. import gitutil
+from ..config import ConfigError, Config
+from ..engines import run_engines
+from ..errors import UsageError
+from ..github import provenance as prov_mod
+from ..github.event import Event, load_event
+from ..github.scope import Scope, build_scope, config_from_commit
+from ..models import ScanResult
+from ..policy import Verdict, apply, decide
+from ..report import annotations, inert, sarif, summary, text
+from ..rules import RuleFixtureError
+from .inputs import Inputs, parse_inputs
+from .outputs import write_outputs
+
+
+def workspace(env: Mapping[str, str]) -> str:
+    root = env.get("GITHUB_WORKSPACE") or os.getcwd()
+    if not os.path.isdir(root):
+        raise UsageError(f"GITHUB_WORKSPACE {root} is not a folder; run actions/checkout before this action")
+    if not gitutil.is_repository(root):
+        raise UsageError(f"{root} is not a git checkout; run actions/checkout (with `fetch-depth: 0`) before this action")
+    return gitutil.top_level(root)
+
+
+def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, str]:
+    """Configuration from the base commit (a pull request cannot switch its own scan off)."""
+    if event.base_sha and gitutil.commit_exists(repo, event.base_sha):
+        rev = event.base_sha
+    elif event.is_pull_request:
+        rev = None  # base missing (shallow clone): never fall back to the pull request's own copy
+    else:
+        rev = event.head_sha if gitutil.commit_exists(repo, event.head_sha) else None
+    config, where = config_from_commit(repo, rev, inputs.config, inputs.config is not None)
+    if rev is None and event.is_pull_request:
+        where = "the base commit is not in the clone; built-in defaults used (set `fetch-depth: 0` to use the base configuration)"
+    changes: dict = {"trusted_users": tuple(dict.fromkeys(config.trusted_users + inputs.trusted_users))}
+    if inputs.fail_on_given:
+        changes["fail_on"] = inputs.fail_on
+    if inputs.engines is not None:
+        changes["engines"] = inputs.engines
+        changes["cisco_mode"] = inputs.cisco_mode
+    return dataclasses.replace(config, **changes), where
+
+
+def pull_files_fetcher(env: Mapping[str, str], token: str | None):
+    """The REST fallback for shallow clones: GET /repos/{owner}/{repo}/pulls/{n}/files."""
+    if not token:
+        return None
+    from ..github.api import GitHubAPI
+
+    api = GitHubAPI((env.get("GITHUB_API_URL") or "https://api.github.com"), token, budget_seconds=60.0)
+
+    def fetch(repository: str, number: int) -> list[dict]:
+        return api.paginate(f"/repos/{repository}/pulls/{number}/files")
+    return fetch
+
+
+def resolve_path(root: str, path: str) -> str:
+    return path if os.path.isabs(path) else os.path.join(root, path)
+
+
+def write_file(path: str, body: str) -> None:
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(body)
+    except OSError as exc:
+        raise UsageError(f"sarif-file {path}: cannot write ({exc.strerror})") from None
+
+
+def emit_log(result: ScanResult, verdict: Verdict, out: TextIO) -> annotations.Annotations:
+    """The text report with workflow commands switched off around it, then the annotations."""
+    token = secrets.token_hex(16)
+    out.write(f"::stop-commands::{token}\n")
+    out.write(text.render(result, verdict, color=False))
+    out.write(f"::{token}::\n")
+    notes = annotations.build(result.findings)
+    for line in notes.lines:
+        out.write(line + "\n")
+    out.flush()
+    return notes
+
+
+def scope_line(event: Event, scope: Scope, inputs: Inputs, config_where: str) -> str:
+    what = f"pull request #{event.pr_number}" if event.is_pull_request else f"{event.name} of {event.head_sha[:12]}"
+    changed = f"{len(scope.changes)} changed file(s), " if scope.base else ""
+    return (f"Scanned {what} ({inputs.scan_scope} scope, {changed}{len(scope.targets.targets)} agent file(s) "
+            f"read from {scope.head[:12]} via {scope.source}); {config_where}.")
+
+
+def publish_results(doc: dict, result: ScanResult, event: Event, scope: Scope | None, inputs: Inputs,
+                    env: Mapping[str, str], repo: str) -> list:
+    try:
+        from ..github import publish as pub
+    except ImportError as exc:  # publishing is optional; its absence is said, never silent
+        return [("publish", "skipped", f"publishing is not available in this build ({exc})")]
+    api_url, server_url = pub.PublishContext.urls_from_env(dict(env))
+    ctx = pub.PublishContext(
+        token=inputs.token, repository=event.repository, commit_sha=event.commit_sha or event.head_sha,
+        ref=event.ref, api_url=api_url, server_url=server_url, pr_number=event.pr_number,
+        checkout_uri="file://" + repo, changed_lines=scope.changed_lines if scope and scope.base else None,
+        head_is_fork=event.fork, workflow=env.get("GITHUB_WORKFLOW", ""),
+        run_url=(f"{server_url}/{env['GITHUB_REPOSITORY']}/actions/runs/{env['GITHUB_RUN_ID']}"
+                 if env.get("GITHUB_REPOSITORY") and env.get("GITHUB_RUN_ID") else ""),
+    )
+    try:
+        return pub.publish(doc, result, ctx, upload=inputs.upload_sarif, comment=inputs.comment and event.is_pull_request)
+    except Exception as exc:  # the contract says publish never raises; if it does, the scan still stands
+        return [pub.PublishOutcome("publish", "failed", f"publishing crashed: {type(exc).__name__}: {exc}")]
+
+
+def outcome_fields(outcomes: list) -> tuple[str, str]:
+    """(markdown section, one-line output value) for publishing outcomes of either shape."""
+    if not outcomes:
+        return "", "none"
+    try:
+        from ..github.publish import outcomes_markdown
+
+        md = outcomes_markdown([o for o in outcomes if not isinstance(o, tuple)])
+    except ImportError:
+        md = ""
+    tuples = [o for o in outcomes if isinstance(o, tuple)]
+    if tuples:
+        md += "".join(f"\n**Publishing {t[1]}:** {inert.markdown(t[2], 300)}\n" for t in tuples)
+    value = ",".join(f"{getattr(o, 'channel', None) or o[0]}={getattr(o, 'status', None) or o[1]}" for o in outcomes)
+    return md, value
+
+
+def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
+    started = time.perf_counter()
+    repo = workspace(env)
+    event = load_event(env)
+    config, config_where = effective_config(repo, event, inputs)
+    scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
+    result = run_engines(scope.targets, config)
+    result.findings.extend(scope.findings)
+    result.notes.extend(scope.notes)
+    prov = prov_mod.assess(repo, event, scope, config, inputs.config)
+    result.findings.extend(prov.findings)
+    result.notes.extend(prov.notes)
+    result = apply(result, config)
+    verdict = decide(result, config.fail_on, config.fail_on_new_only)
+    doc = sarif.document(result)
+    sarif_path = resolve_path(repo, inputs.sarif_file)
+    write_file(sarif_path, sarif.dumps(doc))
+    notes = emit_log(result, verdict, out)
+    view = summary.ProvenanceView(prov.verdict, tuple(prov.reasons), tuple(prov.notes))
+    summary.append(env.get("GITHUB_STEP_SUMMARY"), summary.render(
+        result, verdict, view, scope_line=scope_line(event, scope, inputs, config_where),
+        omitted_annotations=notes.omitted))
+    active = result.active_findings()
+    write_outputs({
+        "findings": str(len(active)),
+        "new-findings": str(sum(1 for f in active if f.new)),
+        "highest-severity": verdict.highest.label if verdict.highest is not None else "none",
+        "sarif-file": sarif_path,
+        "external-contributor": "true" if prov.external else "false",
+        "provenance": prov.verdict,
+        "verdict": verdict.label,
+    }, env)
+    outcomes: list = []
+    if inputs.upload_sarif or inputs.comment:
+        outcomes = publish_results(doc, result, event, scope, inputs, env, repo)
+    md, value = outcome_fields(outcomes)
+    summary.append(env.get("GITHUB_STEP_SUMMARY"), md + f"\n<sub>Scan took {time.perf_counter() - started:.2f} s.</sub>\n")
+    write_outputs({"published": value}, env)
+    return 1 if verdict.failed else 0
+
+
+def run_publish(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
+    """`mode: publish`: publish an earlier run's SARIF artifact; never reads the pull request's code."""
+    from ..github import publish as pub
+
+    api_url, server_url = pub.PublishContext.urls_from_env(dict(env))
+    repository = env.get("GITHUB_REPOSITORY", "")
+    if not repository:
+        raise UsageError("GITHUB_REPOSITORY is not set; run the action as a step of a GitHub Actions job")
+    sarif_path = resolve_path(env.get("GITHUB_WORKSPACE") or os.getcwd(), inputs.sarif_file)
+    if not os.path.isfile(sarif_path):
+        raise UsageError(f"sarif-file {sarif_path}: no such file; download the scan job's artifact before this step")
+    ctx = pub.PublishContext(
+        token=inputs.token, repository=repository, commit_sha=env.get("GITHUB_SHA", ""),
+        ref=env.get("GITHUB_REF", ""), api_url=api_url, server_url=server_url, pr_number=inputs.pr_number,
+    )
+    outcomes = pub.run_publish_mode(sarif_path, inputs.pr_number, ctx, upload=inputs.upload_sarif, comment=inputs.comment)
+    md, value = outcome_fields(outcomes)
+    summary.append(env.get("GITHUB_STEP_SUMMARY"), "## Instruction Guard: publish\n\n" + md)
+    write_outputs({"published": value, "sarif-file": sarif_path}, env)
+    for o in outcomes:
+        out.write(f"{o.channel}: {o.status}: {inert.visible(o.detail, 300)}\n")
+    return 0
+
+
+def error_line(message: str) -> str:
+    return f"::error title=Instruction Guard::{inert.workflow_command_data(message)}"
+
+
+def main(env: Mapping[str, str] | None = None, out: TextIO | None = None) -> int:
+    env = os.environ if env is None else env
+    out = sys.stdout if out is None else out
+    try:
+        inputs = parse_inputs(env)
+        if inputs.mode == "publish":
+            return run_publish(env, inputs, out)
+        return run_scan(env, inputs, out)
+    except (UsageError, ConfigError, gitutil.GitError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        out.write(error_line(message) + "\n")
+        print(f"instruction-guard: error: {message}", file=sys.stderr)
+        return 2
+    except RuleFixtureError as exc:
+        print(f"instruction-guard: internal error: {exc}", file=sys.stderr)
+        return 3

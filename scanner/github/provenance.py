@@ -1,0 +1,168 @@
+"""Provenance: who changed the agent files of a pull request, and whether the project trusts them.
+
+External, as issue 4 defines it:
+  1. the pull request's author_association is not OWNER, MEMBER or COLLABORATOR and the login is
+     not in trusted-users;
+  2. the pull request comes from a fork (or from a deleted repository);
+  3. a commit in base..head touching a protected path was authored by someone untrusted. Trusted
+     commit authors: emails with commits in the base branch's history, trusted-users (logins or
+     emails), and a trusted pull request author's own GitHub noreply addresses. Bots are judged
+     like people unless trusted by name (e.g. `dependabot[bot]` in trusted-users).
+Protected paths: the agent-file catalog (which includes this tool's configuration and trust
+store), plus a configuration path or trust store named elsewhere.
+
+Every protected file an external contributor changed gets its own finding (IG901, or IG902 for
+an untrusted commit inside a trusted author's pull request), even when its content is clean;
+its severity comes from `provenance.external-severity`. A change to the tool's own configuration
+is always reported (IG903). Git author emails are not authenticated: rule 3 catches mistakes and
+smuggled commits, not an author who forges a maintainer's address; rules 1 and 2 come from
+GitHub itself. Only pull requests are assessed; pushes and manual runs are scanned for content.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import gitutil
+from ..catalog import Catalog
+from ..config import DEFAULT_PATH as CONFIG_PATH
+from ..config import Config
+from ..models import Finding, Span
+from ..report.inert import visible
+from .event import Event
+from .scope import FileChange, Scope
+
+_NOREPLY = re.compile(r"^(?:(\d+)\+)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\[bot\])?)@users\.noreply\.github\.com$")
+# Addresses anyone can write into a commit and that name no person.
+UNOWNED_EMAILS = frozenset({"noreply@github.com", ""})
+
+
+def noreply_login(email: str) -> str | None:
+    m = _NOREPLY.match(email.strip().lower())
+    return m.group(2) if m else None
+
+
+@dataclass
+class Provenance:
+    assessed: bool
+    external: bool = False
+    reasons: list[str] = field(default_factory=list)
+    untrusted_commits: list[gitutil.Commit] = field(default_factory=list)
+    protected_changes: list[FileChange] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        if not self.assessed:
+            return "not-assessed"
+        return "external" if self.external else "trusted"
+
+
+def protected_changes(scope: Scope, config: Config, config_path: str | None) -> list[FileChange]:
+    catalog = Catalog(config.include, config.exclude)
+    extra = {config_path or CONFIG_PATH, config.trust_store}
+    out = []
+    for c in scope.changes:
+        paths = [c.path] + ([c.old_path] if c.old_path else [])
+        if any(p in extra or catalog.is_protected(p, scope.skill_roots) for p in paths):
+            out.append(c)
+    return out
+
+
+def is_guard_file(path: str, config: Config, config_path: str | None) -> bool:
+    if path in {config_path or CONFIG_PATH, config.trust_store}:
+        return True
+    return Catalog(config.include, config.exclude).classify(path) == "guard"
+
+
+@dataclass(frozen=True)
+class TrustedAuthors:
+    emails: frozenset[str]
+    logins: frozenset[str]
+
+    def trusts(self, email: str, login: str | None = None) -> bool:
+        email = email.strip().lower()
+        if email in self.emails and email not in UNOWNED_EMAILS:
+            return True
+        login = (login or noreply_login(email) or "").lower()
+        return bool(login) and login in self.logins
+
+
+def trusted_authors(repo: str, event: Event, config: Config, base_rev: str | None) -> TrustedAuthors:
+    emails = {u.strip().lower() for u in config.trusted_users if "@" in u}
+    logins = {u.strip().lower() for u in config.trusted_users if "@" not in u}
+    if base_rev:
+        emails |= gitutil.authors_in_history(repo, base_rev)
+    if event.author_login and event.author_is_trusted(config.trusted_users):
+        login = event.author_login.lower()
+        logins.add(login)
+        emails.add(f"{login}@users.noreply.github.com")
+        if event.author_id is not None:
+            emails.add(f"{event.author_id}+{login}@users.noreply.github.com")
+    return TrustedAuthors(frozenset(emails - UNOWNED_EMAILS), frozenset(logins))
+
+
+def _finding(rule_id: str, change: FileChange, message: str, scope: Scope, config: Config, severity=None, **props) -> Finding:
+    from ..engines.native import file_finding
+
+    f = file_finding(rule_id, change.path, message, **props)
+    lines = scope.changed_lines.get(change.path)
+    if lines:
+        f.span = Span(min(lines))
+    f.new = True
+    if severity is not None:
+        f.severity = severity
+    f.properties["change"] = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied"}.get(change.status, "changed")
+    if change.old_path:
+        f.properties["old-path"] = change.old_path
+    return f
+
+
+def assess(repo: str, event: Event, scope: Scope, config: Config, config_path: str | None = None,
+           commit_logins: dict[str, str] | None = None) -> Provenance:
+    """Judge the pull request's authorship and return findings for protected files it changes."""
+    if not event.is_pull_request:
+        return Provenance(False, notes=[f"{event.name}: provenance is assessed for pull requests only"])
+    prov = Provenance(True, protected_changes=protected_changes(scope, config, config_path))
+    who = f"@{event.author_login}" if event.author_login else "an unknown author"
+    if not event.author_is_trusted(config.trusted_users):
+        prov.reasons.append(f"{who} is {event.author_association or 'NONE'}, not an owner, member or collaborator, and not in trusted-users")
+    if event.fork:
+        prov.reasons.append(f"the pull request comes from {'the fork ' + event.head_repository if event.head_repository else 'a deleted repository'}")
+    protected = {p for c in prov.protected_changes for p in (c.path, c.old_path) if p}
+    touched_by: dict[str, list[gitutil.Commit]] = {}
+    if scope.history and scope.base and protected:
+        trusted = trusted_authors(repo, event, config, event.base_sha if gitutil.commit_exists(repo, event.base_sha or "") else scope.base)
+        logins = commit_logins or {}
+        for commit in gitutil.log_authors(repo, f"{scope.base}..{scope.head}"):
+            hit = protected.intersection(commit.paths)
+            if not hit or trusted.trusts(commit.author_email, logins.get(commit.sha)):
+                continue
+            prov.untrusted_commits.append(commit)
+            for p in hit:
+                touched_by.setdefault(p, []).append(commit)
+        if prov.untrusted_commits:
+            authors = sorted({visible(c.author_email, 80) for c in prov.untrusted_commits})
+            prov.reasons.append(f"{len(prov.untrusted_commits)} commit(s) touching agent files by untrusted author(s): {', '.join(authors)}")
+    elif protected and not scope.history:
+        prov.notes.append("commit authors were not checked: the clone has no history for base..head (set `fetch-depth: 0`)")
+    prov.external = bool(prov.reasons)
+    author_external = not event.author_is_trusted(config.trusted_users) or event.fork
+    severity = config.provenance_severity
+    for change in prov.protected_changes:
+        commits = touched_by.get(change.path, []) + (touched_by.get(change.old_path, []) if change.old_path else [])
+        if author_external:
+            prov.findings.append(_finding(
+                "IG901", change, f"{change.path} changed by an external contributor: " + "; ".join(prov.reasons[:2]),
+                scope, config, severity, author=event.author_login, association=event.author_association, fork=event.fork))
+        elif commits:
+            listed = ", ".join(f"{c.sha[:10]} by {visible(c.author_email, 80)}" for c in commits[:5])
+            prov.findings.append(_finding(
+                "IG902", change, f"{change.path} changed by commit(s) from untrusted author(s): {listed}",
+                scope, config, severity, commits=[c.sha for c in commits]))
+        if is_guard_file(change.path, config, config_path):
+            prov.findings.append(_finding(
+                "IG903", change, f"{change.path} changed; this scan used the base commit's configuration, not the pull request's",
+                scope, config))
+    return prov

@@ -1,0 +1,240 @@
+"""Diff scoping: which files of a pull request (or push) are scanned, and which of their lines are new.
+
+Content always comes from git objects of the head commit (never the working tree, never by running
+anything from the change). `changed` scope scans the agent files the change adds, modifies or
+renames; `all` scope scans every agent file of the head tree and still marks which findings sit on
+changed lines. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905) so
+they show up in SARIF and the summary without failing a build. When the clone lacks the history
+needed (a shallow checkout), the pull request's file list from the REST API is used instead, and
+without a token the error says to set `fetch-depth: 0`.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import gitutil
+from ..catalog import Catalog, skill_root_of, skill_roots
+from ..config import DEFAULT_PATH as CONFIG_PATH
+from ..config import Config, ConfigError, load_text
+from ..errors import UsageError
+from ..models import Finding, NotScanned
+from ..targets import Limits, Target, TargetSet
+from .event import Event
+
+SCOPES = ("changed", "all")
+FETCH_ADVICE = "set `fetch-depth: 0` on actions/checkout"
+
+
+class ScopeError(UsageError):
+    """The change cannot be scoped; the message says what to change in the workflow."""
+
+
+@dataclass(frozen=True)
+class FileChange:
+    status: str  # A, M, D, R, C, T
+    path: str
+    old_path: str | None = None
+
+
+@dataclass
+class Scope:
+    targets: TargetSet
+    base: str | None  # the commit compared with (the merge base for pull requests); None: no diff
+    head: str  # the commit whose content was read
+    changes: list[FileChange] = field(default_factory=list)
+    changed_lines: dict[str, frozenset[int]] = field(default_factory=dict)
+    skill_roots: frozenset[str] = frozenset()
+    source: str = "git"  # "git", or "rest-api" when the file list came from GitHub
+    history: bool = True  # base..head commits are available for provenance
+    notes: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # deletions, moved skills
+
+
+# (repository, pull number) -> GitHub's file list entries: {"filename", "status", "previous_filename", "patch"}
+PullFilesFetcher = Callable[[str, int], list[dict]]
+
+
+def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool) -> tuple[Config, str]:
+    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan."""
+    path = path or CONFIG_PATH
+    if path.startswith("./"):
+        path = path[2:]
+    if rev is None:
+        return Config(), "no base commit; built-in defaults used"
+    try:
+        blob = gitutil.read_blob(repo, rev, path)
+    except gitutil.GitError as exc:
+        raise ConfigError(f"{path}: cannot read it from the base commit ({exc})") from None
+    if blob is None:
+        if explicit:
+            return Config(), f"{path} does not exist in the base commit {rev[:12]}; built-in defaults used"
+        return Config(), f"no {path} in the base commit; built-in defaults used"
+    try:
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} in the base commit is not UTF-8 text") from None
+    return load_text(text, f"{path}@{rev[:12]}"), f"configuration read from {path} in the base commit {rev[:12]}"
+
+
+def parse_patch(patch: str) -> frozenset[int]:
+    """Head-side lines added or modified, from a unified diff hunk text (the REST API's `patch`)."""
+    lines: set[int] = set()
+    current = 0
+    for line in patch.split("\n"):
+        if line.startswith("@@ "):
+            plus = line.split(" ")[2]
+            start, _, _count = plus[1:].partition(",")
+            current = int(start)
+        elif line.startswith("+"):
+            lines.add(current)
+            current += 1
+        elif line.startswith("-") or line.startswith("\\"):
+            continue
+        else:
+            current += 1
+    return frozenset(lines)
+
+
+_API_STATUS = {"added": "A", "removed": "D", "modified": "M", "renamed": "R", "copied": "C", "changed": "T"}
+
+
+def _link_leaves(path: str, target: str) -> bool:
+    if target.startswith("/"):
+        return True
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    return joined == ".." or joined.startswith("../")
+
+
+def targets_from_git(repo: str, rev: str, paths: list[str] | None, catalog: Catalog, limits: Limits,
+                     changed_lines: dict[str, frozenset[int]] | None, tree: list[gitutil.TreeEntry]) -> TargetSet:
+    """Agent-file targets among `paths` (None: every file) with content read from `rev`'s blobs."""
+    roots = skill_roots(e.path for e in tree)
+    by_path = {e.path: e for e in tree}
+    ts = TargetSet(root=repo, skill_roots=roots)
+    wanted = list(by_path) if paths is None else [p for p in paths if p in by_path]
+    chosen: list[tuple[gitutil.TreeEntry, str, str | None]] = []
+    per_skill: dict[str, int] = {}
+    capped: dict[str, int] = {}
+    for path in wanted:
+        kind = catalog.classify(path, roots)
+        if kind is None:
+            continue
+        entry = by_path[path]
+        if entry.type == "commit":
+            ts.not_scanned.append(NotScanned(path, "submodule", "a submodule in an agent file location; its content is another repository"))
+            continue
+        sroot = skill_root_of(path, roots) if kind == "skill" else None
+        if sroot is not None:
+            if posixpath.relpath(path, sroot or ".").count("/") >= limits.skill_max_depth:
+                ts.not_scanned.append(NotScanned(path, "skill-depth-cap", f"deeper than {limits.skill_max_depth} levels below the skill folder"))
+                continue
+            per_skill[sroot] = per_skill.get(sroot, 0) + 1
+            if per_skill[sroot] > limits.skill_max_files:
+                capped[sroot] = capped.get(sroot, 0) + 1
+                continue
+        if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link:
+            ts.not_scanned.append(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"))
+            continue
+        chosen.append((entry, kind, sroot))
+    blobs = gitutil.read_objects(repo, [e.sha for e, _, _ in chosen])
+    for entry, kind, sroot in chosen:
+        data = blobs.get(entry.sha)
+        if data is None:
+            ts.not_scanned.append(NotScanned(entry.path, "unreadable", f"object {entry.sha[:12]} is missing from the clone"))
+            continue
+        if entry.is_link:
+            target = data.decode("utf-8", "surrogateescape")
+            if _link_leaves(entry.path, target):
+                ts.links.append((entry.path, target))
+            ts.not_scanned.append(NotScanned(entry.path, "link", f"symbolic link to {target!r}; links are not followed"))
+            continue
+        lines = None if changed_lines is None else changed_lines.get(entry.path, frozenset())
+        ts.targets.append(Target(entry.path, kind, changed_lines=lines, blob=data, skill_root=sroot))
+    for sroot, extra in sorted(capped.items()):
+        ts.not_scanned.append(NotScanned(sroot or ".", "skill-file-cap", f"stopped at {limits.skill_max_files} files; {extra} more files in this skill were not scanned"))
+    return ts
+
+
+def _git_changes(repo: str, base: str, head: str) -> tuple[list[FileChange], dict[str, frozenset[int]]]:
+    changes = [FileChange(c.status, c.path, c.old_path) for c in gitutil.diff_name_status(repo, base, head)]
+    lines = gitutil.changed_lines_by_path(repo, base, head)
+    return changes, lines
+
+
+def _api_changes(files: list[dict]) -> tuple[list[FileChange], dict[str, frozenset[int]]]:
+    changes: list[FileChange] = []
+    lines: dict[str, frozenset[int]] = {}
+    for f in files:
+        path = str(f.get("filename") or "")
+        if not path:
+            continue
+        status = _API_STATUS.get(str(f.get("status")), "M")
+        changes.append(FileChange(status, path, f.get("previous_filename")))
+        if isinstance(f.get("patch"), str):
+            lines[path] = parse_patch(f["patch"])
+    return changes, lines
+
+
+def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: frozenset[str], head_roots: frozenset[str]) -> list[Finding]:
+    from ..engines.native import file_finding
+
+    out: list[Finding] = []
+    for c in changes:
+        if c.status == "D" and catalog.is_protected(c.path, base_roots):
+            out.append(file_finding("IG904", c.path, f"agent file deleted: {c.path}", kind=catalog.classify(c.path, base_roots)))
+        elif c.status == "R" and c.old_path and posixpath.basename(c.path).lower() == "skill.md":
+            old_root, new_root = posixpath.dirname(c.old_path), posixpath.dirname(c.path)
+            if old_root != new_root:
+                out.append(file_finding("IG905", c.path, f"skill moved from {old_root or '.'}/ to {new_root or '.'}/", old_path=c.old_path))
+    for f in out:
+        f.new = True
+    return out
+
+
+def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
+                fetch_pull_files: PullFilesFetcher | None = None) -> Scope:
+    if scope not in SCOPES:
+        raise ScopeError(f"scan-scope: use changed or all, not {scope!r}")
+    catalog = Catalog(config.include, config.exclude)
+    head = event.head_sha
+    notes: list[str] = []
+    head_present = gitutil.commit_exists(repo, head)
+    base_present = event.base_sha is not None and gitutil.commit_exists(repo, event.base_sha)
+    mb = gitutil.merge_base(repo, event.base_sha, head) if head_present and base_present else None
+    if event.base_sha is None:
+        if not head_present:
+            raise ScopeError(f"commit {head[:12]} is not in the clone; check out the commit that triggered the workflow")
+        tree = gitutil.ls_tree_entries(repo, head)
+        ts = targets_from_git(repo, head, None, catalog, config.limits, None, tree)
+        notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
+        return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes)
+    if mb is not None:
+        changes, lines = _git_changes(repo, mb, head)
+        source, history = "git", True
+    else:
+        shallow = gitutil.is_shallow(repo) if gitutil.is_repository(repo) else False
+        missing = "base" if head_present else "head"
+        why = f"the {missing} commit {(event.base_sha if missing == 'base' else head)[:12]} is not in the clone" + (" (shallow checkout)" if shallow else "")
+        if not event.is_pull_request or fetch_pull_files is None:
+            raise ScopeError(f"{why}; {FETCH_ADVICE}" + ("" if not event.is_pull_request else ", or give the action a token so it can list the pull request's files"))
+        try:
+            files = fetch_pull_files(event.repository, event.pr_number)
+        except Exception as exc:  # the API client's errors are varied; any failure means no file list
+            raise ScopeError(f"{why}, and the pull request's file list could not be fetched ({exc}); {FETCH_ADVICE}") from None
+        changes, lines = _api_changes(files)
+        source, history = "rest-api", False
+        if not head_present:
+            # The checkout is GitHub's merge commit; its tree holds the pull request's version of each changed file.
+            head = event.commit_sha
+            if not gitutil.commit_exists(repo, head):
+                raise ScopeError(f"{why} and neither is {head[:12]}; {FETCH_ADVICE}")
+        notes.append(f"{why}; the pull request's file list came from the REST API and commit authorship was not checked ({FETCH_ADVICE} to check it)")
+    tree = gitutil.ls_tree_entries(repo, head)
+    in_scope = [c.path for c in changes if c.status != "D"]
+    paths = None if scope == "all" else in_scope
+    ts = targets_from_git(repo, head, paths, catalog, config.limits, lines, tree)
+    base_roots = skill_roots(e.path for e in gitutil.ls_tree_entries(repo, mb)) if mb else ts.skill_roots
+    found = change_findings(changes, catalog, base_roots, ts.skill_roots)
+    return Scope(ts, mb, head, changes, lines, ts.skill_roots, source, history, notes, found)

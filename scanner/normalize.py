@@ -21,7 +21,9 @@ INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x3164, 0x3164),  # hangul filler
     (0xFE00, 0xFE0F),  # variation selectors
     (0xFEFF, 0xFEFF),  # zero-width no-break space / BOM
-    (0xFFA0, 0xFFA0),
+    (0xFFA0, 0xFFA0),  # halfwidth hangul filler
+    (0xFFF9, 0xFFFB),  # interlinear annotation controls
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
     (0x1D173, 0x1D17A),  # musical symbol formatting
     (0xE0000, 0xE007F),  # tags
     (0xE0100, 0xE01EF),  # variation selectors supplement
@@ -40,8 +42,15 @@ CONFUSABLES: dict[str, str] = {
     "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "χ": "x",
     "Α": "a", "Β": "b", "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k", "Μ": "m", "Ν": "n",
     "Ο": "o", "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
-    # Latin extensions and symbols
-    "ı": "i", "ȷ": "j", "ℓ": "l", "ꓲ": "i", "ǀ": "l",
+    "ϲ": "c", "ϳ": "j", "ϵ": "e", "Ϲ": "c", "ϒ": "y", "г": "r",
+    # More Cyrillic and Armenian look-alikes
+    "ԍ": "g", "ѵ": "v", "Ѵ": "v", "ѡ": "w", "Ԝ": "w", "Ԛ": "q", "Һ": "h", "Ӏ": "l", "ӓ": "a", "ӧ": "o",
+    "հ": "h", "ց": "g", "զ": "q", "ա": "w", "Ս": "u", "Օ": "o",
+    # Latin extensions, small capitals and symbols
+    "ı": "i", "ȷ": "j", "ℓ": "l", "ꓲ": "i", "ǀ": "l", "ɑ": "a", "ɩ": "i", "ʋ": "u",
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k",
+    "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v",
+    "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
 }
 
 _INVISIBLE_SET = frozenset(

@@ -23,6 +23,7 @@ from .unicode_words import TRIGGER_WORDS, confusable_words
 # U+E0000..U+E007F in UTF-8: F3 A0 80 80 .. F3 A0 81 BF
 _TAG_RUN = rx(r"(?:\x{E0000}|[\x{E0001}-\x{E007F}])+")
 _BLACK_FLAG = "\U0001F3F4"
+SCATTERED_ZERO_WIDTH = 12  # stray zero-width characters in one file before they read as deliberate
 
 
 def _is_subdivision_flag(doc: Document, start: int, run: str) -> bool:
@@ -100,6 +101,7 @@ def _zero_width_kind(doc: Document, run_text: str, before: str, after: str) -> s
 def _zero_width(doc: Document) -> Iterator[Hit]:
     in_word: list[tuple[int, int, str]] = []
     others: list[Hit] = []
+    scattered = 0
     for run in suspect_runs(doc):
         zw = [c for c in run.text if ord(c) in ZERO_WIDTH]
         if not zw:
@@ -124,8 +126,14 @@ def _zero_width(doc: Document) -> Iterator[Hit]:
                 continue  # IG106 reports a trigger word split by invisible characters
             in_word.append((run.start, run.end, doc.text[lo:hi] if not documented else ""))
             continue
+        scattered += len(zw)
         others.append(Hit(run.start, run.end, message="Zero-width character outside any word", severity=Severity.LOW,
-                          excerpt=doc.line_text(doc.position(run.start)[0])))
+                          excerpt=doc.line_text(doc.position(run.start)[0]), properties={"documented": documented}))
+    # Many stray zero-width characters pad words and sentences: text shaped to slip past filters.
+    if scattered >= SCATTERED_ZERO_WIDTH:
+        others = [Hit(h.start, h.end, message=f"{scattered} zero-width characters scattered between words",
+                      severity=Severity.HIGH, excerpt=h.excerpt) if h.severity == Severity.LOW and not h.properties.get("documented")
+                  else h for h in others]
     # Zero-width characters inside words: an invisible identifier in code, or words glued
     # together to dodge keyword filters in prose.
     spread = len(in_word) >= 3

@@ -234,3 +234,45 @@ def norm_slice(doc: Document, start: int, end: int) -> str:
     first, _ = doc.position(start)
     last, _ = doc.position(max(start, end - 1))
     return "\n".join(_norm_line(doc, i) for i in range(first, last + 1))
+
+
+# -- hosts --------------------------------------------------------------------------------
+_URL_HOST = rx(r"(?:https?|ftp|wss?)://(?:[^\s/@\"'`<>)]*@)?(\[[0-9a-f:]+\]|[a-z0-9._-]+)")
+_IPV4 = rx(r"^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$")
+
+# Services whose purpose is receiving data from anywhere: request bins, tunnels, pastes,
+# anonymous file drops, chat webhooks. Sending secrets there is exfiltration by design.
+EXFIL_HOSTS = (
+    "webhook.site", "requestbin", "pipedream.net", "pipedream.com", "ngrok.io", "ngrok-free.app", "ngrok.app",
+    "ngrok.dev", "trycloudflare.com", "serveo.net", "localhost.run", "loca.lt", "localtunnel.me",
+    "interact.sh", "oast.fun", "oast.pro", "oast.live", "oast.site", "oast.online", "oast.me",
+    "burpcollaborator.net", "oastify.com", "canarytokens.com", "dnslog.cn", "ceye.io", "requestcatcher.com",
+    "hookbin.com", "beeceptor.com", "mockbin.org", "postb.in", "ptsv2.com", "ptsv3.com",
+    "pastebin.com", "paste.ee", "hastebin.com", "ghostbin", "termbin.com", "dpaste", "rentry.co", "rentry.org",
+    "glot.io", "transfer.sh", "0x0.st", "file.io", "tmpfiles.org", "anonfiles", "gofile.io", "catbox.moe",
+    "bashupload.com", "temp.sh", "oshi.at", "discord.com/api/webhooks", "discordapp.com", "api.telegram.org",
+)
+PASTE_HOSTS = (
+    "pastebin.com", "paste.ee", "hastebin.com", "ghostbin", "termbin.com", "dpaste", "rentry.co", "rentry.org",
+    "glot.io", "transfer.sh", "0x0.st", "file.io", "tmpfiles.org", "anonfiles", "gofile.io", "catbox.moe",
+    "bashupload.com", "temp.sh", "gist.githubusercontent.com", "oshi.at", "mega.nz", "mediafire.com",
+    "dropbox.com", "drive.google.com", "github.com/user-attachments",
+)
+# Placeholder hosts used by documentation; never a real destination.
+EXAMPLE_HOSTS = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain", "<")
+
+
+def hosts_in(text: str) -> list[str]:
+    """Host names of the URLs in a (normalised) text, in order."""
+    out = []
+    for m in _URL_HOST.finditer(text.encode("utf-8", "surrogatepass")):
+        out.append(m.group(1).decode("utf-8", "replace").strip("[]").rstrip("."))
+    return out
+
+
+def is_ip(host: str) -> bool:
+    return _IPV4.test(host) or ":" in host
+
+
+def host_matches(host_or_text: str, names: tuple[str, ...]) -> bool:
+    return any(n in host_or_text for n in names)

@@ -20,7 +20,7 @@ from ..config import ConfigError, Config
 from ..engines import run_engines
 from ..errors import UsageError
 from ..github import provenance as prov_mod
-from ..github.event import Event, load_event
+from ..github.event import Event, load_event, read_payload
 from ..github.scope import Scope, build_scope, config_from_commit
 from ..models import ScanResult
 from ..policy import Verdict, apply, decide
@@ -105,6 +105,12 @@ def scope_line(event: Event, scope: Scope, inputs: Inputs, config_where: str) ->
             f"read from {scope.head[:12]} via {scope.source}); {config_where}.")
 
 
+def make_context(pub, **values):
+    """A PublishContext from the fields this version of publishing knows (the contract grows)."""
+    known = {f.name for f in dataclasses.fields(pub.PublishContext)}
+    return pub.PublishContext(**{k: v for k, v in values.items() if k in known})
+
+
 def publish_results(doc: dict, result: ScanResult, event: Event, scope: Scope | None, inputs: Inputs,
                     env: Mapping[str, str], repo: str) -> list:
     try:
@@ -112,8 +118,8 @@ def publish_results(doc: dict, result: ScanResult, event: Event, scope: Scope | 
     except ImportError as exc:  # publishing is optional; its absence is said, never silent
         return [("publish", "skipped", f"publishing is not available in this build ({exc})")]
     api_url, server_url = pub.PublishContext.urls_from_env(dict(env))
-    ctx = pub.PublishContext(
-        token=inputs.token, repository=event.repository, commit_sha=event.commit_sha or event.head_sha,
+    ctx = make_context(
+        pub, token=inputs.token, repository=event.repository, head_sha=event.head_sha, commit_sha=event.commit_sha or event.head_sha,
         ref=event.ref, api_url=api_url, server_url=server_url, pr_number=event.pr_number,
         checkout_uri="file://" + repo, changed_lines=scope.changed_lines if scope and scope.base else None,
         head_is_fork=event.fork, workflow=env.get("GITHUB_WORKFLOW", ""),
@@ -195,9 +201,19 @@ def run_publish(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     sarif_path = resolve_path(env.get("GITHUB_WORKSPACE") or os.getcwd(), inputs.sarif_file)
     if not os.path.isfile(sarif_path):
         raise UsageError(f"sarif-file {sarif_path}: no such file; download the scan job's artifact before this step")
-    ctx = pub.PublishContext(
-        token=inputs.token, repository=repository, commit_sha=env.get("GITHUB_SHA", ""),
-        ref=env.get("GITHUB_REF", ""), api_url=api_url, server_url=server_url, pr_number=inputs.pr_number,
+    commit, ref = env.get("GITHUB_SHA", ""), env.get("GITHUB_REF", "")
+    head_sha = None
+    if env.get("GITHUB_EVENT_NAME") == "workflow_run":
+        # The analysed commit is the triggering run's head, not this (default-branch) run's commit;
+        # the ref is left to publishing, which derives refs/pull/N/head once the PR checks out.
+        run = read_payload(env.get("GITHUB_EVENT_PATH")).get("workflow_run")
+        head_sha = run.get("head_sha") if isinstance(run, dict) and isinstance(run.get("head_sha"), str) else None
+        if not head_sha:
+            raise UsageError("the workflow_run payload has no head_sha; run mode: publish on an unmodified workflow_run event")
+        commit, ref = head_sha, ("" if inputs.pr_number else f"refs/heads/{run.get('head_branch') or ''}")
+    ctx = make_context(
+        pub, token=inputs.token, repository=repository, commit_sha=commit, head_sha=head_sha,
+        ref=ref, api_url=api_url, server_url=server_url, pr_number=inputs.pr_number,
     )
     outcomes = pub.run_publish_mode(sarif_path, inputs.pr_number, ctx, upload=inputs.upload_sarif, comment=inputs.comment)
     md, value = outcome_fields(outcomes)

@@ -48,6 +48,9 @@ class PublishContext:
     api_url: str = DEFAULT_API_URL  # GITHUB_API_URL (GHES: https://HOST/api/v3)
     server_url: str = DEFAULT_SERVER_URL  # GITHUB_SERVER_URL
     pr_number: int | None = None
+    # The pull request's head commit (event pull_request.head.sha; for `mode: publish` the
+    # workflow_run's head_sha). Reviews are anchored to it; publish mode checks the PR against it.
+    head_sha: str | None = None
     checkout_uri: str | None = None  # file:// URI of the checkout root, as code scanning wants it
     # Right-side line numbers GitHub accepts review comments on, per repository path: the lines
     # inside the pull request's diff hunks. None: unknown (fetched from the API when commenting).

@@ -155,7 +155,9 @@ def summary_body(result: ScanResult, commit: str, published: list[str], run_url:
         parts += ["", "| Severity | Rule | Finding | Where |", "|---|---|---|---|"]
         for c in listed[:MAX_LISTED]:
             f = c.finding
-            parts.append(f"| {severity_badge(f.severity)} | {inert.code_span(f.rule_id, 40)} | {_title(f)} | {_where(f)} |")
+            cells = [severity_badge(f.severity), inert.code_span(f.rule_id, 40), _title(f), _where(f)]
+            # A pipe splits a table cell even inside a code span; GFM wants it escaped there.
+            parts.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         if len(listed) > MAX_LISTED:
             parts.append(f"\n…and {len(listed) - MAX_LISTED} more in the job summary and code scanning.")
     if result.not_scanned:

@@ -118,8 +118,8 @@ def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
     return before[cut + 1:] if cut >= 0 else before
 
 
-def _quoted(doc: Document, start: int, end: int) -> bool:
-    """Inside quotation marks, backticks or a blockquote on the match's own line."""
+def _quoted(doc: Document, start: int, end: int, marks: tuple[tuple[str, str], ...]) -> bool:
+    """Inside the given quotation marks, or a blockquote, on the match's own line."""
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
     if line.lstrip().startswith(">"):
@@ -127,27 +127,31 @@ def _quoted(doc: Document, start: int, end: int) -> bool:
     before = line[:col - 1]
     end_col = col - 1 + (end - start)
     after = line[end_col:] if end_col <= len(line) else ""
-    for open_, close in (('"', '"'), ("`", "`"), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019")):
+    for open_, close in marks:
         if before.count(open_) % 2 == 1 if open_ == close else before.count(open_) > before.count(close):
             if close in after:
                 return True
     return False
 
 
+_QUOTES = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019"))
+
+
 @dataclass(frozen=True)
 class Context:
     negated: bool
-    quoted: bool
+    quoted: bool  # quotation marks, a blockquote, a table row, a pattern list
     in_code_block: bool
     teaching_heading: bool
     security_document: bool
+    backticked: bool = False  # inline code: quoting for prose, but how commands are given
 
-    def steps(self, *, code_counts: bool = True) -> int:
+    def steps(self, *, code_counts: bool = True, quotes_count: bool = True) -> int:
         """Severity steps this context is worth (0 = told to the agent as is)."""
         steps = 0
         if self.negated:
             steps += 2
-        if self.quoted:
+        if (self.quoted and quotes_count) or (self.backticked and code_counts):
             steps += 1
         if self.in_code_block and code_counts:
             steps += 1
@@ -158,7 +162,7 @@ class Context:
         return min(steps, 3)
 
     def describe(self) -> list[str]:
-        return [name for name in ("negated", "quoted", "in_code_block", "teaching_heading", "security_document") if getattr(self, name)]
+        return [name for name in ("negated", "quoted", "backticked", "in_code_block", "teaching_heading", "security_document") if getattr(self, name)]
 
 
 def context_at(doc: Document, start: int, end: int) -> Context:
@@ -167,17 +171,19 @@ def context_at(doc: Document, start: int, end: int) -> Context:
     prefix = _prefix_in_sentence(doc, start)
     negated = _NEGATION.test(prefix)
     line = doc.line_text(line_no)
-    quoted = (_quoted(doc, start, end) or line.lstrip().startswith("|")) if prose else False
+    quoted = (_quoted(doc, start, end, _QUOTES) or line.lstrip().startswith("|")) if prose else False
     quoted = quoted or _pattern_line(line)
+    backticked = prose and _quoted(doc, start, end, (("`", "`"),))
     in_code = prose and line_no in doc.code_block_lines
     heading = heading_of(doc, line_no) if prose else ""
     teaching = bool(heading) and _TEACHING_HEADING.test(heading)
-    return Context(negated, quoted, in_code, teaching, is_security_document(doc))
+    return Context(negated, quoted, in_code, teaching, is_security_document(doc), backticked)
 
 
-def lowered(base: Severity, ctx: Context, *, code_counts: bool = True, floor: Severity = Severity.LOW) -> Severity:
+def lowered(base: Severity, ctx: Context, *, code_counts: bool = True, quotes_count: bool = True,
+            floor: Severity = Severity.LOW) -> Severity:
     """The base severity lowered by the context, never below `floor` (LOW: a lowered hit stays visible)."""
-    sev = base.lowered(ctx.steps(code_counts=code_counts))
+    sev = base.lowered(ctx.steps(code_counts=code_counts, quotes_count=quotes_count))
     return max(sev, floor)
 
 

@@ -15,6 +15,8 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
     "scanner.rules.injection",
+    "scanner.rules.exfil",
+    "scanner.rules.prose_code",
 )
 
 

@@ -14,9 +14,8 @@ __all__ = ["Fixture", "Hit", "Rule", "RuleFixtureError", "rule", "catalog", "get
 RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
+    "scanner.rules.rune",
     "scanner.rules.injection",
-    "scanner.rules.exfil",
-    "scanner.rules.prose_code",
 )
 
 

@@ -1,0 +1,133 @@
+"""Package names a `.rune/` file tells an agent to install or use.
+
+Two sources: install commands (`pip install`, `python -m pip install`, `uv add`, `uv pip install`,
+`poetry add`, `pdm add`, `pipx install`, `npm i`/`install`/`add`, `yarn add`, `pnpm add`/`i`,
+`bun add`, `cargo add`/`install`) and backticked names right after "use" or "install" in prose
+("Use `httpx` for HTTP"). Cargo crates are extracted but not compared: the bundled rankings
+cover PyPI and npm only, and comparing crates with them would report real crates (reqwest).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..document import Document
+from ..matching import rx
+from .negation import negated
+
+MAX_ARGS = 40  # names read from one install command
+
+_INSTALL = rx(
+    r"\b(pip3?|pipx|uv|poetry|pdm|npm|pnpm|yarn|bun|cargo)(?:\.exe)?\s+(install|i|add)\b([^\n;&|`#]*)"
+)
+_MENTION = rx(
+    r"\b(use|uses|using|install|installs|installing|installed)\s+(?:the\s+)?(?:(?:package|library|lib|module|crate|dependency)\s+)?`([^`\n]{1,80})`"
+)
+
+ECOSYSTEM = {"pip": "pypi", "pip3": "pypi", "pipx": "pypi", "uv": "pypi", "poetry": "pypi", "pdm": "pypi",
+             "npm": "npm", "pnpm": "npm", "yarn": "npm", "bun": "npm", "cargo": "cargo"}
+VALUE_OPTIONS = frozenset({
+    "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
+    "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python", "-p", "--group", "-g", "--source",
+    "--registry", "--tag", "--cache", "--workspace", "-w", "--filter", "--features", "-F", "--git", "--branch",
+    "--rev", "--path", "--version", "--vers", "--index", "--optional", "--extra", "--upgrade-strategy", "--platform",
+})
+
+
+@dataclass(frozen=True)
+class PackageRef:
+    name: str
+    ecosystem: str  # pypi, npm, cargo, or "any" for a prose mention
+    start: int  # offsets of the name in the document
+    end: int
+    source: str  # "install" or "mention"
+
+
+def _name_like(token: str, ecosystem: str) -> str | None:
+    """The bare package name of an argument, or None for options, paths, URLs and placeholders."""
+    t = token.strip("'\"").strip().rstrip(".,:;)")
+    if not t or t.startswith(("-", ".", "/", "~", "$", "<", "{", "%")) or "://" in t or "\\" in t:
+        return None
+    if t.startswith(("git+", "file:", "http:", "https:", "github:", "npm:", "workspace:", "link:")):
+        return None
+    if ecosystem == "npm":
+        scoped = t.startswith("@")
+        body = t[1:] if scoped else t
+        at = body.find("@")
+        if at > 0:
+            body = body[:at]
+        if scoped and body.count("/") != 1 or not scoped and "/" in body:
+            return None
+        name = ("@" if scoped else "") + body
+    else:
+        if "/" in t or t.endswith((".txt", ".whl", ".gz", ".zip", ".toml", ".cfg", ".py")):
+            return None
+        cut = len(t)
+        for ch in "[<>=!~;@ (,":
+            i = t.find(ch)
+            if 0 <= i < cut:
+                cut = i
+        name = t[:cut]
+    if not name or len(name) > 100:
+        return None
+    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@/")
+    if any(c not in allowed for c in name) or not name.lstrip("@")[:1].isalnum():
+        return None
+    return name
+
+
+def install_refs(doc: Document) -> Iterator[PackageRef]:
+    for m in doc.finditer(_INSTALL):
+        tool = (m.group(1) or "").lower()
+        verb = (m.group(2) or "").lower()
+        eco = ECOSYSTEM.get(tool, "")
+        if tool in ("poetry", "pdm", "yarn", "bun") and verb != "add" or tool == "uv" and verb == "install":
+            continue
+        if tool in ("pip", "pip3") and verb != "install":
+            continue
+        args_text = doc.text[m.start:m.end]
+        # Offsets of the arguments: after the "<tool> <verb>" words of the match.
+        head = len(args_text) - len(m.group(3) or "")
+        skip = False
+        pos = head
+        count = 0
+        for word in args_text[head:].split():
+            at = args_text.find(word, pos)
+            pos = at + len(word)
+            if skip:
+                skip = False
+                continue
+            if word.startswith("-"):
+                skip = word in VALUE_OPTIONS
+                continue
+            if tool == "uv" and verb == "pip":
+                continue
+            name = _name_like(word, eco)
+            if name is None:
+                continue
+            count += 1
+            if count > MAX_ARGS:
+                break
+            start = m.start + at
+            yield PackageRef(name, eco, start, start + len(name), "install")
+    # `uv pip install x`: the regex saw "pip install" too, so it is handled above as pip.
+
+
+def mention_refs(doc: Document) -> Iterator[PackageRef]:
+    for m in doc.finditer(_MENTION):
+        # The match ran on the normalised (lower-cased) text; read the name as written.
+        start = doc.text.find("`", m.start, m.end) + 1
+        close = doc.text.find("`", start, m.end + 1)
+        if start <= 0 or close < 0:
+            continue
+        raw = doc.text[start:close]
+        # camelCase, dotted paths and calls are code identifiers, not package names.
+        if any(c in raw for c in ".()") or any(c.isupper() for c in raw[1:]) or " " in raw.strip():
+            continue
+        name = _name_like(raw, "npm" if raw.startswith("@") else "pypi")
+        if name is None:
+            continue
+        if negated(doc, m.start, m.end):
+            continue
+        verb = (m.group(1) or "").lower()
+        yield PackageRef(name, "any", start, start + len(raw), "install" if verb.startswith("install") else "mention")

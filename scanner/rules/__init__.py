@@ -16,6 +16,8 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.unicode",
     "scanner.rules.rune",
     "scanner.rules.injection",
+    "scanner.rules.exfil",
+    "scanner.rules.prose_code",
 )
 
 

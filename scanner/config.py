@@ -43,6 +43,7 @@ class Config:
     engines: tuple[str, ...] = ("native",)
     cisco_mode: str = "off"  # off, auto (run when installed), on (required)
     cisco_timeout: float = 300.0
+    cisco_executable: str = ""  # absolute path to Cisco's skill-scanner; empty: look it up
     fail_on: Severity | None = Severity.HIGH  # None: never fail
     fail_on_new_only: bool = False
     trusted_users: tuple[str, ...] = ()
@@ -164,6 +165,7 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
             engines=engines,
             cisco_mode=cisco_mode,
             cisco_timeout=float(cisco.get("timeout", 300)),
+            cisco_executable=str(cisco.get("executable") or ""),
             fail_on=parse_fail_on(str(raw.get("fail-on", "high"))),
             fail_on_new_only=bool(raw.get("fail-on-new-only", False)),
             trusted_users=_str_list(raw.get("trusted-users"), "trusted-users"),

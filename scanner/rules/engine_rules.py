@@ -77,4 +77,62 @@ RULES = [
         remediation="Confirm the new location and name are intended.",
         check=None,
     ),
+    rule(
+        id="IG921", name="trusted-file-changed",
+        title="A trusted agent file no longer matches its approved baseline",
+        category=Category.INTEGRITY, severity=Severity.MEDIUM, confidence=Confidence.HIGH,
+        rationale="The trust store records the sha256 of every approved agent file. Any change at all, whatever it "
+                  "says, is reported, so a novel injection no pattern knows is still caught. Severity follows "
+                  "who made the change: an author outside the trusted set raises it.",
+        remediation="Review the change (the finding names the commit and author); if it is intended, re-baseline "
+                    "with `instruction-guard approve FILE` and commit the trust store.",
+        check=None,
+    ),
+    rule(
+        id="IG922", name="trusted-file-removed",
+        title="A trusted agent file was removed",
+        category=Category.INTEGRITY, severity=Severity.MEDIUM, confidence=Confidence.HIGH,
+        rationale="Removing an approved instruction or state file changes agent behaviour as much as editing it, "
+                  "and another file (or a skill elsewhere) may now take its place.",
+        remediation="Confirm the removal; then drop the baseline with `instruction-guard approve FILE`.",
+        check=None,
+    ),
+    rule(
+        id="IG923", name="agent-file-untrusted",
+        title="Agent file is not in the trust store",
+        category=Category.INTEGRITY, severity=Severity.LOW, confidence=Confidence.HIGH,
+        rationale="Once a repository keeps a trust store, a new agent file nobody approved is the easiest place "
+                  "to put instructions that escape review.",
+        remediation="Review the file and record it with `instruction-guard trust FILE`.",
+        check=None,
+    ),
+    rule(
+        id="IG924", name="trust-store-changed",
+        title="The trust store itself was changed (protected change)",
+        category=Category.INTEGRITY, severity=Severity.LOW, confidence=Confidence.HIGH,
+        rationale="Whoever edits the trust store decides which agent-file content counts as approved. In a pull "
+                  "request the scan uses the base commit's store; a change by an outside author is high.",
+        remediation="Review each re-approved file's change together with the store change; merge it separately.",
+        check=None,
+    ),
+    rule(
+        id="IG925", name="signature-invalid",
+        title="A signed file's Ed25519 signature does not verify",
+        category=Category.INTEGRITY, severity=Severity.HIGH, confidence=Confidence.HIGH,
+        rationale="A signature binds the trust store (or an approved file) to a key the project lists. A signature "
+                  "that no longer verifies means the file changed after signing, or it was signed by a key the "
+                  "project does not trust.",
+        remediation="Find out who changed the file; re-sign it with `instruction-guard sign FILE --key KEY` "
+                    "using a key listed in integrity.public-keys, after review.",
+        check=None,
+    ),
+    rule(
+        id="IG926", name="signature-unverifiable",
+        title="Signature cannot be checked: key or signature missing",
+        category=Category.INTEGRITY, severity=Severity.MEDIUM, confidence=Confidence.HIGH,
+        rationale="Signing only protects anything when both halves are present. A signed file with no configured "
+                  "public key, or configured keys with an unsigned store, is unverified, not verified.",
+        remediation="List the public key in integrity.public-keys, or sign the file with a listed key.",
+        check=None,
+    ),
 ]

@@ -14,6 +14,7 @@ __all__ = ["Fixture", "Hit", "Rule", "RuleFixtureError", "rule", "catalog", "get
 RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
+    "scanner.rules.hidden",
     "scanner.rules.rune",
     "scanner.rules.injection",
     "scanner.rules.exfil",

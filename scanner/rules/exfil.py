@@ -18,7 +18,8 @@ from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, block_of, context_at, host_matc
 
 READS = ("prose", "script", "config")
 
-_SECRET_NAME = r"[a-z0-9_]*(?:token|secret|passw(?:or)?d|api_?key|access_?key|private_?key|credentials?|auth_key|session_?key|client_?secret|mnemonic|seed_?phrase)[a-z0-9_]*"
+_SECRET_NAME = (r"(?:[a-z0-9_]*(?:token|secret|passw(?:or)?d|api_?key|access_?key|private_?key|credentials?|auth_key|session_?key|"
+                r"client_?secret|mnemonic|seed_?phrase|database_url|db_url|_dsn|connection_string|_pwd)[a-z0-9_]*|[a-z0-9_]+_key\b|[a-z0-9]+_pat\b)")
 _CRED_FILE = (
     r"(?:~/\.ssh\b|\$home/\.ssh\b|/\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)|\.azure/|"
     r"\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.npmrc\b|"
@@ -58,6 +59,11 @@ _SINK = rx(
     r"\bgethostbyname\(\s*f?['\"]?[^)]*\{|\bresolver\.(?:query|resolve)\(\s*f['\"])"
 )
 _DNS_SINK = rx(r"(?:\b(?:dig|nslookup)\s+[^\n]{0,60}(?:\$\(|\$\{|\{[a-z_]|\$[a-z_])|\bos\.popen\(\s*f?['\"](?:dig|nslookup)|\bgethostbyname\(\s*f?['\"]?[^)]*\{|\bresolver\.(?:query|resolve)\(\s*f['\"])")
+_ENCODED_UPLOAD = rx(
+    r"(?:\b(?:echo|printf|cat|printenv|env)\b[^\n|]{0,200}(?:\|\s*(?:base64|xxd|gzip|openssl\s+enc)\b[^\n|]{0,80})?"
+    r"\|\s*(?:(?:curl|wget)\b[^\n]{0,300}?(?:@-|-t\s+-|--upload-file\s+-|--post-file=?/dev/stdin)|(?:nc|ncat|netcat)\s+\S+\s+\d+)[^\n]{0,200})"
+)
+_SENSITIVE_WORD = rx(r"(?:credential|token|secret|passw|api_?key|private|ssh|\.env\b|cookie|session|wallet)")
 _SEND_PROSE = rx(
     r"\b(?:send|upload|post|forward|transmit|exfiltrate|email|share|copy|report|pass)\s+(?:\w+\s+){0,6}?(?:to|into|via)\s+"
     r"(?:\S+\s+){0,3}?(?:https?://|\S*webhook|\S+@\S+\.\w+|(?:the\s+)?(?:remote|external|our|my|attacker|collector)\s+(?:server|endpoint|host|url))"
@@ -98,6 +104,16 @@ def _credential_sources(doc: Document) -> Iterator[tuple[int, int, str]]:
 
 def _read_and_send(doc: Document) -> Iterator[Hit]:
     seen_windows: set[tuple[int, int]] = set()
+    for m in doc.finditer(_ENCODED_UPLOAD):
+        ctx = context_at(doc, m.start, m.end)
+        text = norm_slice(doc, m.start, m.end)
+        sensitive = _SECRET_ENV.test(text) or _CRED_FILE_RX.test(text) or _ENV_DUMP.test(text) or _SENSITIVE_WORD.test(text)
+        base = Severity.HIGH if sensitive else Severity.MEDIUM
+        sev, hosts = _dest_severity(text, base)
+        seen_windows.add(block_of(doc, m.start))
+        yield Hit(m.start, m.end, message="Data piped straight into an upload" + (" (credential-shaped)" if sensitive else ""), severity=lowered(sev, ctx, code_counts=ctx.security_document),
+                  properties={"source": "encoded-pipe", "hosts": hosts[:5]})
+    harvested: dict[tuple[int, int], set[str]] = {}
     for start, end, kind in sorted(_credential_sources(doc)):
         window = block_of(doc, start)
         if window in seen_windows:
@@ -107,6 +123,14 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         line_norm = norm_slice(doc, start, end)
         ctx = context_at(doc, start, end)
         code_counts = ctx.security_document  # in a document about attacks, code blocks are examples
+        if sink is None and kind == "env":
+            names = harvested.setdefault(window, set())
+            names.add(doc.normalized_text[start:end] if doc.text.isascii() else doc.text[start:end].lower())
+            if len(names) == 2:
+                seen_windows.add(window)
+                yield Hit(start, end, message="Several secrets collected together (credential harvesting; no send seen nearby)",
+                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts), properties={"source": "env-harvest"})
+            continue
         if sink is None:
             # Reading alone: a credential file actually read, or the whole environment dumped.
             if kind == "env-dump" or (kind == "file" and _READ_VERB.test(line_norm)):

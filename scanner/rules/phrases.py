@@ -28,7 +28,7 @@ _NEGATION = rx(
     r"\brefuse|\breject|\bdecline|\bbeware\b|\bbe\s+wary\b|\bwatch\s+(?:out\s+)?for\b|\blook\s+out\s+for\b|"
     r"\bdetect|\bflag(?:s|ged|ging)?\b|\bblock(?:s|ed|ing)?\b|\bwarn|\bred\s+flags?\b|\bsuspicious\b|"
     r"\bmalicious\b|\battack|\binjection\b|\bjailbreak|\bexploit|\bphishing\b|\bsuch\s+as\b|\be\.?g\.?[,:]?\s|"
-    r"\bfor\s+example\b|\bexamples?\b|\blike\s*[:\"'`]|\bphrases?\b|\bpatterns?\b|\battempts?\b|"
+    r"\bfor\s+example\b|\bexamples?\s*(?::|of\b)|\blike\s*[:\"'`]|\bphrases?\b|\bpatterns?\b|\battempts?\b|"
     r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,2}(?:says|asks|tells|contains|instructs|includes)\b|"
     r"\bclaims?\b|\bpretend|\bimpersonat|\bavoid\b|\bprohibit|\bforbid|\bdisallow|\bnot\s+allowed\b|"
     r"\bdangerous\b|\brisky\b|\bunsafe\b|\binsecure\b|\bvulnerab|\bthreats?\b|\bindicators?\b|\bignore\s+(?:any|such|them|it)\b)"
@@ -94,7 +94,7 @@ def topic_density(doc: Document) -> int:
 def is_security_document(doc: Document) -> bool:
     """A document about attacks and defences: quoting attack text is its subject matter."""
     name = doc.path.lower()
-    if any(w in name for w in ("security", "injection", "guard", "defen", "threat", "audit", "scan", "attack", "vet", "safety")):
+    if any(w in name for w in ("security", "injection", "guard", "defen", "threat", "audit", "scan", "attack", "vet", "safety", "danger", "malware", "exploit")):
         return topic_density(doc) >= 3
     return topic_density(doc) >= 8
 
@@ -111,11 +111,16 @@ def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
     line = doc.line_text(line_no)
     before = line[:col - 1].lower()
     prev = _norm_line(doc, line_no - 1).rstrip()
-    if prev and (prev.endswith(":") or (before.strip() == "" or before.lstrip().startswith(("-", "*", ">", "|")) or before.lstrip()[:2].rstrip(".").isdigit())):
+    in_code = line_no in doc.code_block_lines
+    # Join a wrapped sentence or the colon that introduces a quoted example; never join
+    # lines of code (a "# do not remove" comment does not negate the command below it).
+    if prev and not in_code and (prev.endswith(":") or (before.strip() == "" and prev[-1:] not in ".!?")):
         before = prev + " " + before
     before = before[-reach:]
     cut = max(before.rfind(c + " ") for c in _SENTENCE_END)
-    return before[cut + 1:] if cut >= 0 else before
+    before = before[cut + 1:] if cut >= 0 else before
+    # URLs and paths are not words: "attacker.example.com" negates nothing.
+    return " ".join(w for w in before.split(" ") if "://" not in w and "." not in w.strip(".,;:"))
 
 
 def _quoted(doc: Document, start: int, end: int, marks: tuple[tuple[str, str], ...]) -> bool:

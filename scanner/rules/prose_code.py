@@ -51,6 +51,8 @@ _PIPE_TO_SHELL = rx(
     r"|\b(?:iex|invoke-expression)\s*\(?\s*(?:\(\s*)?(?:new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|iwr\b|irm\b|invoke-webrequest|invoke-restmethod|\(\s*iwr|\(\s*irm)[^\n]{0,300}"
     r"|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n|]{0,300}\|\s*iex\b"
     r"|\bpython[23]?\s+-c\s+[\"'][^\n]{0,200}(?:urlopen|requests\.get)\([^\n]{0,200}(?:exec|eval)\()"
+    r"|\b(?:curl|wget)\b[^\n;|&]{0,300}\s(?:-o|-O|--output|>)\s*\S+[^\n]{0,200}?(?:&&|;)\s*(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]{0,200}?(?:&&|;)\s*(?:\./|/|\S+/|sudo\s+)\S+|(?:ba|z)?sh\s+\S+|\./\S+)"
+    r"|\b(?:curl|wget)\b[^\n]{0,300}?(?:;|&&|\|)\s*base64\s+(?:-d|--decode)"
 )
 
 _DECODE_EXEC = rx(
@@ -70,7 +72,7 @@ _B64_LITERAL = rx(r"[A-Za-z0-9+/]{24,}={0,2}")
 _DECODED_DANGER = rx(r"(?:https?://|\bcurl\b|\bwget\b|/bin/(?:ba)?sh|\bbash\s+-|\bpowershell\b|\bnc\s+-|\beval\(|\bexec\(|/dev/tcp/|\biex\b|chmod\s+\+x|osascript)")
 
 _REVERSE_SHELL = rx(
-    r"(?:\bbash\s+-i\s*>&?\s*/dev/tcp/|\bn(?:c|cat|etcat)\s+[^\n|]{0,80}\s-(?:e|c)\s+(?:/bin/)?(?:ba|z)?sh\b|/dev/(?:tcp|udp)/[\w.$-]+/\d+|\bn(?:c|cat|etcat)\s+(?:-\w+\s+)*-(?:e|c)\s+(?:/bin/)?(?:ba)?sh\b|"
+    r"(?:\bbash\s+-i\s*>&?\s*/dev/tcp/|\bn(?:c|cat|etcat)\s+[^\n|]{0,80}\s-(?:e|c)\s+[\"']?(?:/bin/)?(?:ba|z)?sh\b|/dev/(?:tcp|udp)/[\w.$-]+/\d+|\bn(?:c|cat|etcat)\s+(?:-\w+\s+)*-(?:e|c)\s+(?:/bin/)?(?:ba)?sh\b|"
     r"\bn(?:c|cat|etcat)\b[^\n|]{0,80}\|\s*(?:/bin/)?(?:ba)?sh\b|\bmkfifo\s+/tmp/\S+[^\n]{0,160}\bn(?:c|cat)\b|"
     r"\bsocat\b[^\n]{0,120}\bexec:[\"']?(?:/bin/)?(?:ba)?sh|\bpty\.spawn\(\s*[\"']/bin/(?:ba)?sh|"
     r"\bos\.dup2\(\s*\w+\.fileno\(\)|\bnew-object\s+(?:system\.)?net\.sockets\.tcpclient\b|\bsh\s+-i\s+[<>]&)"
@@ -85,7 +87,7 @@ _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
     (rx(r"\bchmod\s+(?:-r\s+)?(?:0?777|a\+rwx|ugo\+rwx)\b"), Severity.MEDIUM, "Makes files world-writable (chmod 777)"),
     (rx(r"\bchmod\s+(?:[ug]\+s|[0-7]?[4-7][0-7]{3}\b)"), Severity.MEDIUM, "Sets the setuid/setgid bit"),
     (rx(r"\bsudo\s+chown\s+-r\s+root\b"), Severity.MEDIUM, "Recursively hands files to root"),
-    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home\b|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.\w)"), Severity.MEDIUM,
+    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:[^\n;|&]{0,200}?\s)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home\b|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.\w)"), Severity.MEDIUM,
      "Deletes system, log or home directories"),
     (rx(r"(?:\bhistory\s+-c\b|\bunset\s+histfile\b|\bhistfile=/dev/null|\bshred\s+[^\n]{0,40}(?:history|/var/log)|\bwevtutil\s+cl\b|clear-eventlog)"), Severity.MEDIUM,
      "Erases shell history or logs (anti-forensics)"),
@@ -95,6 +97,7 @@ _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
      "Appends commands to a shell start-up file"),
     (rx(r"(?:\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|set-mppreference\s+-disable\w+\s+\$?true|\bcsrutil\s+disable\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|auditd))"), Severity.HIGH,
      "Disables a security control"),
+    (rx(r"(?:^|[\s\"'=])/tmp/\.[\w-]+"), Severity.MEDIUM, "Stages a hidden file in /tmp"),
     (rx(r"\bxattr\s+(?:-r\s+)?-(?:d|rd|dr|c|cr)\s+(?:com\.apple\.quarantine|\S)"), Severity.MEDIUM, "Removes macOS quarantine (Gatekeeper bypass)"),
 )
 

@@ -14,8 +14,9 @@ __all__ = ["Fixture", "Hit", "Rule", "RuleFixtureError", "rule", "catalog", "get
 RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
-    "scanner.rules.hidden",
+    "scanner.rules.scripts",
     "scanner.rules.rune",
+    "scanner.rules.hidden",
     "scanner.rules.injection",
     "scanner.rules.exfil",
     "scanner.rules.prose_code",

@@ -1,0 +1,58 @@
+"""Bundled-script analysis: what a skill's setup.sh, helper.py or index.js would do if run.
+
+`facts_for(doc)` returns the dangerous operations found in one script, computed once per
+Document and shared by every rule in scanner/rules/scripts.py. Python is read through `ast`,
+shell through tree-sitter-bash, the other languages by a linear-time token matcher; a file
+its parser rejects falls back to tokens and says so in each finding's properties. Nothing
+here executes, imports or evaluates the scanned text.
+"""
+from __future__ import annotations
+
+from .common import Fact
+from .language import ANALYSED_LANGUAGES, language_of
+
+__all__ = ["Fact", "facts_for", "language_of", "ANALYSED_LANGUAGES"]
+
+_CACHE_ATTR = "_script_facts"
+
+
+def facts_for(doc) -> list[Fact]:
+    cached = doc.__dict__.get(_CACHE_ATTR)
+    if cached is None:
+        cached = _analyse(doc)
+        doc.__dict__[_CACHE_ATTR] = cached
+    return cached
+
+
+def _analyse(doc) -> list[Fact]:
+    lang = doc.language
+    if lang == "python":
+        from . import python_flow, tokens
+
+        try:
+            return list(python_flow.analyze(doc))
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            reason = f"{type(exc).__name__}: {str(exc)[:120]}"
+            return tokens.analyze(doc, "python", reason=reason)
+    if lang == "shell":
+        from . import shell_flow, tokens
+
+        try:
+            facts = shell_flow.analyze(doc)
+        except (RecursionError, MemoryError, ValueError) as exc:
+            return tokens.shell_fallback(doc, f"{type(exc).__name__}: {str(exc)[:120]}")
+        if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
+            seen = {(f.kind, f.start) for f in facts}
+            facts += [f for f in tokens.shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
+        return facts
+    if lang in ANALYSED_LANGUAGES:
+        from . import tokens
+
+        return tokens.analyze(doc, lang)
+    return []
+
+
+def _has_error(doc) -> bool:
+    from .shell_flow import _parser
+
+    return _parser().parse(doc.text.encode("utf-8", "surrogatepass")).root_node.has_error

@@ -1,0 +1,191 @@
+"""Facts the script analysers report, and the shapes they share across languages.
+
+A Fact is one dangerous operation found in a script (a download reaching an interpreter, a
+credential reaching the network, ...). The rules in scanner/rules/scripts.py turn facts of
+their kind into hits; the analysers only describe what the code does.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..matching import rx
+from ..models import Confidence, Severity
+
+# Kinds of facts; each maps to one rule in scanner/rules/scripts.py.
+REMOTE_EXEC = "remote-exec"  # downloaded content reaches an interpreter or exec
+DECODE_EXEC = "decode-exec"  # decoded (base64/hex/zlib/...) content reaches an interpreter or exec
+CRED_EXFIL = "credential-exfil"  # credential file or secret environment value reaches the network
+REVERSE_SHELL = "reverse-shell"
+DYNAMIC_EXEC = "dynamic-exec"  # exec/eval/compile/import of a computed value
+SHELL_INJECTION = "shell-injection"  # a computed string run by a shell
+DESERIALIZE = "unsafe-deserialize"
+PERSISTENCE = "persistence"
+SENSITIVE_READ = "sensitive-read"
+CLOUD_METADATA = "cloud-metadata"
+DEFENSE_EVASION = "defense-evasion"
+SURVEILLANCE = "surveillance"  # keystrokes, clipboard, screen captured
+HOST_DATA_EXFIL = "host-data-exfil"  # host facts or captured data sent to the network
+DESTRUCTIVE = "destructive"
+PRIVILEGE = "privilege"
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str
+    start: int  # character offsets into Document.text
+    end: int
+    message: str
+    severity: Severity
+    confidence: Confidence = Confidence.MEDIUM
+    properties: dict[str, Any] = field(default_factory=dict)
+
+    def lowered(self, steps: int, why: str) -> "Fact":
+        reasons = list(self.properties.get("lowered-because", ())) + [why]
+        return replace(self, severity=self.severity.lowered(steps), properties={**self.properties, "lowered-because": reasons})
+
+
+# Credential-shaped paths. STRONG: reading one is a finding on its own; WEAK (.env, token
+# files) is ordinary for a script to read and matters only when it reaches the network.
+CRED_STRONG = rx(
+    r"(?i)(?:\.ssh(?:/|\\|$)|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws[/\\]credentials|\.aws[/\\]config|"
+    r"\.azure[/\\]|gcloud[/\\](?:credentials|application_default|legacy_credentials)|\.kube[/\\]config|"
+    r"\.docker[/\\]config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg|\.password-store|"
+    r"keychains?(?:/|\\|\b)|login\s?data|(?:^|/|\\)cookies(?:\.sqlite)?$|key[34]\.db|logins\.json|wallet\.dat|"
+    r"\.bitcoin|\.ethereum|electrum[/\\]wallets|exodus[/\\]|metamask|/etc/shadow|/etc/sudoers|/etc/gshadow|"
+    r"\.bash_history|\.zsh_history|\.vault-token|\.terraform\.d[/\\]credentials|\.config[/\\]gh[/\\]hosts\.yml|"
+    r"\.clawdbot|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts)"
+)
+CRED_WEAK = rx(r"(?i)(?:(?:^|/|\\|~)\.env(?:\.[a-z]+)?$|credentials\.json$|token\.json$|secrets?\.(?:json|ya?ml|toml)$|/etc/passwd)")
+SECRET_ENV = rx(
+    r"(?i)(?:token|secret|passw(?:or)?d|passwd|api_?key|access_?key|private_?key|credential|"
+    r"(?:^|_)auth(?:_|$)|session|cookie|_key$|^key$|webhook)"
+)
+# Values that name a secret but are not one.
+NOT_SECRET_ENV = rx(r"(?i)(?:public_?key|_path$|_file$|_dir$|_url$|_endpoint$|_host$|_id$|_name$|max_tokens|token_limit|tokens?_per)")
+
+PERSISTENCE_PATH = rx(
+    r"(?i)(?:authorized_keys|crontab|/etc/cron|/var/spool/cron|\.bashrc|\.bash_profile|\.zshrc|\.zprofile|"
+    r"(?:^|/|~)\.profile$|/etc/profile|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|"
+    r"launchagents|launchdaemons|currentversion\\run|/etc/ld\.so\.preload|/etc/init\.d|\.config/autostart|"
+    r"startup\\|schtasks|\bat\s+now\b)"
+)
+CLOUD_METADATA_HOST = rx(r"(?i)(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|metadata\.azure\.com|169\.254\.170\.2)")
+EVASION_TEXT = rx(
+    r"(?i)(?:/var/log/|\.bash_history|history\s+-c|unset\s+histfile|histfile=/dev/null|setenforce\s+0|"
+    r"auditctl\s+-[de]|wevtutil\s+cl|clear-eventlog|ufw\s+disable|systemctl\s+(?:stop|disable)\s+(?:apparmor|auditd|firewalld|falcon|osquery)|"
+    r"isdebuggerpresent|tracerpid|/\.dockerenv|vboxservice|vmtoolsd|sandboxie|ld_preload|/proc/self/status|"
+    r"kill\s+-9\s+.*(?:auditd|syslog)|shred\s+-|touch\s+-[a-z]*[dr]|timestomp)"
+)
+DESTRUCTIVE_TEXT = rx(r"(?i)(?:\brm\s+-(?:rf|fr|r\s+-f)\s+(?:/|~|\$home|/\*|\"/\")\s*(?:$|[;&|\"'])|mkfs\.|dd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|:\(\)\s*\{\s*:\|:&\s*\};:)")
+PRIVILEGE_TEXT = rx(r"(?i)(?:chmod\s+[ugo]*\+s\b|chmod\s+[0-7]?[4-7][0-7]{3}\b|nopasswd|/etc/sudoers|setuid\(0\)|usermod\s+-ag\s+(?:sudo|wheel|docker))")
+
+# Installers from vendors a reviewer would accept: lowers, never hides.
+VENDOR_HOSTS = frozenset({
+    "sh.rustup.rs", "rustup.rs", "static.rust-lang.org", "get.docker.com", "download.docker.com", "brew.sh",
+    "aka.ms", "astral.sh", "bun.sh", "deno.land", "deno.com", "get.pnpm.io", "install.python-poetry.org",
+    "pyenv.run", "ollama.com", "claude.ai", "cli.github.com", "raw.githubusercontent.com/homebrew",
+    "raw.githubusercontent.com/nvm-sh", "sdk.cloud.google.com", "awscli.amazonaws.com", "get.helm.sh",
+    "nodejs.org", "deb.nodesource.com", "rpm.nodesource.com", "packages.microsoft.com", "dot.net",
+    "dotnet.microsoft.com", "get.sdkman.io", "starship.rs", "tailscale.com", "fly.io", "vercel.com",
+    "cli.doppler.com", "install.determinate.systems", "nixos.org", "releases.hashicorp.com",
+    "apt.releases.hashicorp.com", "dl.google.com", "download.pytorch.org", "sh.brew.sh", "mise.run",
+    "mise.jdx.dev", "pkgx.sh", "volta.sh", "get.volta.sh", "raw.githubusercontent.com/ohmyzsh",
+    "cursor.com", "opencode.ai", "gh.io", "docs.astral.sh", "foundry.paradigm.xyz", "get.k3s.io",
+    "dl.k8s.io", "storage.googleapis.com/kubernetes-release", "install.julialang.org", "swiftlang.org",
+    "go.dev", "golang.org", "github.com/cli", "npmjs.org", "registry.npmjs.org", "pypi.org",
+    "files.pythonhosted.org", "cli.anthropic.com", "openai.com", "get.jenkins.io", "apt.llvm.org",
+    "sh.vector.dev", "bootstrap.pypa.io", "get.rvm.io", "install.meteor.com", "cdn.jsdelivr.net/gh/nvm-sh",
+})
+PASTE_HOSTS = ("pastebin.com", "paste.ee", "hastebin", "glot.io", "transfer.sh", "webhook.site", "requestbin",
+               "pipedream.net", "ngrok", "interact.sh", "oast.", "burpcollaborator", "discord.com/api/webhooks",
+               "api.telegram.org", "0x0.st", "termbin.com", "ix.io", "file.io", "temp.sh", "bashupload")
+IPV4 = rx(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+URL_IN_TEXT = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>)\]}]+")
+HEX64 = rx(r"\b[0-9a-fA-F]{64}\b")
+
+
+def host_of(url: str) -> str:
+    try:
+        return (urlsplit(url.strip()).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def urls_in(text: str) -> list[str]:
+    data = text.encode("utf-8", "surrogatepass")
+    return [m.group(0).decode("utf-8", "replace") for m in URL_IN_TEXT.finditer(data)][:20]
+
+
+def is_vendor(url: str) -> bool:
+    host = host_of(url)
+    if not host:
+        return False
+    path = url.split("://", 1)[-1].lower()
+    for v in VENDOR_HOSTS:
+        if "/" in v:
+            if path.startswith(v):
+                return True
+        elif host == v or host.endswith("." + v):
+            return True
+    return False
+
+
+def host_risk(url: str) -> str:
+    """'ip', 'paste', 'vendor', 'unknown' or 'none' (no URL known)."""
+    if not url:
+        return "none"
+    host = host_of(url)
+    if host and IPV4.test(host):
+        return "ip"
+    low = url.lower()
+    if any(p in low for p in PASTE_HOSTS):
+        return "paste"
+    if is_vendor(url):
+        return "vendor"
+    return "unknown"
+
+
+def is_credential_path(s: str) -> bool:
+    return CRED_STRONG.test(s) or CRED_WEAK.test(s)
+
+
+def is_strong_credential_path(s: str) -> bool:
+    return CRED_STRONG.test(s)
+
+
+def is_secret_env_name(name: str) -> bool:
+    return bool(name) and SECRET_ENV.test(name) and not NOT_SECRET_ENV.test(name)
+
+
+def documented_hosts(skill_text: str) -> frozenset[str]:
+    """Hosts a skill's own SKILL.md names: a POST there is the skill doing what it says."""
+    return frozenset(h for h in (host_of(u) for u in urls_in(skill_text)) if h)
+
+
+def host_documented(url: str, hosts: frozenset[str]) -> bool:
+    host = host_of(url)
+    if not host or not hosts:
+        return False
+    base = ".".join(host.split(".")[-2:])
+    return any(host == h or host.endswith("." + h) or ".".join(h.split(".")[-2:]) == base for h in hosts)
+
+
+def apply_url_context(fact: Fact, url: str, doc_hosts: frozenset[str] = frozenset()) -> Fact:
+    """Lower a download/upload fact by where it goes; raw IPs and paste hosts stay as they are."""
+    risk = host_risk(url)
+    props = dict(fact.properties, host_risk=risk)
+    if url:
+        props["url"] = url[:200]
+    fact = replace(fact, properties=props)
+    if risk == "vendor":
+        return fact.lowered(2, "installer from a well-known vendor")
+    if risk == "unknown" and host_documented(url, doc_hosts):
+        return fact.lowered(2, "host named in the skill's own SKILL.md")
+    return fact
+
+
+def basename(path: str) -> str:
+    return posixpath.basename(path)

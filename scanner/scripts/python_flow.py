@@ -1,0 +1,156 @@
+"""Python scripts read through their syntax tree (ast.parse only; nothing is compiled or run).
+
+A small, flow-ordered taint analysis: names, import aliases, getattr with computed names,
+string folding, simple assignments, containers and one level of helper-function summaries
+(iterated, so helper chains resolve) are followed far enough to see that a downloaded or
+decoded value reaches an interpreter, or a credential reaches the network.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..models import Confidence, Severity
+from . import common as c
+from . import python_api as api
+from .python_consts import const_str
+
+DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
+EMPTY: frozenset[str] = frozenset()
+REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE})
+SUMMARY_PASSES = 3
+
+
+@dataclass
+class Summary:
+    returns: frozenset[str] = EMPTY  # taints a call returns whatever its arguments
+    passthrough: frozenset[int] = frozenset()  # parameters that flow into the return value
+    param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
+
+
+class PythonFlow:
+    def __init__(self, doc, tree: ast.Module) -> None:
+        self.doc = doc
+        self.tree = tree
+        self.facts: dict[tuple[str, int], c.Fact] = {}
+        self.emit_on = False
+        self.imports: dict[str, str] = {}
+        self.funcs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.summaries: dict[str, Summary] = {}
+        self.attrs: dict[str, frozenset[str]] = {}  # self.x / cls.x / class attributes
+        self.attr_strs: dict[str, str] = {}
+        self.globals: dict[str, frozenset[str]] = {}
+        self.global_strs: dict[str, str] = {}
+        self.calls: list[tuple[str, ast.Call]] = []  # every resolved call, for whole-module shapes
+        self.doc_hosts: frozenset[str] = frozenset(doc_context(doc).get("skill_hosts", ()))
+
+    # -- driver ------------------------------------------------------------------------
+    def run(self) -> list[c.Fact]:
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.imports[a.asname] = a.name
+                    else:
+                        top = a.name.split(".")[0]
+                        self.imports[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for a in node.names:
+                    self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.funcs.setdefault(node.name, node)
+        for i in range(SUMMARY_PASSES + 1):
+            self.emit_on = i == SUMMARY_PASSES
+            self.calls = []
+            module = Scope(self, dict(self.globals), dict(self.global_strs), None)
+            module.block(self.tree.body)
+            self.globals, self.global_strs = module.env, module.strs
+            for name, fn in self.funcs.items():
+                scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
+                for idx, arg in enumerate(_params(fn)):
+                    scope.env[arg] = frozenset({f"param:{idx}"})
+                    scope.strs.pop(arg, None)
+                scope.block(fn.body)
+                self.summaries[name] = scope.summary()
+        self.whole_module_shapes()
+        from .python_sinks import constant_shapes
+
+        constant_shapes(self)
+        return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    # -- facts -------------------------------------------------------------------------
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return node_span(self.doc, node)
+
+    def emit(self, kind: str, node: ast.AST, message: str, severity: Severity, confidence: Confidence = Confidence.HIGH,
+             url: str = "", **props) -> None:
+        if not self.emit_on:
+            return
+        start, end = self.span(node)
+        fact = c.Fact(kind, start, end, message, severity, confidence, {"analysis": "python-ast", **props})
+        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL, c.HOST_DATA_EXFIL):
+            fact = c.apply_url_context(fact, url, self.doc_hosts)
+        key = (kind, start)
+        if key not in self.facts or self.facts[key].severity < fact.severity:
+            self.facts[key] = fact
+
+    def whole_module_shapes(self) -> None:
+        names = [q for q, _ in self.calls]
+        connects = [n for q, n in self.calls if q in ("socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex")]
+        dup2 = [n for q, n in self.calls if q == "os.dup2"]
+        spawns = [n for q, n in self.calls if q in ("pty.spawn",) or (api.is_shell_call(q) and _mentions_shell(n))]
+        if connects and spawns and (dup2 or any(_uses_fileno(n) for n in spawns)):
+            self.emit_on = True
+            self.emit(c.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
+                      Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
+
+
+def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    a = fn.args
+    names = [p.arg for p in a.posonlyargs + a.args]
+    if names and names[0] in ("self", "cls"):
+        names = names[1:]
+    names += [p.arg for p in a.kwonlyargs]
+    return names
+
+
+def _mentions_shell(call: ast.Call) -> bool:
+    for n in ast.walk(call):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            v = n.value.strip().lower()
+            if v in api.SHELL_NAMES or v in ("-i",) or v.endswith(("/sh", "/bash", "/zsh")) or v.startswith(("/bin/sh", "/bin/bash")):
+                return True
+    return False
+
+
+def _uses_fileno(call: ast.Call) -> bool:
+    return any(k.arg in ("stdin", "stdout", "stderr") and "fileno" in ast.dump(k.value) for k in call.keywords)
+
+
+def doc_context(doc) -> dict:
+    return getattr(doc, "context", None) or {}
+
+
+def node_span(doc, node: ast.AST) -> tuple[int, int]:
+    line = getattr(node, "lineno", 1)
+    col = getattr(node, "col_offset", 0)
+    end_line = getattr(node, "end_lineno", line) or line
+    end_col = getattr(node, "end_col_offset", col) or col
+    return _offset(doc, line, col), max(_offset(doc, end_line, end_col), _offset(doc, line, col) + 1)
+
+
+def _offset(doc, line: int, byte_col: int) -> int:
+    starts = doc.line_starts
+    line = min(max(line, 1), len(starts))
+    text = doc.lines[line - 1]
+    col = len(text.encode("utf-8", "surrogatepass")[:byte_col].decode("utf-8", "ignore"))
+    return min(starts[line - 1] + col, len(doc.text))
+
+
+from .python_scope import Scope  # noqa: E402  (Scope needs the names above)
+
+
+def analyze(doc) -> Iterable[c.Fact]:
+    tree = ast.parse(doc.text, filename=doc.path)  # syntax tree only: never compiled to code, never run
+    return PythonFlow(doc, tree).run()

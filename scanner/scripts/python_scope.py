@@ -1,0 +1,295 @@
+"""One scope (module body or one function) of the Python flow analysis, in statement order."""
+from __future__ import annotations
+
+import ast
+
+from ..models import Confidence, Severity
+from . import common as c
+from . import python_api as api
+from .python_consts import const_str
+from .python_flow import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, HOST, REAL_SOURCES, SECRET, Summary
+
+_MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
+
+
+class Scope:
+    def __init__(self, flow, env: dict, strs: dict, fn) -> None:
+        self.flow = flow
+        self.env: dict[str, frozenset[str]] = env
+        self.strs: dict[str, str] = strs
+        self.types: dict[str, str] = {}
+        self.refs: dict[str, str] = {}
+        self.fn = fn
+        self.returns: frozenset[str] = EMPTY
+        self.param_sinks: dict[int, set[str]] = {}
+
+    # -- statements ----------------------------------------------------------------------
+    def block(self, body: list[ast.stmt]) -> None:
+        for st in body:
+            self.stmt(st)
+
+    def stmt(self, st: ast.stmt) -> None:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in st.decorator_list:
+                self.expr(d)
+            return
+        if isinstance(st, ast.ClassDef):
+            for s in st.body:  # class attributes live with self.x
+                if isinstance(s, (ast.Assign, ast.AnnAssign)) and self.fn is None:
+                    value = s.value
+                    t = self.expr(value) if value is not None else EMPTY
+                    for tgt in (s.targets if isinstance(s, ast.Assign) else [s.target]):
+                        if isinstance(tgt, ast.Name):
+                            self._bind_attr(tgt.id, value, t)
+            return
+        if isinstance(st, ast.Assign):
+            t = self.expr(st.value)
+            for tgt in st.targets:
+                self.bind(tgt, st.value, t)
+        elif isinstance(st, ast.AugAssign):
+            t = self.expr(st.value) | self.expr(st.target)
+            self.bind(st.target, None, t)
+        elif isinstance(st, ast.AnnAssign):
+            if st.value is not None:
+                self.bind(st.target, st.value, self.expr(st.value))
+        elif isinstance(st, (ast.For, ast.AsyncFor)):
+            self.bind(st.target, None, self.expr(st.iter))
+            self.block(st.body)
+            self.block(st.body)  # a second time: values assigned late in the loop reach its start
+            self.block(st.orelse)
+        elif isinstance(st, ast.While):
+            self.expr(st.test)
+            self.block(st.body)
+            self.block(st.orelse)
+        elif isinstance(st, ast.If):
+            self.expr(st.test)
+            self.block(st.body)
+            self.block(st.orelse)
+        elif isinstance(st, (ast.With, ast.AsyncWith)):
+            for item in st.items:
+                t = self.expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, item.context_expr, t)
+            self.block(st.body)
+        elif isinstance(st, ast.Try) or type(st).__name__ == "TryStar":
+            self.block(st.body)
+            for h in st.handlers:
+                self.block(h.body)
+            self.block(st.orelse)
+            self.block(st.finalbody)
+        elif isinstance(st, ast.Return):
+            self.returns |= self.expr(st.value)
+        elif isinstance(st, ast.Match):
+            self.expr(st.subject)
+            for case in st.cases:
+                self.block(case.body)
+        else:
+            for child in ast.iter_child_nodes(st):
+                if isinstance(child, ast.expr):
+                    self.expr(child)
+
+    def bind(self, tgt: ast.AST, value: ast.AST | None, t: frozenset[str]) -> None:
+        if isinstance(tgt, ast.Name):
+            self.env[tgt.id] = t
+            s = const_str(value, self.lookup) if value is not None else None
+            if s is not None:
+                self.strs[tgt.id] = s
+            else:
+                self.strs.pop(tgt.id, None)
+            if isinstance(value, ast.Call):
+                ref = self.qualname(value)  # getattr(os, "system"), __import__("os")
+                q = self.qualname(value.func)
+                if ref and q in ("getattr", "__import__", "importlib.import_module"):
+                    self.refs[tgt.id] = ref
+                elif q:
+                    self.types[tgt.id] = api.CONSTRUCTOR_ALIASES.get(q, q)
+            elif value is not None:
+                ref = self.qualname(value) if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)) else ""
+                if ref:
+                    self.refs[tgt.id] = ref
+        elif isinstance(tgt, (ast.Tuple, ast.List)):
+            for e in tgt.elts:
+                self.bind(e, None, t)
+        elif isinstance(tgt, ast.Starred):
+            self.bind(tgt.value, None, t)
+        elif isinstance(tgt, ast.Attribute):
+            if isinstance(tgt.value, ast.Name) and tgt.value.id in ("self", "cls"):
+                self._bind_attr(tgt.attr, value, t)
+            else:
+                self._merge_into(tgt.value, t)
+        elif isinstance(tgt, ast.Subscript):
+            self._merge_into(tgt.value, t)
+
+    def _bind_attr(self, name: str, value: ast.AST | None, t: frozenset[str]) -> None:
+        self.flow.attrs[name] = self.flow.attrs.get(name, EMPTY) | t
+        s = const_str(value, self.lookup) if value is not None else None
+        if s is not None:
+            self.flow.attr_strs[name] = s
+
+    def _merge_into(self, container: ast.AST, t: frozenset[str]) -> None:
+        if isinstance(container, ast.Name):
+            self.env[container.id] = self.env.get(container.id, EMPTY) | t
+        elif isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name) and container.value.id in ("self", "cls"):
+            self.flow.attrs[container.attr] = self.flow.attrs.get(container.attr, EMPTY) | t
+
+    def lookup(self, name: str) -> str | None:
+        return self.strs.get(name)
+
+    # -- names -----------------------------------------------------------------------------
+    def qualname(self, node: ast.AST, depth: int = 0) -> str:
+        """Dotted name of what an expression refers to, through imports, aliases and getattr."""
+        if depth > 12:
+            return ""
+        if isinstance(node, ast.Name):
+            n = node.id
+            if n in self.refs:
+                return self.refs[n]
+            if n in self.types:
+                return self.types[n]
+            if n in self.flow.imports:
+                return self.flow.imports[n]
+            return n
+        if isinstance(node, ast.Attribute):
+            base = self.qualname(node.value, depth + 1)
+            return api.normalize(f"{base}.{node.attr}") if base else ""
+        if isinstance(node, ast.Call):
+            f = self.qualname(node.func, depth + 1)
+            if f == "getattr" and len(node.args) >= 2:
+                attr = const_str(node.args[1], self.lookup)
+                base = self.qualname(node.args[0], depth + 1)
+                if attr and base:
+                    return api.normalize(f"{base}.{attr}")
+                return ""
+            if f in ("__import__", "importlib.import_module") and node.args:
+                return const_str(node.args[0], self.lookup) or ""
+            if f in ("globals", "locals", "vars") and not node.args:
+                return "builtins"
+            return f if f in api.CONSTRUCTOR_ALIASES.values() else ""
+        if isinstance(node, ast.Subscript):
+            base = self.qualname(node.value, depth + 1)
+            key = const_str(node.slice, self.lookup)
+            if key and base in ("builtins", "__builtins__", "builtins.__dict__", "__builtins__.__dict__", "sys.modules"):
+                return api.normalize(key if base != "sys.modules" else key)
+            return ""
+        return ""
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node: ast.AST | None, depth: int = 0) -> frozenset[str]:
+        if node is None or depth > _MAX_DEPTH:
+            return EMPTY
+        d = depth + 1
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and len(node.value) < 300 and c.is_credential_path(node.value):
+                return frozenset({CRED})
+            return EMPTY
+        if isinstance(node, ast.Name):
+            q = self.qualname(node)
+            if q == "os.environ":
+                return frozenset({ENVDUMP})
+            return self.env.get(node.id, EMPTY)
+        if isinstance(node, ast.Attribute):
+            q = self.qualname(node)
+            if q in ("os.environ", "os.environb"):
+                return frozenset({ENVDUMP})
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                return self.flow.attrs.get(node.attr, EMPTY)
+            return self.expr(node.value, d)
+        if isinstance(node, ast.Subscript):
+            if self.qualname(node.value) in ("os.environ", "os.environb"):
+                key = const_str(node.slice, self.lookup)
+                return frozenset({SECRET, "secret-name:" + key}) if key and c.is_secret_env_name(key) else EMPTY
+            return self.expr(node.value, d) | self.expr(node.slice, d)
+        if isinstance(node, ast.Call):
+            return self.call(node, d)
+        t = EMPTY
+        if isinstance(node, (ast.BinOp, ast.JoinedStr)):
+            s = const_str(node, self.lookup)
+            if s is not None and len(s) < 300 and c.is_credential_path(s):
+                t = frozenset({CRED})
+        if isinstance(node, ast.Lambda):
+            return t | self.expr(node.body, d)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.comprehension):
+                it = self.expr(child.iter, d)
+                self.bind(child.target, None, it)
+                t |= it
+                for cond in child.ifs:
+                    self.expr(cond, d)
+            elif isinstance(child, ast.expr):
+                t |= self.expr(child, d)
+            elif isinstance(child, ast.keyword):
+                t |= self.expr(child.value, d)
+        return t
+
+    def call(self, node: ast.Call, depth: int) -> frozenset[str]:
+        q = self.qualname(node.func)
+        arg_t = [self.expr(a, depth) for a in node.args]
+        kw_t = {k.arg: self.expr(k.value, depth) for k in node.keywords}
+        all_t = EMPTY.union(*arg_t, *kw_t.values())
+        recv_t = EMPTY
+        if isinstance(node.func, ast.Attribute) and q not in api.ENV_GETTERS:
+            recv_t = self.expr(node.func.value, depth)
+        result = all_t | recv_t
+        if q:
+            self.flow.calls.append((q, node))
+        attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):
+            result |= {DEC}
+        if q and api.is_download(q):
+            result |= {DL}
+        if q in api.ENV_GETTERS and node.args:
+            key = const_str(node.args[0], self.lookup)
+            result -= {ENVDUMP}
+            if key and c.is_secret_env_name(key):
+                result |= {SECRET, "secret-name:" + key}
+        if q in api.HOST_INFO:
+            result |= {HOST}
+        if q in api.CAPTURE or (attr == "clipboard_get"):
+            result |= {CAPTURE}
+            self.flow.emit(c.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
+        summary = self._summary_for(node.func)
+        if summary is not None:
+            result |= summary.returns
+            for i in summary.passthrough:
+                if i < len(arg_t):
+                    result |= arg_t[i]
+            for i, kinds in summary.param_sinks.items():
+                if i < len(arg_t):
+                    for kind in kinds:
+                        self.sink(kind, node, arg_t[i], q or attr, via_helper=True)
+        self.check_sinks(node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
+        return result
+
+    def _codec_arg(self, node: ast.Call) -> bool:
+        arg = const_str(node.args[0], self.lookup) if node.args else None
+        return bool(arg) and arg.replace("-", "_").lower() in api.CODEC_NAMES
+
+    def _summary_for(self, func: ast.AST) -> Summary | None:
+        if isinstance(func, ast.Name) and func.id in self.flow.funcs and func.id not in self.flow.imports:
+            return self.flow.summaries.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.flow.imports:
+            if func.attr in self.flow.funcs and (func.value.id in ("self", "cls") or func.value.id[:1].isupper()):
+                return self.flow.summaries.get(func.attr)
+        return None
+
+    # -- sinks -------------------------------------------------------------------------------
+    def check_sinks(self, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:
+        from .python_sinks import check_call
+
+        check_call(self, node, q, arg_t, kw_t, all_t)
+
+    def sink(self, kind: str, node: ast.Call, t: frozenset[str], name: str, via_helper: bool = False, url: str = "") -> None:
+        from .python_sinks import sink_outcome
+
+        for p in t:
+            if p.startswith("param:"):
+                self.param_sinks.setdefault(int(p[6:]), set()).add(kind)
+        if t & REAL_SOURCES:
+            sink_outcome(self, kind, node, t, name, via_helper, url)
+
+    def summary(self) -> Summary:
+        params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
+        return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks)
+
+
+__all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET", "Confidence"]

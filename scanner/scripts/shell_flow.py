@@ -1,0 +1,421 @@
+"""Shell scripts read through tree-sitter-bash: pipelines, substitutions, redirects, variables.
+
+The parser never runs anything; it gives a syntax tree of what a shell would do. Commands
+are resolved through simple variable indirection (`c=curl; $c $u | sh`), and the shapes
+that matter are looked for structurally: a fetch feeding an interpreter (pipe, command or
+process substitution, a variable), download-then-run, decode-into-interpreter, credential
+files or secret variables handed to curl/wget/nc, /dev/tcp reverse shells.
+"""
+from __future__ import annotations
+
+import posixpath
+from functools import lru_cache
+
+from ..models import Confidence, Severity
+from . import common as c
+
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
+INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
+WRAPPERS = {"sudo", "doas", "env", "nohup", "exec", "command", "time", "nice", "setsid", "stdbuf", "timeout", "xargs", "builtin"}
+FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
+NET_SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh", "scp", "rsync", "sftp", "ftp"}
+DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form",
+              "--form-string", "-T", "--upload-file", "--json", "--post-file", "--post-data", "--body-file", "--body-data"}
+HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s*\d+\s+)?(?:-c|--check)|"
+                  r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
+                  r"get-filehash|openssl\s+dgst)")
+ENV_DUMPERS = {"env", "printenv", "set", "export"}
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+class ShellFlow:
+    def __init__(self, text: str, context: dict | None = None) -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.ascii = len(self.data) == len(text)
+        self.vars: dict[str, str] = {}
+        self.var_flags: dict[str, set[str]] = {}
+        self.downloads: dict[str, tuple[str, object]] = {}  # file name -> (url, node)
+        self.facts: dict[tuple[str, int], c.Fact] = {}
+        self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
+        self.hash_checked = HASH_CHECK.test(text)
+        self.parse_error = False
+
+    # -- offsets ----------------------------------------------------------------------------
+    def off(self, b: int) -> int:
+        return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
+
+    def emit(self, kind: str, node, message: str, severity: Severity, confidence: Confidence = Confidence.HIGH,
+             url: str = "", lower_for_hash: bool = False, **props) -> None:
+        start, end = self.off(node.start_byte), self.off(node.end_byte)
+        fact = c.Fact(kind, start, max(end, start + 1), message, severity, confidence, {"analysis": "bash-syntax-tree", **props})
+        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL, c.HOST_DATA_EXFIL) and url:
+            fact = c.apply_url_context(fact, url, self.doc_hosts)
+        if lower_for_hash and self.hash_checked:
+            fact = fact.lowered(2, "download checked against a pinned hash or signature")
+        key = (kind, start)
+        if key not in self.facts or self.facts[key].severity < fact.severity:
+            self.facts[key] = fact
+
+    # -- words -----------------------------------------------------------------------------
+    def value(self, node) -> str:
+        """The literal value of a word-like node, with known variables substituted."""
+        t = node.type
+        raw = node.text.decode("utf-8", "replace")
+        if t == "raw_string":
+            return raw[1:-1]
+        if t in ("simple_expansion", "expansion"):
+            name = _var_name(node)
+            return self.vars.get(name, raw)
+        if t in ("string", "concatenation"):
+            out = []
+            for ch in node.children:
+                if ch.type in ('"',):
+                    continue
+                if ch.type == "string_content":
+                    out.append(ch.text.decode("utf-8", "replace"))
+                else:
+                    out.append(self.value(ch))
+            return "".join(out) if node.children else raw.strip('"')
+        if t == "word":
+            return raw.replace("\\", "")
+        return raw
+
+    def command_parts(self, cmd) -> tuple[str, list, list[str]]:
+        """(program basename, argument nodes, argument values) with wrappers like sudo/env peeled off."""
+        name_node = cmd.child_by_field_name("name")
+        args = [ch for ch in cmd.children if ch.type not in ("command_name", "variable_assignment", "file_redirect", "herestring_redirect", "comment")]
+        name = self.value(name_node.children[0]) if name_node is not None and name_node.children else ""
+        vals = [self.value(a) for a in args]
+        for _ in range(4):
+            base = posixpath.basename(name.strip()).lower()
+            if base not in WRAPPERS:
+                break
+            while vals and (vals[0].startswith("-") or "=" in vals[0] or vals[0].isdigit()):
+                args, vals = args[1:], vals[1:]
+                if base in ("sudo", "doas") and args and vals and vals[0] in ("root",):
+                    args, vals = args[1:], vals[1:]
+            if not vals:
+                return base, [], []
+            name, args, vals = vals[0], args[1:], vals[1:]
+        return posixpath.basename(name.strip()).lower(), args, vals
+
+    # -- driver ----------------------------------------------------------------------------
+    def run(self) -> list[c.Fact]:
+        tree = _parser().parse(self.data)
+        root = tree.root_node
+        self.parse_error = root.has_error
+        stack = [root]
+        order = []
+        while stack:  # iterative pre-order: document order, no recursion limit on hostile nesting
+            n = stack.pop()
+            order.append(n)
+            stack.extend(reversed(n.children))
+        for n in order:
+            t = n.type
+            if t == "variable_assignment":
+                self.assignment(n)
+            elif t == "pipeline":
+                self.pipeline(n)
+            elif t == "command":
+                self.command(n)
+            elif t == "redirected_statement":
+                self.redirected(n)
+        self.text_shapes(root)
+        facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+        if self.parse_error:
+            facts = [c.Fact(f.kind, f.start, f.end, f.message, f.severity, f.confidence, {**f.properties, "parse-error": True}) for f in facts]
+        return facts
+
+    def assignment(self, n) -> None:
+        name_node = n.child_by_field_name("name")
+        val_node = n.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = name_node.text.decode("utf-8", "replace")
+        flags: set[str] = set()
+        if val_node is not None:
+            self.vars[name] = self.value(val_node)[:2000]
+            flags = self.substitution_flags(val_node)
+        self.var_flags[name] = flags
+
+    def substitution_flags(self, node) -> set[str]:
+        """'download'/'decoded' when a command or process substitution inside node fetches or decodes."""
+        flags: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                prog, _, vals = self.command_parts(n)
+                if prog in FETCHERS or (prog in ("nc", "ncat") and vals):
+                    flags.add("download")
+                elif _is_decoder(prog, vals):
+                    flags.add("decoded")
+            elif n.type in ("simple_expansion", "expansion"):
+                flags |= self.var_flags.get(_var_name(n), set())
+            stack.extend(n.children)
+        return flags
+
+    def pipeline(self, n) -> None:
+        cmds = [ch for ch in n.children if ch.type not in ("|", "|&")]
+        seen: set[str] = set()
+        first_url = ""
+        reads_cred = False
+        dumps_env = False
+        for node in cmds:
+            cmd = _inner_command(node)
+            if cmd is None:
+                seen |= self.substitution_flags(node)
+                continue
+            prog, args, vals = self.command_parts(cmd)
+            if seen & {"download", "decoded"} and _reads_stdin_program(prog, vals):
+                if "download" in seen:
+                    self.emit(c.REMOTE_EXEC, n, f"Remote content piped into {prog}", Severity.CRITICAL, url=first_url)
+                else:
+                    self.emit(c.DECODE_EXEC, n, f"Decoded content piped into {prog}", Severity.CRITICAL)
+            if prog in NET_SENDERS and (reads_cred or dumps_env) and _sends_stdin(prog, vals):
+                url = next((v for v in vals if "://" in v), "")
+                if reads_cred:
+                    self.emit(c.CRED_EXFIL, n, f"Credential file contents piped to {prog}", Severity.CRITICAL, url=url)
+                else:
+                    self.emit(c.CRED_EXFIL, n, f"The whole environment piped to {prog}", Severity.HIGH, url=url)
+            if prog in FETCHERS or (prog in ("nc", "ncat") and len(vals) >= 2 and not reads_cred):
+                seen.add("download")
+                first_url = first_url or next((v for v in vals if "://" in v), "")
+            if _is_decoder(prog, vals):
+                seen.add("decoded")
+            if prog in ("echo", "printf", "cat") or prog in ENV_DUMPERS:
+                seen |= self.substitution_flags(cmd)
+            if prog in ("cat", "tar", "zip", "base64", "gzip", "xxd", "head", "tail", "sed", "awk") and any(c.is_credential_path(v) for v in vals):
+                reads_cred = True
+            if prog in ENV_DUMPERS and not vals:
+                dumps_env = True
+
+    def command(self, cmd) -> None:
+        prog, args, vals = self.command_parts(cmd)
+        if not prog:
+            return
+        runs_code = prog in SHELLS or prog in INTERPRETERS or prog in ("eval", "source", ".")
+        if runs_code:
+            for a in args:
+                flags = self.substitution_flags(a)
+                if "download" in flags:
+                    self.emit(c.REMOTE_EXEC, cmd, f"{prog} runs content fetched from the network", Severity.CRITICAL,
+                              url=_first_url(self.value(a)) or _first_url(self.vars_text(a)))
+                elif "decoded" in flags:
+                    self.emit(c.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
+            script = next((v for v in vals if not v.startswith("-")), "")
+            if script and _same_file(script, self.downloads):
+                url, _ = self.downloads[_key(script)]
+                self.emit(c.REMOTE_EXEC, cmd, f"A downloaded file is run by {prog}", Severity.CRITICAL, url=url, lower_for_hash=True)
+            if prog in SHELLS and "-i" in vals and cmd.parent is not None and b"/dev/tcp/" in cmd.parent.text:
+                self.emit(c.REVERSE_SHELL, cmd, "Interactive shell wired to a /dev/tcp socket", Severity.CRITICAL)
+        if _same_file(prog, self.downloads) and prog not in FETCHERS:
+            url, _ = self.downloads[_key(prog)]
+            self.emit(c.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
+        if prog in FETCHERS:
+            self.fetch(cmd, prog, vals)
+        if prog in ("nc", "ncat", "netcat") and any(v in ("-e", "-c", "--exec", "--sh-exec") for v in vals):
+            self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
+        if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):
+            self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
+        if prog in ("scp", "rsync", "sftp") and any(c.is_strong_credential_path(v) for v in vals) and any(":" in v for v in vals):
+            self.emit(c.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
+        if prog in INTERPRETERS and "-c" in vals:
+            code = vals[vals.index("-c") + 1] if vals.index("-c") + 1 < len(vals) else ""
+            if "socket" in code and ("dup2" in code or "pty.spawn" in code or "subprocess" in code):
+                self.emit(c.REVERSE_SHELL, cmd, f"{prog} one-liner connects a socket to a shell", Severity.CRITICAL)
+
+    def vars_text(self, node) -> str:
+        return " ".join(self.vars.get(_var_name(n), "") for n in _walk(node) if n.type in ("simple_expansion", "expansion"))
+
+    def fetch(self, cmd, prog: str, vals: list[str]) -> None:
+        url = next((v for v in vals if "://" in v), "")
+        out = ""
+        for i, v in enumerate(vals):
+            nxt = vals[i + 1] if i + 1 < len(vals) else ""
+            short = v.startswith("-") and not v.startswith("--") and len(v) > 1
+            if v in ("-o", "--output", "--output-document") or (prog == "wget" and v == "-O") or (short and v.endswith("o") and prog == "curl"):
+                out = nxt
+            elif v.startswith("--output-document=") or v.startswith("--output="):
+                out = v.split("=", 1)[1]
+            elif prog == "curl" and (v == "--remote-name" or (short and v.endswith("O"))) and url:
+                out = posixpath.basename(url.split("?")[0])
+        if prog == "wget" and not out and url and "-O-" not in vals and "-qO-" not in vals:
+            out = posixpath.basename(url.split("?")[0])
+        parent = cmd.parent
+        if parent is not None and parent.type == "redirected_statement":
+            for r in parent.children:
+                if r.type == "file_redirect" and r.text.decode("utf-8", "replace").lstrip().startswith(">"):
+                    dest = r.child_by_field_name("destination")
+                    if dest is not None:
+                        out = self.value(dest)
+        if out and out not in ("-", "/dev/null", "/dev/stdout"):
+            self.downloads[_key(out)] = (url, cmd)
+        if c.CLOUD_METADATA_HOST.test(url):
+            self.emit(c.CLOUD_METADATA, cmd, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
+        for i, v in enumerate(vals):
+            data = ""
+            if v in DATA_FLAGS and i + 1 < len(vals):
+                data = vals[i + 1]
+            elif "=" in v and v.split("=", 1)[0] in DATA_FLAGS:
+                data = v.split("=", 1)[1]
+            if not data:
+                continue
+            path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if v in ("-T", "--upload-file", "--post-file", "--body-file") else "")
+            if path and c.is_credential_path(path):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
+            elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
+            elif any(d in data for d in ("$(env)", "$(printenv)", "`env`", "`printenv`")):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
+        if url and _secret_ref(url, self) and prog in ("curl", "wget"):
+            self.emit(c.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
+
+    def redirected(self, n) -> None:
+        body = n.child_by_field_name("body")
+        redirects = [r for r in n.children if r.type == "file_redirect"]
+        prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
+        for r in redirects:
+            rt = r.text.decode("utf-8", "replace")
+            dest_node = r.child_by_field_name("destination")
+            dest = self.value(dest_node) if dest_node is not None else ""
+            if "/dev/tcp/" in rt or "/dev/udp/" in rt:
+                if prog in SHELLS or prog in ("exec",) or any(x in n.text.decode("utf-8", "replace") for x in ("sh -i", "bash -i", "0>&1", "<&")):
+                    self.emit(c.REVERSE_SHELL, n, "Shell input/output redirected to a /dev/tcp socket", Severity.CRITICAL)
+                elif prog in ("cat",) and any(c.is_credential_path(v) for v in vals):
+                    self.emit(c.CRED_EXFIL, n, "Credential file written to a /dev/tcp socket", Severity.CRITICAL)
+            if rt.lstrip().startswith("<") and prog in ("nc", "ncat", "netcat", "socat", "telnet", "curl") and c.is_credential_path(dest):
+                self.emit(c.CRED_EXFIL, n, f"Credential file fed to {prog}", Severity.CRITICAL)
+            if rt.lstrip().startswith((">>", ">")) and c.PERSISTENCE_PATH.test(dest):
+                strong = any(k in dest.lower() for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "init.d"))
+                self.emit(c.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
+                          Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
+
+    def text_shapes(self, root) -> None:
+        """Per-command text shapes: persistence, evasion, destruction, privilege, sensitive reads."""
+        for n in _walk(root):
+            if n.type != "command":
+                continue
+            line = n.text.decode("utf-8", "replace")
+            if len(line) > 2000:
+                line = line[:2000]
+            prog, _, vals = self.command_parts(n)
+            if prog == "crontab" or ("crontab" in line and prog in ("echo", "printf")):
+                self.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if "-l" in vals and len(vals) == 1 else Severity.HIGH, Confidence.MEDIUM)
+            if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
+                self.emit(c.DEFENSE_EVASION, n, "Tampers with logs, history or security controls", Severity.MEDIUM, Confidence.MEDIUM)
+            if c.DESTRUCTIVE_TEXT.test(line + " "):
+                self.emit(c.DESTRUCTIVE, n, "Destroys the file system or machine", Severity.HIGH, Confidence.MEDIUM)
+            if c.PRIVILEGE_TEXT.test(line) and prog in ("chmod", "echo", "usermod", "tee", "printf"):
+                self.emit(c.PRIVILEGE, n, "Privilege escalation (setuid bit, sudoers, privileged group)", Severity.MEDIUM, Confidence.MEDIUM)
+            if prog in ("cat", "cp", "tar", "zip", "base64", "xxd", "head", "less", "more", "strings", "sqlite3") and any(c.is_strong_credential_path(v) for v in vals):
+                self.emit(c.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
+            if prog in ("curl", "wget") and c.CLOUD_METADATA_HOST.test(line):
+                self.emit(c.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+def _var_name(node) -> str:
+    for ch in node.children:
+        if ch.type == "variable_name":
+            return ch.text.decode("utf-8", "replace")
+    return node.text.decode("utf-8", "replace").strip("${}")
+
+
+def _inner_command(node):
+    if node.type == "command":
+        return node
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        return body if body is not None and body.type == "command" else None
+    return None
+
+
+def _is_decoder(prog: str, vals: list[str]) -> bool:
+    if prog == "base64" or prog == "base32":
+        return any(v in ("-d", "--decode", "-D") or (v.startswith("-") and "d" in v and not v.startswith("--")) for v in vals)
+    if prog == "xxd":
+        return any(v.startswith("-r") or v == "-p" and "-r" in vals for v in vals)
+    if prog == "openssl":
+        return ("base64" in vals or "enc" in vals) and "-d" in vals
+    if prog in ("uudecode", "zcat", "gunzip", "bunzip2", "unxz", "rev"):
+        return True
+    if prog in ("gzip", "bzip2", "xz"):
+        return "-d" in vals or "--decompress" in vals
+    if prog == "tr":
+        return any("n-za-m" in v.lower() for v in vals)
+    if prog == "printf":
+        return any("\\x" in v for v in vals)
+    return False
+
+
+def _reads_stdin_program(prog: str, vals: list[str]) -> bool:
+    if prog in SHELLS:
+        positional = [v for v in vals if not v.startswith("-")]
+        return not positional or "-s" in vals or positional[0] == "-"
+    if prog in INTERPRETERS:
+        if any(v in ("-m", "-c", "-e", "-r", "-p", "-n", "--version", "-V", "-h", "--help", "-E") for v in vals):
+            return False
+        positional = [v for v in vals if not v.startswith("-") or v == "-"]
+        return not positional or positional[0] == "-"
+    return prog in ("eval", "source", ".", "iex", "invoke-expression")
+
+
+def _sends_stdin(prog: str, vals: list[str]) -> bool:
+    if prog in ("nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh"):
+        return True
+    return any(v.endswith("@-") or v in ("-T", "--upload-file") and "-" in vals or v == "@-" for v in vals)
+
+
+def _secret_ref(text: str, flow: ShellFlow) -> bool:
+    i = 0
+    while True:
+        i = text.find("$", i)
+        if i < 0:
+            return False
+        j = i + 1
+        if j < len(text) and text[j] == "{":
+            j += 1
+        k = j
+        while k < len(text) and (text[k].isalnum() or text[k] == "_"):
+            k += 1
+        name = text[j:k]
+        if name and c.is_secret_env_name(name) and name not in flow.vars:
+            return True
+        i = k if k > i else i + 1
+
+
+def _first_url(text: str) -> str:
+    urls = c.urls_in(text)
+    return urls[0] if urls else ""
+
+
+def _key(path: str) -> str:
+    return posixpath.basename(path.strip().strip("'\"")).lower()
+
+
+def _same_file(name: str, downloads: dict) -> bool:
+    return bool(name) and _key(name) in downloads and ("/" in name or name.startswith(".") or _key(name) == name.lower())
+
+
+def analyze_text(text: str, context: dict | None = None) -> list[c.Fact]:
+    return ShellFlow(text, context).run()
+
+
+def analyze(doc) -> list[c.Fact]:
+    return analyze_text(doc.text, getattr(doc, "context", None) or {})

@@ -1,0 +1,121 @@
+"""Token vocabularies of the languages read without a parser (all patterns compile under RE2).
+
+For each language: calls that run code (EXEC), that spawn processes (SPAWN), that fetch from
+the network (FETCH), that decode (DECODE), that send (SEND), that dump the environment
+(ENV_DUMP), how a secret environment variable is read (SECRET_ENV, group 1 is its name), how
+a variable is assigned (ASSIGN, groups: name, right-hand side) and direct one-statement shapes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..matching import Regex, rx
+from ..models import Severity
+from . import common as c
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    exec_: Regex
+    spawn: Regex
+    fetch: Regex
+    decode: Regex
+    send: Regex
+    env_dump: Regex
+    secret_env: Regex
+    assign: Regex
+    strings: Regex
+    direct: tuple[tuple[str, Regex, Severity, str], ...] = field(default_factory=tuple)
+
+
+_DQ = r'"(?:[^"\\\n]|\\.)*"'
+_SQ = r"'(?:[^'\\\n]|\\.)*'"
+_BT = r"`(?:[^`\\]|\\.)*`"
+
+JS = Vocabulary(
+    exec_=rx(r"(?:\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run(?:InThisContext|InNewContext|InContext)\s*\(|\bnew\s+vm\.Script\s*\(|\bsetTimeout\s*\(\s*(?:[\w.]+\s*\+|`|'|\")|\.then\s*\(\s*(?:eval|Function)\s*\))"),
+    spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\()"),
+    fetch=rx(r"(?:\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|\brequest\s*\(\s*['\"`]https?:|\bgot\s*\(|\bXMLHttpRequest\b|\.download\s*\()"),
+    decode=rx(r"(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,300}['\"](?:base64|hex|base64url)['\"]|String\.fromCharCode\s*\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*['\"`]%|\.toString\s*\(\s*['\"]base64['\"]\s*\)|zlib\.(?:inflate|gunzip)Sync)"),
+    send=rx(r"(?:\bfetch\s*\(|\baxios\.(?:post|put|patch|request)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bnavigator\.sendBeacon\s*\(|\.send\s*\(|\bdns\.(?:resolve|lookup)\w*\s*\(|\bgot\.post\s*\(|\bsuperagent\.post\s*\()"),
+    env_dump=rx(r"(?:JSON\.stringify\s*\(\s*process\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b|\.\.\.process\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+process\.env)"),
+    secret_env=rx(r"process\.env(?:\.|\[\s*['\"])(\w+)"),
+    assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]{0,1000})"),
+    strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
+    direct=(
+        (c.REMOTE_EXEC, rx(r"\bimport\s*\(\s*['\"`]https?://|\brequire\s*\(\s*['\"`]https?://"), Severity.HIGH, "Module loaded from a URL at run time"),
+        (c.REVERSE_SHELL, rx(r"(?s)net\.(?:connect|Socket|createConnection).{0,800}(?:spawn|exec)\s*\(\s*['\"](?:/bin/)?(?:ba)?sh['\"]"), Severity.CRITICAL, "Network socket wired to a shell (reverse shell)"),
+    ),
+)
+
+POWERSHELL = Vocabulary(
+    exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\))"),
+    spawn=rx(r"(?i)(?:\bstart-process\b|\bcmd(?:\.exe)?\s+/c\b|\bpowershell(?:\.exe)?\s+-|\bpwsh\s+-)"),
+    fetch=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.downloadstring\s*\(|\.downloadfile\s*\(|\.downloaddata\s*\(|\bstart-bitstransfer\b|net\.webclient|\bcurl(?:\.exe)?\s+http|\bwget\s+http)"),
+    decode=rx(r"(?i)(?:frombase64string\s*\(|\[convert\]::frombase64|-enc(?:odedcommand)?\s+[a-z0-9+/=]{16,}|\[system\.text\.encoding\]::\w+\.getstring|io\.compression\.(?:gzip|deflate)stream)"),
+    send=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.upload(?:string|file|data)\s*\(|\bsend-mailmessage\b|net\.sockets\.tcpclient|\.getstream\s*\(\s*\))"),
+    env_dump=rx(r"(?i)(?:get-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\[environment\]::getenvironmentvariables\s*\(|dir\s+env:)"),
+    secret_env=rx(r"(?i)\$env:(\w+)"),
+    assign=rx(r"(?m)^\s*\$([A-Za-z_][\w]*)\s*=\s*([^\n;]{0,1000})"),
+    strings=rx(f"{_DQ}|{_SQ}"),
+    direct=(
+        (c.DEFENSE_EVASION, rx(r"(?i)(?:set-mppreference\s+[^\n]{0,80}-disable\w*\s+\$?true|add-mppreference\s+-exclusion|amsiutils|amsiinitfailed|clear-eventlog|wevtutil\s+cl|remove-item[^\n]{0,80}(?:consolehost_history|\\logs\\))"), Severity.MEDIUM, "Disables defences or removes logs"),
+        (c.PERSISTENCE, rx(r"(?i)(?:currentversion\\run\b|register-scheduledtask|new-scheduledtask|schtasks(?:\.exe)?\s+/create|\\start menu\\programs\\startup)"), Severity.HIGH, "Registers itself to run at start-up"),
+        (c.REVERSE_SHELL, rx(r"(?i)net\.sockets\.tcpclient(?s:.{0,800})(?:iex|invoke-expression)"), Severity.CRITICAL, "TCP client feeding received text to Invoke-Expression (reverse shell)"),
+    ),
+)
+
+_SCRIPTING_STRINGS = rx(f"{_DQ}|{_SQ}")
+
+RUBY = Vocabulary(
+    exec_=rx(r"(?:\beval\s*[(\s]|\binstance_eval\b|\bclass_eval\b|\bmodule_eval\b|\bbinding\.eval\b)"),
+    spawn=rx(r"(?:\bsystem\s*[(\s]|\bexec\s*[(\s]|\bspawn\s*[(\s]|%x[({\[]|`[^`\n]{1,400}`|IO\.popen\s*\(|Open3\.\w+\s*\(|Kernel\.open\s*\(\s*['\"]\|)"),
+    fetch=rx(r"(?:Net::HTTP\.get|Net::HTTP\.start|URI\.open\s*\(|URI\.parse\([^)]{0,300}\)\.read|\bopen\s*\(\s*['\"]https?://|HTTParty\.get|Faraday\.get|RestClient\.get)"),
+    decode=rx(r"(?:Base64\.(?:decode64|strict_decode64|urlsafe_decode64)|\.unpack1?\s*\(\s*['\"](?:m|H\*)|Zlib::Inflate|\.pack\s*\(\s*['\"]H\*)"),
+    send=rx(r"(?:Net::HTTP\.post|Net::HTTP::Post|post_form|HTTParty\.post|Faraday\.post|RestClient\.post|TCPSocket\.new|UDPSocket|\.puts\s*\(|Net::SMTP)"),
+    env_dump=rx(r"(?:ENV\.to_h|ENV\.to_a|ENV\.each|ENV\.inspect|ENV\.map|ENV\.select)"),
+    secret_env=rx(r"ENV\[\s*['\"](\w+)['\"]\s*\]|ENV\.fetch\(\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*=\s*([^\n;]{0,1000})"),
+    strings=_SCRIPTING_STRINGS,
+)
+
+PERL = Vocabulary(
+    exec_=rx(r"(?:\beval\s*[({\s]|\bdo\s+['\"$])"),
+    spawn=rx(r"(?:\bsystem\s*[(\s]|\bexec\s*[(\s]|\bqx\s*[({\[/]|`[^`\n]{1,400}`|\bopen\s*\(\s*\w+\s*,\s*['\"]\|)"),
+    fetch=rx(r"(?:LWP::Simple|\bget\s*\(\s*['\"$]|LWP::UserAgent|HTTP::Tiny|getstore\s*\(|IO::Socket::INET)"),
+    decode=rx(r"(?:decode_base64\s*\(|MIME::Base64|pack\s*\(\s*['\"](?:H\*|u)|unpack\s*\(\s*['\"]m)"),
+    send=rx(r"(?:->post\s*\(|->request\s*\(|IO::Socket::INET|Net::SMTP|->send\s*\(|\bsend\s*\(\s*\$)"),
+    env_dump=rx(r"(?:%ENV\b|keys\s+%ENV|each\s+%ENV)"),
+    secret_env=rx(r"\$ENV\{\s*['\"]?(\w+)"),
+    assign=rx(r"(?m)^\s*(?:my\s+)?\$([A-Za-z_]\w*)\s*=\s*([^\n;]{0,1000})"),
+    strings=_SCRIPTING_STRINGS,
+)
+
+PHP = Vocabulary(
+    exec_=rx(r"(?i)(?:\beval\s*\(|\bassert\s*\(|\bcreate_function\s*\(|preg_replace\s*\(\s*['\"].{0,100}/e['\"])"),
+    spawn=rx(r"(?i)(?:\bsystem\s*\(|\bexec\s*\(|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|\bpopen\s*\(|`[^`\n]{1,400}`)"),
+    fetch=rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?://|curl_exec\s*\(|fopen\s*\(\s*['\"]https?://)"),
+    decode=rx(r"(?i)(?:base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(|str_rot13\s*\(|hex2bin\s*\(|convert_uudecode\s*\()"),
+    send=rx(r"(?i)(?:curl_setopt\s*\([^)]{0,200}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\()"),
+    env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
+    secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]{0,1000})"),
+    strings=_SCRIPTING_STRINGS,
+)
+
+PYTHON_FALLBACK = Vocabulary(
+    exec_=rx(r"(?:\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__\s*\(|\bmarshal\.loads\s*\(|\bpickle\.loads\s*\()"),
+    spawn=rx(r"(?:\bos\.system\s*\(|\bos\.popen\s*\(|\bsubprocess\.\w+\s*\(|\bpty\.spawn\s*\()"),
+    fetch=rx(r"(?:\burlopen\s*\(|\brequests\.get\s*\(|\bhttpx\.get\s*\(|\burllib\.request|\.recv\s*\()"),
+    decode=rx(r"(?:b64decode\s*\(|b32decode\s*\(|unhexlify\s*\(|\.fromhex\s*\(|zlib\.decompress\s*\(|codecs\.decode\s*\(|a2b_base64\s*\()"),
+    send=rx(r"(?:\brequests\.(?:post|put|patch)\s*\(|\bhttpx\.(?:post|put)\s*\(|\burlopen\s*\(|\.sendall?\s*\(|\.sendto\s*\(|smtplib)"),
+    env_dump=rx(r"(?:dict\s*\(\s*os\.environ\s*\)|os\.environ\.copy\s*\(\s*\)|json\.dumps\s*\(\s*(?:dict\s*\()?os\.environ|os\.environ\.items\s*\(\s*\))"),
+    secret_env=rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*([A-Za-z_]\w*)\s*=\s*([^\n]{0,1000})"),
+    strings=_SCRIPTING_STRINGS,
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {
+    "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
+    "python": PYTHON_FALLBACK,
+}

@@ -1,0 +1,312 @@
+"""Token-level reading of scripts without a cheap parser (JavaScript/TypeScript, PowerShell,
+Ruby, Perl, PHP) and of Python or shell files their parsers could not read.
+
+Linear time throughout: RE2 patterns from token_langs plus bounded windows after each match.
+The flow is followed one step: a variable assigned from a fetch, a decode or a credential is
+remembered by name, and a call that runs code or sends data is checked for those names in its
+argument window. String pieces joined with `+`, `.join` or escapes are folded to see names an
+author split on purpose.
+"""
+from __future__ import annotations
+
+from ..models import Confidence, Severity
+from ..matching import rx
+from . import common as c
+from .token_langs import VOCABULARIES, Vocabulary
+
+WINDOW = 400  # characters of argument text read after a call token
+MAX_MATCHES = 400
+DL, DEC, CRED, SECRET, ENVDUMP = "download", "decoded", "credential", "secret-env", "whole-environment"
+_NAME = rx(r"[A-Za-z_$][\w$]*")
+_LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
+_HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
+
+
+class TokenFlow:
+    def __init__(self, text: str, vocab: Vocabulary, language: str, context: dict | None = None, reason: str = "") -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.ascii = len(self.data) == len(text)
+        self.v = vocab
+        self.language = language
+        self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
+        self.context = context or {}
+        self.reason = reason
+        self.facts: dict[tuple[str, int], c.Fact] = {}
+        self.tainted: dict[str, set[str]] = {}
+
+    def off(self, b: int) -> int:
+        return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
+
+    def emit(self, kind: str, b_start: int, b_end: int, message: str, severity: Severity,
+             confidence: Confidence = Confidence.MEDIUM, url: str = "", **props) -> None:
+        start, end = self.off(b_start), self.off(b_end)
+        props = {"analysis": "tokens", **props}
+        if self.reason:
+            props["parse-error"] = self.reason
+        fact = c.Fact(kind, start, max(end, start + 1), message, severity, confidence, props)
+        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL):
+            fact = c.apply_url_context(fact, url, self.doc_hosts)
+        key = (kind, start)
+        if key not in self.facts or self.facts[key].severity < fact.severity:
+            self.facts[key] = fact
+
+    def window(self, b: int) -> bytes:
+        """Argument text after a call token: to the closing bracket or the end of the statement."""
+        depth = 1
+        end = min(len(self.data), b + WINDOW)
+        i = b
+        while i < end:
+            ch = self.data[i]
+            if ch in b"([{":
+                depth += 1
+            elif ch in b")]}":
+                depth -= 1
+                if depth <= 0:
+                    return self.data[b:i]
+            elif ch == 0x3B and depth <= 1:  # ';'
+                return self.data[b:i]
+            i += 1
+        return self.data[b:end]
+
+    def labels(self, chunk: bytes) -> set[str]:
+        out: set[str] = set()
+        v = self.v
+        if v.fetch.search(chunk):
+            out.add(DL)
+        if v.decode.search(chunk):
+            out.add(DEC)
+        if v.env_dump.search(chunk):
+            out.add(ENVDUMP)
+        for m in v.secret_env.finditer(chunk):
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
+            if c.is_secret_env_name(name):
+                out.add(SECRET)
+                break
+        text = chunk.decode("utf-8", "replace")
+        pieces = _pieces(text)
+        if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
+            out.add(CRED)
+        if self.tainted:
+            for m in _NAME.finditer(chunk):
+                out |= self.tainted.get(m.group(0).decode("utf-8", "replace"), set())
+        return out
+
+    def run(self) -> list[c.Fact]:
+        v = self.v
+        for _ in range(2):  # second pass: names assigned from tainted names
+            for n, m in enumerate(v.assign.finditer(self.data)):
+                if n >= MAX_MATCHES * 10:
+                    break
+                name = m.group(1).decode("utf-8", "replace")
+                found = self.labels(m.group(2))
+                if found:
+                    self.tainted[name] = self.tainted.get(name, set()) | found
+        self.exec_calls(v.exec_, spawn=False)
+        self.exec_calls(v.spawn, spawn=True)
+        self.sends()
+        self.embedded_shell()
+        self.hidden_names()
+        for kind, pattern, sev, msg in v.direct:
+            for n, m in enumerate(pattern.finditer(self.data)):
+                if n >= 20:
+                    break
+                self.emit(kind, m.start(), m.end(), msg, sev)
+        self.text_shapes()
+        return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def exec_calls(self, pattern, spawn: bool) -> None:
+        for n, m in enumerate(pattern.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            token = m.group(0).decode("utf-8", "replace").strip()
+            win = self.window(m.end())
+            found = self.labels(win) | (self.labels(m.group(0)) if token.startswith(".then") else set())
+            # PowerShell pipes into iex: `iwr $u | iex` puts the fetch before the token.
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            before = self.data[max(line_start, m.start() - WINDOW):m.start()]
+            if b"|" in before[-40:] or token.lower().startswith("|") or token.startswith(".then"):
+                found |= self.labels(before) & {DL, DEC}
+            url = _first_url(win + before)
+            if DL in found:
+                self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
+                          Severity.CRITICAL if not spawn else Severity.HIGH, url=url)
+            elif DEC in found:
+                self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
+            elif not spawn and token.startswith(("eval", "new Function", "Function", "vm.", "new vm")):
+                arg = win.strip()
+                if arg and not _is_literal(arg):
+                    self.emit(c.DYNAMIC_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code computed at run time",
+                              Severity.MEDIUM, Confidence.LOW)
+            elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
+                self.emit(c.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
+                          Severity.LOW, Confidence.LOW)
+
+    def sends(self) -> None:
+        sent_any = False
+        for n, m in enumerate(self.v.send.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            sent_any = True
+            win = self.window(m.end())
+            found = self.labels(win)
+            url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
+            token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
+            if found & {CRED, SECRET} and not _auth_header_only(win):
+                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A credential or secret reaches {token}", Severity.CRITICAL,
+                          url=url, sources=sorted(found & {CRED, SECRET}))
+            elif ENVDUMP in found:
+                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
+        if sent_any and not any(f.kind == c.CRED_EXFIL for f in self.facts.values()):
+            strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
+            dump = self.v.env_dump.search(self.data)
+            first = strong[0] if strong else dump
+            if first is not None:
+                self.emit(c.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",
+                          Severity.HIGH, Confidence.LOW)
+
+    def embedded_shell(self) -> None:
+        """String literals handed to a process or shell are read as shell commands."""
+        from .shell_flow import analyze_text
+
+        for n, m in enumerate(self.v.strings.finditer(self.data)):
+            if n >= MAX_MATCHES * 5:
+                break
+            raw = m.group(0)
+            if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw):
+                continue
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            if not (self.v.spawn.search(self.data[line_start:m.start()]) or self.v.exec_.search(self.data[line_start:m.start()])):
+                continue
+            for f in analyze_text(_unquote(raw), self.context):
+                self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
+                          url=f.properties.get("url", ""))
+
+    def hidden_names(self) -> None:
+        for n, m in enumerate(_LIT_CHAIN.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            value = _fold(m.group(0).decode("utf-8", "replace"))
+            if value and _HIDDEN_NAME.test(value.strip()):
+                self.emit(c.DYNAMIC_EXEC, m.start(), m.end(), f"A sensitive name is assembled from pieces or escapes to hide it: {value[:80]!r}",
+                          Severity.HIGH, Confidence.MEDIUM, folded=value[:200])
+
+    def text_shapes(self) -> None:
+        seen = set()
+        for n, m in enumerate(self.v.strings.finditer(self.data)):
+            if n >= MAX_MATCHES * 5:
+                break
+            s = _unquote(m.group(0))
+            if len(s) > 400 or s in seen:
+                continue
+            seen.add(s)
+            for kind, test, sev, msg in (
+                (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
+                (c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.MEDIUM, "Start-up, scheduler or login-key location (persistence)"),
+                (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering (defence evasion)"),
+                (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
+            ):
+                if test.test(s):
+                    self.emit(kind, m.start(), m.end(), msg, sev, value=s[:120])
+            if s.count(" ") <= 3 and c.is_strong_credential_path(s):
+                self.emit(c.SENSITIVE_READ, m.start(), m.end(), "Names a credential store or system secret file", Severity.MEDIUM, value=s[:120])
+
+
+def _is_literal(arg: bytes) -> bool:
+    a = arg.strip()
+    if len(a) >= 2 and a[:1] in (b"'", b'"') and a[-1:] == a[:1] and a.count(a[:1]) == 2:
+        return True
+    return a[:1] == b"`" and a[-1:] == b"`" and b"${" not in a
+
+
+def _auth_header_only(win: bytes) -> bool:
+    low = win.lower()
+    return (b"authorization" in low or b"x-api-key" in low or b"bearer" in low) and b"body" not in low and b"data" not in low
+
+
+def _first_url(data: bytes) -> str:
+    urls = c.urls_in(data.decode("utf-8", "replace"))
+    return urls[0] if urls else ""
+
+
+def _unquote(raw: bytes | str) -> str:
+    s = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    if len(s) >= 2 and s[0] in "'\"`" and s[-1] == s[0]:
+        s = s[1:-1]
+    return _unescape(s)
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out = []
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\" and i + 1 < len(s):
+            nxt = s[i + 1]
+            if nxt == "x" and i + 3 < len(s):
+                try:
+                    out.append(chr(int(s[i + 2:i + 4], 16)))
+                    i += 4
+                    continue
+                except ValueError:
+                    pass
+            if nxt == "u" and i + 5 < len(s):
+                try:
+                    out.append(chr(int(s[i + 2:i + 6], 16)))
+                    i += 6
+                    continue
+                except ValueError:
+                    pass
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _pieces(text: str) -> list[str]:
+    """Quoted pieces of a chunk, unescaped (a path is often split over several literals)."""
+    out, quote, buf = [], "", []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                out.append(_unescape("".join(buf)))
+                quote, buf = "", []
+            else:
+                buf.append(ch)
+        elif ch in "'\"`":
+            quote = ch
+    return out
+
+
+def _fold(chain: str) -> str:
+    return "".join(_pieces(chain.split(".join", 1)[0] if ".join" in chain else chain))
+
+
+def analyze(doc, language: str | None = None, reason: str = "") -> list[c.Fact]:
+    lang = language or doc.language
+    vocab = VOCABULARIES.get(lang)
+    if vocab is None:
+        return []
+    return TokenFlow(doc.text, vocab, lang, getattr(doc, "context", None) or {}, reason).run()
+
+
+def shell_fallback(doc, reason: str) -> list[c.Fact]:
+    """Shell text the parser rejected: the one-line shapes, by pattern."""
+    out = []
+    for kind, pattern, sev, msg in _SHELL_LINES:
+        for n, m in enumerate(doc.finditer(pattern, normalized=False)):
+            if n >= 50:
+                break
+            out.append(c.Fact(kind, m.start, m.end, msg, sev, Confidence.MEDIUM, {"analysis": "tokens", "parse-error": reason}))
+    return out
+
+
+_SHELL_LINES = (
+    (c.REMOTE_EXEC, rx(r"(?i)\b(?:curl|wget)\b[^\n|;]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"), Severity.CRITICAL, "Remote content piped into a shell"),
+    (c.DECODE_EXEC, rx(r"(?i)base64\s+(?:-d|--decode|-D)\b[^\n;]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"), Severity.CRITICAL, "Decoded content piped into a shell"),
+    (c.REVERSE_SHELL, rx(r"(?i)(?:ba)?sh\s+-i\s*[^\n]{0,40}/dev/tcp/"), Severity.CRITICAL, "Interactive shell wired to a /dev/tcp socket"),
+)

@@ -20,6 +20,7 @@ from typing import Callable
 
 from .. import TOOL_NAME
 from ..models import ScanResult
+from ..report import inert
 
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_SERVER_URL = "https://github.com"
@@ -119,6 +120,7 @@ def outcomes_markdown(outcomes: list[PublishOutcome]) -> str:
     icons = {"ok": "✅", "skipped": "⏭️", "failed": "❌"}
     lines = ["### Publishing", "", "| Channel | Status | Detail | Fix |", "|---|---|---|---|"]
     for o in outcomes:
-        cells = [o.channel, f"{icons.get(o.status, '')} {o.status}", o.detail, o.fix]
+        # Details quote GitHub's answers and, in publish mode, names from an untrusted artifact.
+        cells = [o.channel, f"{icons.get(o.status, '')} {o.status}", inert.markdown(o.detail, 2000), o.fix]
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     return "\n".join(lines) + "\n"

@@ -136,7 +136,24 @@ def findings(doc: dict) -> ScanResult:
                 new=new,
                 suppressed_by=suppressed,
             ))
+        out.not_scanned.extend(_not_scanned(run))
     if skipped:
         out.not_scanned.append(NotScanned("(sarif artifact)", "unusable-result",
                                           f"{skipped} result(s) without a repository path or over the limit"))
+    return out
+
+
+def _not_scanned(run: dict) -> list[NotScanned]:
+    """Files the scanning run reported as not scanned (its tool execution notifications)."""
+    out = []
+    invocations = run.get("invocations") if isinstance(run.get("invocations"), list) else []
+    for inv in invocations[:10]:
+        notes = _dict(inv).get("toolExecutionNotifications")
+        for n in (notes if isinstance(notes, list) else [])[:10_000]:
+            n = _dict(n)
+            reason = _str(_dict(n.get("properties")).get("reason"), 60)
+            locs = n.get("locations") if isinstance(n.get("locations"), list) else [{}]
+            uri = _str(_dict(_dict(_dict(locs[0] if locs else {}).get("physicalLocation")).get("artifactLocation")).get("uri"), 1000)
+            if reason:
+                out.append(NotScanned(_path(uri) or "(unknown path)", reason, _str(_dict(n.get("message")).get("text"), 300)))
     return out

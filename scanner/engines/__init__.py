@@ -6,10 +6,14 @@ from ..models import ScanResult
 from ..targets import TargetSet
 
 
-def run_engines(ts: TargetSet, config: Config) -> ScanResult:
-    from . import native
+def run_engines(ts: TargetSet, config: Config, change=None) -> ScanResult:
+    """`change`: an integrity.ChangeContext(base, head, trusts) for a pull request, so baselines
+    are read from the base commit; None checks the working tree's trust store."""
+    from . import integrity, native
 
     result = ScanResult()
     if "native" in config.engines:
         result.extend(native.scan(ts, config.limits))
+    if integrity.active(ts.root, config, change):
+        result.extend(integrity.scan(ts, config, change))
     return result

@@ -13,6 +13,7 @@ scanned repository is executed: the executable is never looked up inside it.
 """
 from __future__ import annotations
 
+import atexit
 import glob
 import json
 import os
@@ -29,6 +30,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import UsageError
 from ..models import EngineRun, EngineStatus, ScanResult
+from ..report.inert import visible
 from ..targets import TargetSet
 from . import cisco_sarif, cisco_stage
 
@@ -39,10 +41,9 @@ ENV_EXECUTABLE = "INSTRUCTION_GUARD_CISCO"
 COMMAND = "skill-scanner"
 # The dev/CI install made by .ci/setup-cisco.sh, next to this package's checkout (never the scanned repository's).
 BUNDLED_VENV = Path(__file__).resolve().parents[2] / ".venv-cisco"
+CONFIG_SOURCE = "config cisco.executable"
 INSTALL_HINT = f"run `bash .ci/setup-cisco.sh`, or `pip install {DISTRIBUTION}=={PINNED_VERSION}` and set {ENV_EXECUTABLE} to its skill-scanner"
 MAX_REPORT_BYTES = 64 * 1024 * 1024
-VERSION_TIMEOUT = 60.0
-_VERSION_LINE = re.compile(r"^skill-scanner (\d+\.\d+\.\d+\S*)$")
 
 
 class CiscoUnavailable(UsageError):
@@ -60,7 +61,7 @@ def candidates(config: Config) -> list[tuple[str, str]]:
     """(path, source) in the order they are tried; the first that exists is the one used."""
     out: list[tuple[str, str]] = []
     if config.cisco_executable:
-        out.append((config.cisco_executable, "config cisco.executable"))
+        out.append((config.cisco_executable, CONFIG_SOURCE))
     env = os.environ.get(ENV_EXECUTABLE, "")
     if env:
         out.append((env, f"${ENV_EXECUTABLE}"))
@@ -72,61 +73,72 @@ def candidates(config: Config) -> list[tuple[str, str]]:
     return out
 
 
-def _distribution_version(exe: str) -> str | None:
-    """Version of cisco-ai-skill-scanner in the environment the executable belongs to, read from
-    its dist-info on disk (no code runs). None: that environment does not hold Cisco's package."""
+@dataclass(frozen=True)
+class Distribution:
+    version: str
+    entry_module: str  # module of its `skill-scanner` console script, e.g. skill_scanner.cli.cli
+
+
+def _distribution(exe: str) -> Distribution | None:
+    """Cisco's package in the environment the executable belongs to, read from its dist-info on
+    disk (nothing runs). None: that environment does not hold cisco-ai-skill-scanner."""
     real = Path(os.path.realpath(exe))
     prefixes = [real.parent.parent]
-    try:
-        first = real.read_bytes()[:256].split(b"\n", 1)[0]
-    except OSError:
-        first = b""
+    first = _head(real).split(b"\n", 1)[0]
     if first.startswith(b"#!"):
         interpreter = first[2:].decode("utf-8", "replace").strip().split(" ")[0]
         if interpreter:
             prefixes.append(Path(interpreter).parent.parent)
     for prefix in dict.fromkeys(prefixes):
-        pattern = str(prefix / "lib" / "python3*" / "site-packages" / "cisco_ai_skill_scanner-*.dist-info" / "METADATA")
-        for meta in sorted(glob.glob(pattern)):
+        pattern = str(prefix / "lib" / "python3*" / "site-packages" / "cisco_ai_skill_scanner-*.dist-info")
+        for info in sorted(glob.glob(pattern)):
             try:
-                head = Path(meta).read_text("utf-8", "replace")[:4096]
+                meta = Path(info, "METADATA").read_text("utf-8", "replace")[:4096]
+                entry = Path(info, "entry_points.txt").read_text("utf-8", "replace")[:4096]
             except OSError:
                 continue
-            found = re.search(r"^Version: (\S+)$", head, re.MULTILINE)
-            if found:
-                return found.group(1)
+            name = re.search(r"^Name: (\S+)$", meta, re.MULTILINE)
+            version = re.search(r"^Version: (\S+)$", meta, re.MULTILINE)
+            script = re.search(r"^skill-scanner\s*=\s*([\w.]+):", entry, re.MULTILINE)
+            if name and name.group(1).lower() == DISTRIBUTION and version and script:
+                return Distribution(version.group(1), script.group(1))
     return None
 
 
+def _head(path: Path, size: int = 4096) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return b""
+
+
 def verify(path: str, source: str, scanned_root: str) -> Executable:
-    """Check that `path` is Cisco's skill-scanner; raise CiscoUnavailable with the reason if not."""
+    """Check that `path` is Cisco's skill-scanner at a supported version, without running it;
+    raise CiscoUnavailable with the reason and the fix if not."""
     if not os.path.isabs(path):
         raise CiscoUnavailable(f"{source} must be an absolute path, not {path!r}")
     real = os.path.realpath(path)
     root = os.path.realpath(scanned_root)
-    if os.path.commonpath([root, real]) == root:
-        # Running a program from the repository under scan would execute its content.
+    if source in (CONFIG_SOURCE, "PATH") and os.path.commonpath([root, real]) == root:
+        # The scanned repository's own configuration (or a PATH entry inside it) must not make
+        # us run a program it ships: that would execute its content.
         raise CiscoUnavailable(f"{source} {path} lies inside the scanned repository; install Cisco's skill-scanner outside it")
     if not (os.path.isfile(real) and os.access(real, os.X_OK)):
         raise CiscoUnavailable(f"Cisco's skill-scanner is not installed ({source}: {path} is not an executable file); {INSTALL_HINT}")
-    dist = _distribution_version(path)
+    dist = _distribution(path)
+    not_cisco = (f"{path} ({source}) is not Cisco's skill-scanner: the unrelated PyPI package 'skill-scanner' "
+                 f"installs the same command; {INSTALL_HINT}")
     if dist is None:
-        raise CiscoUnavailable(f"{path} ({source}) is not Cisco's skill-scanner: no {DISTRIBUTION} next to it "
-                               f"(the unrelated PyPI package 'skill-scanner' installs the same command); {INSTALL_HINT}")
-    try:
-        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT,
-                              env=_child_env(tempfile.gettempdir()), stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CiscoUnavailable(f"{path} --version failed ({exc}); {INSTALL_HINT}") from None
-    line = (proc.stdout or proc.stderr).strip().splitlines()[:1]
-    match = _VERSION_LINE.match(line[0].strip()) if line else None
-    if proc.returncode != 0 or not match:
-        raise CiscoUnavailable(f"{path} --version did not answer 'skill-scanner X.Y.Z' (exit {proc.returncode}); {INSTALL_HINT}")
-    if match.group(1) != dist:
-        raise CiscoUnavailable(f"{path} says version {match.group(1)} but {DISTRIBUTION} {dist} is installed; reinstall it")
-    if int(dist.split(".")[0]) != int(PINNED_VERSION.split(".")[0]):
-        raise CiscoUnavailable(f"{DISTRIBUTION} {dist} at {path} is not a {PINNED_VERSION.split('.')[0]}.x release; {INSTALL_HINT}")
-    return Executable(path, dist, source)
+        raise CiscoUnavailable(not_cisco)
+    head = _head(Path(real))
+    if head.startswith(b"#!") and dist.entry_module.encode() not in head:
+        # A text console script that does not import Cisco's entry point is another package's.
+        raise CiscoUnavailable(not_cisco)
+    major = PINNED_VERSION.split(".")[0]
+    if dist.version.split(".")[0] != major:
+        raise CiscoUnavailable(f"{DISTRIBUTION} {dist.version} at {path} is not a {major}.x release; {INSTALL_HINT}")
+    return Executable(path, dist.version, source)
 
 
 def locate(config: Config, scanned_root: str) -> Executable:
@@ -165,36 +177,16 @@ def _netns_prefix() -> tuple[str, ...]:
     return (unshare, "--net", "--") if ok else ()
 
 
-@dataclass
-class Outcome:
-    returncode: int | None  # None: killed at the time limit
-    stdout: str
-    stderr: str
-    seconds: float
-
-
-def _tail(text: str, limit: int = 300) -> str:
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return (lines[-1] if lines else "")[:limit]
-
-
-def run_tool(argv: list[str], cwd: str, home: str, timeout: float) -> Outcome:
-    """Run with a time limit; on expiry kill its whole process group (it starts helpers)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, env=_child_env(home), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+def _tail(path: str, limit: int = 300) -> str:
+    """The last non-blank line the tool wrote to a stream (its error message, when it fails)."""
     try:
-        out, err = proc.communicate(timeout=timeout)
-        code: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        out, err = proc.communicate()
-        code = None
-    dec = lambda b: (b or b"")[-65536:].decode("utf-8", "replace")  # noqa: E731
-    return Outcome(code, dec(out), dec(err), time.perf_counter() - started)
+        with open(path, "rb") as fh:
+            fh.seek(max(os.path.getsize(path) - 65536, 0))
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return visible(lines[-1], limit) if lines else ""
 
 
 def _read_report(path: str, what: str) -> dict:
@@ -223,68 +215,143 @@ def _mode(config: Config) -> str:
     return "on" if "cisco" in config.engines else "off"
 
 
-def scan(ts: TargetSet, config: Config) -> ScanResult:
-    """Run Cisco's skill-scanner on the skills in scope; never prints or exits."""
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class Pending:
+    """A Cisco run under way in its own process (started before the native engine, so the two
+    overlap); finish() waits for it within the time limit and returns its ScanResult."""
+
+    def __init__(self, result: ScanResult, exe: Executable | None = None, staged: cisco_stage.Staged | None = None,
+                 work: tempfile.TemporaryDirectory | None = None, timeout: float = 0.0) -> None:
+        self.result = result
+        self.exe, self.staged, self.work, self.timeout = exe, staged, work, timeout
+        self.proc: subprocess.Popen | None = None
+        self.isolation: tuple[str, ...] = ()
+        self.started = time.perf_counter()
+        self.start_error = ""
+
+    def path(self, name: str) -> str:
+        assert self.work is not None
+        return os.path.join(self.work.name, name)
+
+    def spawn(self) -> None:
+        assert self.exe is not None and self.staged is not None
+        home = self.path("home")
+        os.makedirs(home)
+        self.isolation = _netns_prefix()
+        argv = [*self.isolation, self.exe.path, "scan-all", self.staged.folder, "--use-behavioral",
+                "--format", "sarif", "--format", "json",
+                "--output-sarif", self.path("cisco.sarif"), "--output-json", self.path("cisco.json")]
+        # Streams go to files: a full pipe would block the tool while the native engine runs.
+        with open(self.path("stdout"), "wb") as out, open(self.path("stderr"), "wb") as err:
+            try:
+                # cwd is the staging folder, so its URIs read `<slot>/<path in skill>`.
+                self.proc = subprocess.Popen(argv, cwd=self.staged.folder, env=_child_env(home), stdin=subprocess.DEVNULL,
+                                             stdout=out, stderr=err, start_new_session=True)
+            except OSError as exc:
+                self.start_error = exc.strerror or str(exc)
+        _LIVE.add(self)
+
+    def abandon(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            _kill_group(self.proc)
+            self.proc.wait()
+        if self.work is not None:
+            self.work.cleanup()
+        _LIVE.discard(self)
+
+    def finish(self) -> ScanResult:
+        if self.exe is None or self.staged is None:
+            return self.result
+        try:
+            run, cov = self._wait_and_merge()
+            run.seconds = time.perf_counter() - self.started
+            self.result.engines.append(run)
+            if cov is not None and run.sarif_run is not None:
+                self.result.findings.extend(cisco_sarif.translate(run.sarif_run, self.staged))
+                self.result.notes.extend(cov.notes)
+                self.result.not_scanned.extend(cov.not_scanned)
+        finally:
+            self.abandon()
+        return self.result
+
+    def _wait_and_merge(self) -> tuple[EngineRun, cisco_sarif.Coverage | None]:
+        exe, staged = self.exe, self.staged
+        assert exe is not None and staged is not None
+        failed = lambda why: (EngineRun(ENGINE, EngineStatus.FAILED, exe.version, detail=f"skill-scanner {exe.version} {why}"), None)  # noqa: E731
+        if self.proc is None:
+            return failed(f"could not start: {self.start_error}")
+        remaining = self.timeout - (time.perf_counter() - self.started)
+        try:
+            code = self.proc.wait(timeout=max(remaining, 0.01))
+        except subprocess.TimeoutExpired:
+            return failed(f"was stopped after the {self.timeout:g}-second time limit (cisco.timeout)")
+        finally:
+            _kill_group(self.proc)  # helpers it started (and left behind) go too
+        # Exit 1 means findings at a --fail-on threshold, but also "no skills found" or an error:
+        # the reports decide. Without reports, its last output line says what went wrong.
+        why = _tail(self.path("stderr")) or _tail(self.path("stdout")) or "no output"
+        if code not in (0, 1):
+            return failed(f"exited with {_describe_exit(code)}: {why}")
+        try:
+            sarif = _read_report(self.path("cisco.sarif"), "SARIF")
+            report = _read_report(self.path("cisco.json"), "JSON")
+            cov = cisco_sarif.coverage(report, staged)
+            network = "none (own network namespace)" if self.isolation else "proxy variables point to a closed local port"
+            merged = cisco_sarif.merge(sarif, staged, exe.version, exe.source, network)
+        except ValueError as exc:
+            return failed(f"{exc}" + (f" (exit {code}: {why})" if code else ""))
+        detail = f"{len(staged.skills)} skill(s), {len(merged.get('results', []))} result(s)"
+        return EngineRun(ENGINE, EngineStatus.OK, exe.version, detail=detail, sarif_run=merged), cov
+
+
+_LIVE: set[Pending] = set()
+
+
+@atexit.register
+def _abandon_all() -> None:
+    """A scan that raised before finish(): leave no Cisco process or staging folder behind."""
+    for pending in list(_LIVE):
+        pending.abandon()
+
+
+def start(ts: TargetSet, config: Config) -> Pending | None:
+    """Start Cisco's skill-scanner on the skills in scope; None when it is not requested.
+
+    Raises CiscoUnavailable (exit 2) when it was requested explicitly and cannot be used.
+    """
     mode = _mode(config)
-    result = ScanResult()
     if mode == "off":
-        return result
+        return None
+    result = ScanResult()
     try:
         exe = locate(config, ts.root)
     except CiscoUnavailable as exc:
         if mode == "on":
             raise
         result.engines.append(EngineRun(ENGINE, EngineStatus.SKIPPED, detail=f"cisco: auto and not available: {exc}"))
-        return result
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="ig-cisco-") as work:
-        staged = cisco_stage.stage(ts, os.path.join(work, "skills"), config.limits)
-        result.not_scanned.extend(staged.not_scanned)
-        if not staged.skills:
-            result.engines.append(EngineRun(ENGINE, EngineStatus.SKIPPED, exe.version, detail="no skill folder in the scan"))
-            return result
-        run, cov = _run_and_merge(exe, staged, work, config.cisco_timeout)
-    run.seconds = time.perf_counter() - started
-    result.engines.append(run)
-    if cov is not None and run.sarif_run is not None:
-        result.findings.extend(cisco_sarif.translate(run.sarif_run, staged))
-        result.notes.extend(cov.notes)
-        result.not_scanned.extend(cov.not_scanned)
-    return result
+        return Pending(result)
+    work = tempfile.TemporaryDirectory(prefix="ig-cisco-")
+    staged = cisco_stage.stage(ts, os.path.join(work.name, "skills"), config.limits)
+    result.not_scanned.extend(staged.not_scanned)
+    if not staged.skills:
+        work.cleanup()
+        result.engines.append(EngineRun(ENGINE, EngineStatus.SKIPPED, exe.version, detail="no skill folder in the scan"))
+        return Pending(result)
+    pending = Pending(result, exe, staged, work, config.cisco_timeout)
+    pending.spawn()
+    return pending
 
 
-def _run_and_merge(exe: Executable, staged: cisco_stage.Staged, work: str,
-                   timeout: float) -> tuple[EngineRun, cisco_sarif.Coverage | None]:
-    home = os.path.join(work, "home")
-    os.makedirs(home)
-    sarif_out, json_out = os.path.join(work, "cisco.sarif"), os.path.join(work, "cisco.json")
-    isolation = _netns_prefix()
-    argv = [*isolation, exe.path, "scan-all", staged.folder, "--use-behavioral",
-            "--format", "sarif", "--format", "json", "--output-sarif", sarif_out, "--output-json", json_out]
-    failed = lambda why: (EngineRun(ENGINE, EngineStatus.FAILED, exe.version, detail=f"skill-scanner {exe.version} {why}"), None)  # noqa: E731
-    try:
-        outcome = run_tool(argv, cwd=staged.folder, home=home, timeout=timeout)
-    except OSError as exc:
-        return failed(f"could not start: {exc.strerror or exc}")
-    if outcome.returncode is None:
-        return failed(f"was stopped after the {timeout:g}-second time limit (cisco.timeout)")
-    # Exit 1 means findings at a --fail-on threshold, but also "no skills found" or an error:
-    # the reports decide. Without reports, its last output line says what went wrong.
-    why = _tail(outcome.stderr) or _tail(outcome.stdout) or "no output"
-    if outcome.returncode not in (0, 1):
-        return failed(f"exited with {_describe_exit(outcome.returncode)}: {why}")
-    try:
-        sarif = _read_report(sarif_out, "SARIF")
-        report = _read_report(json_out, "JSON")
-        cov = cisco_sarif.coverage(report, staged)
-        network = "none (own network namespace)" if isolation else "proxy variables point to a closed local port"
-        merged = cisco_sarif.merge(sarif, staged, exe.version, exe.source, network)
-    except ValueError as exc:
-        detail = f"{exc}" + (f" (exit {outcome.returncode}: {why})" if outcome.returncode else "")
-        return failed(detail)
-    return EngineRun(ENGINE, EngineStatus.OK, exe.version,
-                     detail=f"{len(staged.skills)} skill(s), {len(merged.get('results', []))} result(s), exit {outcome.returncode}",
-                     sarif_run=merged), cov
+def scan(ts: TargetSet, config: Config) -> ScanResult:
+    """Run Cisco's skill-scanner on the skills in scope and wait for it; never prints or exits."""
+    pending = start(ts, config)
+    return pending.finish() if pending is not None else ScanResult()
 
 
 def _describe_exit(code: int) -> str:
@@ -294,4 +361,3 @@ def _describe_exit(code: int) -> str:
         except ValueError:
             return f"signal {-code}"
     return f"exit code {code}"
-

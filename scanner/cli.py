@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scanner.commands.scan",
     "scanner.commands.rules",
     "scanner.commands.trust",
+    "scanner.commands.rune",
     "scanner.commands.eval",
 )
 

@@ -123,6 +123,7 @@ def _signature_findings(c: signing.SignatureCheck) -> list[Finding]:
 
 def _rune_authorship(ts: TargetSet, config: Config, result: ScanResult, base: str | None, head: str,
                      trusts: Callable[[str], bool] | None = None) -> None:
+    from ..rune.authorship import findings as authorship_findings
     from ..rune.authorship import untrusted_rune_commits
 
     rune_paths = sorted(t.path for t in ts.targets if is_rune_path(t.path))
@@ -135,13 +136,7 @@ def _rune_authorship(ts: TargetSet, config: Config, result: ScanResult, base: st
     if not auth.checked:
         result.notes.append(f".rune/ {auth.note}")
         return
-    for path, commits in sorted(auth.by_path.items()):
-        listed = ", ".join(f"{c.sha[:10]} by {c.author_name} <{c.author_email}>" for c in commits[:5])
-        more = f" and {len(commits) - 5} more" if len(commits) > 5 else ""
-        f = file_finding("IG805", path, f"{path} changed by author(s) outside the trusted set: {listed}{more}",
-                         commits=[{"sha": c.sha, "author": c.author_name, "email": c.author_email} for c in commits[:20]])
-        f.engine = ENGINE
-        result.findings.append(f)
+    result.findings.extend(authorship_findings(auth, ENGINE))
 
 
 class _CallableTrust:

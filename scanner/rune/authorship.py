@@ -67,3 +67,19 @@ def untrusted_rune_commits(repo: str, rune_paths: list[str], config: Config, bas
             if p in wanted:
                 result.by_path.setdefault(wanted[p], []).append(c)
     return result
+
+
+def findings(auth: Authorship, engine: str = "integrity") -> list:
+    """One IG805 finding per `.rune/` file with commits by untrusted authors."""
+    from ..engines.native import file_finding
+
+    out = []
+    for path, commits in sorted(auth.by_path.items()):
+        listed = ", ".join(f"{c.sha[:10]} by {c.author_name} <{c.author_email}>" for c in commits[:5])
+        more = f" and {len(commits) - 5} more" if len(commits) > 5 else ""
+        f = file_finding("IG805", path, f"{path} changed by author(s) outside the trusted set: {listed}{more}",
+                         commits=[{"sha": c.sha, "author": c.author_name, "email": c.author_email}
+                                  for c in commits[:MAX_COMMITS]])
+        f.engine = engine
+        out.append(f)
+    return out

@@ -83,6 +83,10 @@ def test_runs_locations_and_duplicate_categories_are_fixed_before_sending():
     assert len(runs[0]["results"][0]["locations"]) == up.MAX_LOCATIONS_PER_RESULT
     text = " ".join(prepared.cuts)
     assert "beyond GitHub's 20" in text and "repeated category" in text and "1000 locations" in text
+    # the caller's log is untouched
+    assert len(doc["runs"]) == 22 and len(doc["runs"][0]["results"][0]["locations"]) == 1200
+    assert doc["runs"][1]["automationDetails"]["id"] == "instruction-guard/native/"
+    assert up.CUTS_KEY not in doc["runs"][1].get("properties", {})
 
 
 def test_ghes_api_url_is_honoured(gh):
@@ -176,3 +180,18 @@ def test_no_token_and_bad_ref_send_nothing(gh):
     _, out = _upload(gh, many(3), ref="main", commit_sha=HEAD)
     assert out.status == "failed" and "ref 'main'" in out.detail
     assert gh.proxy.exchanges == []
+
+
+def test_a_log_that_cannot_be_cut_under_the_limit_is_not_sent(gh, monkeypatch):
+    monkeypatch.setattr(up, "MAX_GZIP_BYTES", 2_000)  # the rule descriptors alone are bigger
+    _, out = _upload(gh, many(50))
+    assert out.status == "failed" and "after gzip even after cutting" in out.detail and out.fix
+    assert gh.proxy.exchanges == []
+
+
+def test_hunk_headers_give_the_commentable_right_side_lines():
+    from scanner.github.comments import right_lines_from_patch
+
+    patch = "@@ -1,3 +1,4 @@\n a\n+b\n c\n d\n@@ -20 +21 @@ def f():\n-x\n+y\n@@ -40,2 +42,0 @@\n-gone\n-gone"
+    assert right_lines_from_patch(patch) == frozenset({1, 2, 3, 4, 21})
+    assert right_lines_from_patch("+@@ -1 +99,5 @@ inside added text\n") == frozenset()

@@ -102,7 +102,10 @@ def publish(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: bool,
     """Upload `doc` (the SARIF log) and/or comment `result` on the pull request. Never raises."""
     from .runner import publish_all
 
-    return publish_all(doc, result, ctx, upload=upload, comment=comment)
+    try:
+        return publish_all(doc, result, ctx, upload=upload, comment=comment)
+    except Exception as exc:  # noqa: BLE001 - a publishing bug must not cost the scan its report
+        return [_crashed(exc)]
 
 
 def run_publish_mode(sarif_path: str, pr_number: int | None, ctx: PublishContext, *, upload: bool = True,
@@ -110,7 +113,15 @@ def run_publish_mode(sarif_path: str, pr_number: int | None, ctx: PublishContext
     """`mode: publish`: publish an earlier run's SARIF artifact. Never reads the PR's code."""
     from .runner import publish_artifact
 
-    return publish_artifact(sarif_path, pr_number, ctx, upload=upload, comment=comment)
+    try:
+        return publish_artifact(sarif_path, pr_number, ctx, upload=upload, comment=comment)
+    except Exception as exc:  # noqa: BLE001 - same contract as publish()
+        return [_crashed(exc)]
+
+
+def _crashed(exc: Exception) -> PublishOutcome:
+    return PublishOutcome("publish", "failed", f"publishing stopped on an internal error: {type(exc).__name__}: {exc}",
+                          "report this as a bug with the job log")
 
 
 def outcomes_markdown(outcomes: list[PublishOutcome]) -> str:

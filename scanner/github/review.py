@@ -79,7 +79,7 @@ def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str
     """fingerprint -> (comment id, open|resolved, body) for our earlier inline comments."""
     out: dict[str, tuple[int, str, str]] = {}
     for c in api.paginate(f"/repos/{repository}/pulls/{pr}/comments"):
-        if _author(c) != me or not isinstance(c.get("id"), int):
+        if not isinstance(c, dict) or _author(c) != me or not isinstance(c.get("id"), int):
             continue
         body = str(c.get("body") or "")
         m = FINDING_MARKER_RE.search(body)

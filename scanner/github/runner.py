@@ -78,8 +78,8 @@ def _comment(api: GitHubAPI, result: ScanResult, ctx: PublishContext, upload_out
     assert ctx.pr_number is not None
     out: list[PublishOutcome] = []
     commit = ctx.head_sha or ctx.commit_sha
+    me = rv.identity(api, ctx.comment_author)
     try:
-        me = rv.identity(api, ctx.comment_author)
         changed = ctx.changed_lines if ctx.changed_lines is not None else rv.changed_lines(api, ctx.repository, ctx.pr_number)
         report = rv.post_review(api, ctx.repository, ctx.pr_number, result.findings, changed, me=me,
                                 head_sha=ctx.head_sha, commit=commit, run_url=ctx.run_url)
@@ -87,7 +87,6 @@ def _comment(api: GitHubAPI, result: ScanResult, ctx: PublishContext, upload_out
         out.append(PublishOutcome(CHANNEL_REVIEW, status, report.describe(),
                                   FIX_PULL_REQUESTS if report.edit_errors else ""))
     except APIError as exc:
-        me = ctx.comment_author or rv.WORKFLOW_TOKEN_LOGIN
         out.append(PublishOutcome(CHANNEL_REVIEW, "failed", f"GitHub answered {exc.status or 'nothing'}: {_clean(exc.message)}",
                                   _permission_fix(exc, ctx, FIX_PULL_REQUESTS) if exc.status != 422
                                   else "GitHub refused the review body: report this as a bug"))

@@ -63,14 +63,19 @@ def _cut_results(run: dict, keep: int, why: str) -> str | None:
         name = props.get("severity") if props.get("severity") in _LEVEL_ORDER else _severity_name(result_rank(results[i]))
         dropped[name] = dropped.get(name, 0) + 1
     run["results"] = [results[i] for i in kept_idx]
-    record = {"reason": why, "resultsBefore": len(results), "resultsKept": keep, "droppedBySeverity": dropped}
-    props = run.setdefault("properties", {})
-    props.setdefault(CUTS_KEY, []).append(record)
+    _record_cut(run, {"reason": why, "resultsBefore": len(results), "resultsKept": keep, "droppedBySeverity": dropped})
     counts = ", ".join(f"{n} {s}" for s, n in sorted(dropped.items(), key=lambda kv: -_LEVEL_ORDER[kv[0]]))
     return f"{_tool(run)}: kept the {keep} most severe of {len(results)} results ({why}); dropped {counts}"
 
 
 _LEVEL_ORDER = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
+
+
+def _record_cut(run: dict, record: dict) -> None:
+    """Append to the run's cut list without touching the caller's (shared) property dicts."""
+    props = dict(run.get("properties") or {}) if isinstance(run.get("properties"), dict) else {}
+    props[CUTS_KEY] = [*props.get(CUTS_KEY, []), record]
+    run["properties"] = props
 
 
 def _tool(run: dict) -> str:
@@ -99,8 +104,7 @@ def _fix_categories(runs: list[dict]) -> list[str]:
                 n += 1
             new = f"{base}-{n}/"
             run["automationDetails"] = {**(run.get("automationDetails") or {}), "id": new}
-            run.setdefault("properties", {}).setdefault(CUTS_KEY, []).append(
-                {"reason": "duplicate tool and category", "categoryBefore": cat, "categoryAfter": new})
+            _record_cut(run, {"reason": "duplicate tool and category", "categoryBefore": cat, "categoryAfter": new})
             notes.append(f"run {i + 1} ({tool}) repeated category {cat or '(none)'!r}; uploaded as {new!r}")
             key = (tool, new)
         seen.add(key)
@@ -112,10 +116,16 @@ def _encode(doc: dict) -> tuple[int, bytes]:
     return len(raw), gzip.compress(raw, compresslevel=6, mtime=0)
 
 
-def prepare(doc: dict, *, max_gzip: int = MAX_GZIP_BYTES, max_results: int = MAX_RESULTS_PER_RUN) -> PreparedSarif:
+def prepare(doc: dict, *, max_gzip: int | None = None, max_results: int | None = None) -> PreparedSarif:
     """A copy of `doc` that fits GitHub's limits, encoded for the API, with every cut named."""
-    doc = json.loads(json.dumps(doc))  # a private copy; the caller's log (already written) stays whole
-    runs = doc.get("runs") if isinstance(doc.get("runs"), list) else []
+    max_gzip = MAX_GZIP_BYTES if max_gzip is None else max_gzip
+    max_results = MAX_RESULTS_PER_RUN if max_results is None else max_results
+    # Copy only the containers a cut replaces (runs, result lists, cut results): the caller's
+    # log, already written to disk, stays whole, and large logs are not deep-copied.
+    doc = dict(doc)
+    runs = [dict(r) for r in doc.get("runs") or [] if isinstance(r, dict)] if isinstance(doc.get("runs"), list) else []
+    for run in runs:
+        run["results"] = [r for r in run.get("results") or [] if isinstance(r, dict)] if isinstance(run.get("results"), list) else []
     doc["runs"] = runs
     cuts: list[str] = []
     total = sum(len(r.get("results") or []) for r in runs)
@@ -126,12 +136,13 @@ def prepare(doc: dict, *, max_gzip: int = MAX_GZIP_BYTES, max_results: int = MAX
     cuts.extend(_fix_categories(runs))
     for run in runs:
         cut_locations = 0
-        for res in run.get("results") or []:
+        results = run["results"]
+        for i, res in enumerate(results):
             for key in ("locations", "relatedLocations"):
                 locs = res.get(key)
                 if isinstance(locs, list) and len(locs) > MAX_LOCATIONS_PER_RESULT:
                     cut_locations += 1
-                    del locs[MAX_LOCATIONS_PER_RESULT:]
+                    res = results[i] = {**res, key: locs[:MAX_LOCATIONS_PER_RESULT]}
         if cut_locations:
             cuts.append(f"{_tool(run)}: {cut_locations} result(s) cut to {MAX_LOCATIONS_PER_RESULT} locations")
         note = _cut_results(run, max_results, f"GitHub keeps at most {max_results} results a run")

@@ -87,7 +87,13 @@ def heading_of(doc: Document, line_no: int) -> str:
 def topic_density(doc: Document) -> int:
     """How many attack/defence topic words the document uses (capped; one pass)."""
     def count() -> int:
-        return sum(1 for _ in doc.finditer(_TOPIC_WORDS, limit=50))
+        n = 0
+        for m in doc.finditer(_TOPIC_WORDS, limit=80):
+            # Words inside host names and paths ("attacker.example.com") are not the topic.
+            if doc.text[m.start - 1:m.start] in "./-_@" and m.start > 0 or doc.text[m.end:m.end + 1] in (".", "/", "_", "-") and doc.text[m.end:m.end + 1]:
+                continue
+            n += 1
+        return n
     return cached(doc, "topic", count)
 
 

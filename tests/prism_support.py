@@ -40,6 +40,7 @@ OPERATIONS = {
     "/repos/{owner}/{repo}/pulls/{pull_number}/comments": ["get"],
     "/repos/{owner}/{repo}/pulls/comments/{comment_id}": ["patch"],
     "/repos/{owner}/{repo}/pulls/{pull_number}/reviews": ["get", "post"],
+    "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}": ["put"],
     "/repos/{owner}/{repo}/issues/{issue_number}/comments": ["get", "post"],
     "/repos/{owner}/{repo}/issues/comments/{comment_id}": ["patch", "delete"],
 }

@@ -161,3 +161,25 @@ def test_identity_falls_back_to_the_workflow_bot_when_user_is_forbidden(gh):
     gh.proxy.respond("GET", ISSUE_COMMENTS, body=[{"id": 5, "user": {"login": ME}, "body": SUMMARY_MARKER}])
     out = _comment(gh, ScanResult(), comment_author=None)
     assert "updated in place (5)" in out["summary-comment"].detail
+
+
+def test_findings_listed_in_an_earlier_review_body_are_struck_when_gone_and_restored_when_back(gh):
+    from scanner.github.comments import review_body, review_body_with_states
+
+    gone, back, stays = finding(1, line=50), finding(2, line=51), finding(3, line=52)
+    earlier = review_body(0, for_comments([gone, back, stays]), HEAD)
+    # An earlier run struck `back` as resolved; it is reported again now, and `gone` is not.
+    struck, resolved, _ = review_body_with_states(earlier, {gone.fingerprint, stays.fingerprint})
+    assert resolved == 1
+    gh.proxy.respond("GET", REVIEWS, body=[{"id": 41, "user": {"login": ME}, "body": struck},
+                                           {"id": 42, "user": {"login": "mallory"}, "body": struck}])
+    out = _comment(gh, ScanResult(findings=[back, stays]), changed_lines={})
+    assert gh.proxy.sent("POST", REVIEWS) == []  # all three were listed before: nothing new
+    puts = gh.proxy.sent("PUT", r"/pulls/7/reviews/\d+$")
+    assert [p.path.rsplit("/", 1)[1] for p in puts] == ["41"]
+    lines = {fp: [ln for ln in puts[0].body["body"].splitlines() if fp in ln][0]
+             for fp in (gone.fingerprint, back.fingerprint, stays.fingerprint)}
+    assert lines[gone.fingerprint].startswith("- ✅ resolved: ~~")
+    assert not lines[back.fingerprint].startswith("- ✅") and not lines[stays.fingerprint].startswith("- ✅")
+    assert "1 marked resolved" in out["review"].detail and "1 reopened" in out["review"].detail
+    assert_all_valid(gh)

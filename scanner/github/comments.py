@@ -123,13 +123,44 @@ def _list_item(c: CommentFinding) -> str:
     return f"- {severity_badge(f.severity)} {inert.code_span(f.rule_id, 40)} {_title(f)} — {_where(f)}"
 
 
+_ITEM_MARKER = "<!-- instruction-guard:item {fp} -->"
+ITEM_MARKER_RE = re2.compile(r"<!-- instruction-guard:item ([0-9A-Za-z]{1,64}) -->$")
+_RESOLVED_ITEM = "- ✅ resolved: ~~"
+
+
+def _review_item(c: CommentFinding) -> str:
+    return f"{_list_item(c)} {_ITEM_MARKER.format(fp=c.finding.fingerprint)}"
+
+
+def review_body_with_states(body: str, current: set[str]) -> tuple[str, int, int]:
+    """An earlier review body with its listed findings struck through when gone, restored when back.
+
+    Returns (new body, resolved count, reopened count). Lines are our own list items.
+    """
+    out, resolved, reopened = [], 0, 0
+    for line in body.split("\n"):
+        m = ITEM_MARKER_RE.search(line)
+        if m and line.startswith("- "):
+            fp, marker = m.group(1), m.group(0)
+            struck = line.startswith(_RESOLVED_ITEM)
+            text = line[: -len(marker)].rstrip()
+            if fp not in current and not struck:
+                line = f"{_RESOLVED_ITEM}{text[2:]}~~ {marker}"
+                resolved += 1
+            elif fp in current and struck and text.endswith("~~"):
+                line = f"- {text[len(_RESOLVED_ITEM):-2]} {marker}"
+                reopened += 1
+        out.append(line)
+    return "\n".join(out), resolved, reopened
+
+
 def review_body(inline_count: int, outside: list[CommentFinding], commit: str, run_url: str = "") -> str:
     parts = [f"### Instruction Guard review of {inert.code_span(commit[:12], 20)}", ""]
     if inline_count:
         parts.append(f"{inline_count} new finding(s) on lines this pull request changed are commented inline.")
     if outside:
         parts += ["", f"{len(outside)} new finding(s) outside the diff (or beyond the inline limit):", ""]
-        parts += [_list_item(c) for c in outside[:MAX_LISTED]]
+        parts += [_review_item(c) for c in outside[:MAX_LISTED]]
         if len(outside) > MAX_LISTED:
             parts.append(f"- …and {len(outside) - MAX_LISTED} more: see the job summary and code scanning.")
     if run_url:

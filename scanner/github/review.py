@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from ..models import Finding
 from .api import APIError, GitHubAPI
 from .comments import (FINDING_MARKER_RE, REVIEW_MARKER, SUMMARY_MARKER, CommentFinding, for_comments, inline_body,
-                       listed_fingerprints, reopened_body, resolved_body, review_body, right_lines_from_patch)
+                       listed_fingerprints, reopened_body, resolved_body, review_body, review_body_with_states,
+                       right_lines_from_patch)
 
 WORKFLOW_TOKEN_LOGIN = "github-actions[bot]"
 MAX_INLINE = 30  # inline comments per review; more go to the review body
@@ -88,13 +89,14 @@ def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str
     return out
 
 
-def _listed_before(api: GitHubAPI, repository: str, pr: int, me: str) -> set[str]:
-    listed: set[str] = set()
+def _our_reviews(api: GitHubAPI, repository: str, pr: int, me: str) -> list[tuple[int, str]]:
+    """(review id, body) of our earlier reviews."""
+    out = []
     for r in api.paginate(f"/repos/{repository}/pulls/{pr}/reviews"):
         body = str(r.get("body") or "") if isinstance(r, dict) else ""
-        if _author(r) == me and REVIEW_MARKER in body:
-            listed |= listed_fingerprints(body)
-    return listed
+        if _author(r) == me and REVIEW_MARKER in body and isinstance(r.get("id"), int):
+            out.append((r["id"], body))
+    return out
 
 
 def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding], changed: dict[str, frozenset[int]],
@@ -102,7 +104,8 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
     """Raises APIError when the review itself cannot be read or posted."""
     report = ReviewReport()
     ours = _our_comments(api, repository, pr, me)
-    listed = _listed_before(api, repository, pr, me)
+    reviews = _our_reviews(api, repository, pr, me)
+    listed = set().union(*(listed_fingerprints(body) for _, body in reviews))
     current = {f.fingerprint for f in findings if f.suppressed_by is None}
     inline: list[CommentFinding] = []
     outside: list[CommentFinding] = []
@@ -130,6 +133,15 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
     for cid, body in reopen:
         if _edit(api, repository, cid, body, report):
             report.reopened += 1
+    for rid, body in reviews:  # findings listed in earlier review bodies (outside the diff)
+        new_body, resolved, reopened = review_body_with_states(body, current)
+        if new_body != body:
+            try:
+                api.request("PUT", f"/repos/{repository}/pulls/{pr}/reviews/{rid}", json={"body": new_body})
+                report.resolved += resolved
+                report.reopened += reopened
+            except APIError as exc:
+                report.edit_errors.append(f"{exc.status} {exc.message[:160]}")
     return report
 
 

@@ -113,7 +113,7 @@ class TreeEntry:
 
 
 def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list[TreeEntry]:
-    """Files (recursively) in the tree of `rev`, optionally only the given paths."""
+    """Files (recursively) in the tree of `rev` with their sizes, optionally only the given paths."""
     args = ["ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev]
     if paths is not None:
         if not paths:
@@ -131,7 +131,23 @@ def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list
 
 
 def ls_tree(repo: str, rev: str) -> list[str]:
-    return [e.path for e in ls_tree_entries(repo, rev)]
+    """Every file path in the tree of `rev` (names only: no object lookups, fast on big trees)."""
+    out = run_git(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
+    return [_text(p) for p in out.split(b"\0") if p]
+
+
+def list_dirs(repo: str, rev: str, dirs: list[str]) -> list[str]:
+    """Paths of the entries directly inside each folder of `dirs` ("" is the root), not recursive."""
+    found: list[str] = []
+    if "" in dirs:
+        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
+        found += [_text(p) for p in out.split(b"\0") if p]
+    rest = sorted({d.rstrip("/") for d in dirs if d})
+    if rest:
+        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev,
+                      "--", *(":(literal)" + d + "/" for d in rest))
+        found += [_text(p) for p in out.split(b"\0") if p]
+    return found
 
 
 def read_blob(repo: str, rev: str, path: str) -> bytes | None:

@@ -72,7 +72,7 @@ def test_same_edit_by_a_member_is_clean(tmp_path, repo):
     head = repo.commit({"CLAUDE.md": CLEAN_EDIT}, "docs: mention ruff", MEMBER)
     run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"))
     no_traceback(run)
-    assert run.returncode == 0
+    assert run.returncode == 0, run.stderr
     assert run.results() == []
     assert run.outputs["external-contributor"] == "false" and run.outputs["provenance"] == "trusted"
     assert run.outputs["findings"] == "0" and run.outputs["highest-severity"] == "none"
@@ -96,7 +96,7 @@ def test_member_pull_request_with_outsider_commit_touching_rune(tmp_path, repo):
     head = repo.commit({".rune/state.md": "# State\nphase: release\n"}, "state", OUTSIDER)
     run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"))
     no_traceback(run)
-    assert run.returncode == 0
+    assert run.returncode == 0, run.stderr
     assert run.rule_ids() == ["IG902"]
     res = run.results_for("IG902")[0]
     assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == ".rune/state.md"
@@ -209,7 +209,7 @@ def test_deleted_instruction_file_and_moved_skill_are_reported(tmp_path, repo):
     head = repo.commit({}, "reorganise", MEMBER)
     run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"))
     no_traceback(run)
-    assert run.returncode == 0
+    assert run.returncode == 0, run.stderr
     assert run.rule_ids() == ["IG904", "IG905"]
     assert run.results_for("IG904")[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "AGENTS.md"
     assert "old-name" in run.results_for("IG905")[0]["message"]["text"]
@@ -224,7 +224,7 @@ def test_scanned_text_is_inert_everywhere(tmp_path, repo):
     head = repo.commit({"CLAUDE.md": hostile, "@octocat <b>.cursorrules": "hi\n"}, "x", OUTSIDER)
     run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, association="NONE"))
     no_traceback(run)
-    assert run.returncode == 1
+    assert run.returncode == 1, run.stderr
     for bad in ("<img", "<b>", "@octocat", "https://evil", "](http", BIDI):
         assert bad not in run.summary, bad
     notes = run.annotations()

@@ -107,21 +107,31 @@ def _link_leaves(path: str, target: str) -> bool:
     return joined == ".." or joined.startswith("../")
 
 
-def targets_from_git(repo: str, rev: str, paths: list[str] | None, catalog: Catalog, limits: Limits,
-                     changed_lines: dict[str, frozenset[int]] | None, tree: list[gitutil.TreeEntry]) -> TargetSet:
-    """Agent-file targets among `paths` (None: every file) with content read from `rev`'s blobs."""
-    roots = skill_roots(e.path for e in tree)
-    by_path = {e.path: e for e in tree}
+def skill_roots_around(repo: str, rev: str, paths: list[str]) -> frozenset[str]:
+    """Skill folders (holding a SKILL.md) among the ancestors of `paths` at `rev`, without listing the whole tree."""
+    dirs: set[str] = set()
+    for p in paths:
+        d = posixpath.dirname(p)
+        while True:
+            dirs.add(d)
+            if not d:
+                break
+            d = posixpath.dirname(d)
+    return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs))) if dirs else frozenset()
+
+
+def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str], catalog: Catalog, limits: Limits,
+                     changed_lines: dict[str, frozenset[int]] | None) -> TargetSet:
+    """Agent-file targets among `paths` (files of `rev`), with content read from `rev`'s blobs."""
     ts = TargetSet(root=repo, skill_roots=roots)
-    wanted = list(by_path) if paths is None else [p for p in paths if p in by_path]
+    kinds = {p: k for p in paths if (k := catalog.classify(p, roots)) is not None}
     chosen: list[tuple[gitutil.TreeEntry, str, str | None]] = []
     per_skill: dict[str, int] = {}
     capped: dict[str, int] = {}
-    for path in wanted:
-        kind = catalog.classify(path, roots)
+    for entry in sorted(gitutil.ls_tree_entries(repo, rev, list(kinds)), key=lambda e: e.path):
+        path, kind = entry.path, kinds.get(entry.path)
         if kind is None:
             continue
-        entry = by_path[path]
         if entry.type == "commit":
             ts.not_scanned.append(NotScanned(path, "submodule", "a submodule in an agent file location; its content is another repository"))
             continue
@@ -206,8 +216,8 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     if event.base_sha is None:
         if not head_present:
             raise ScopeError(f"commit {head[:12]} is not in the clone; check out the commit that triggered the workflow")
-        tree = gitutil.ls_tree_entries(repo, head)
-        ts = targets_from_git(repo, head, None, catalog, config.limits, None, tree)
+        every = gitutil.ls_tree(repo, head)
+        ts = targets_from_git(repo, head, every, skill_roots(every), catalog, config.limits, None)
         notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
         return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes)
     if mb is not None:
@@ -231,10 +241,14 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
             if not gitutil.commit_exists(repo, head):
                 raise ScopeError(f"{why} and neither is {head[:12]}; {FETCH_ADVICE}")
         notes.append(f"{why}; the pull request's file list came from the REST API and commit authorship was not checked ({FETCH_ADVICE} to check it)")
-    tree = gitutil.ls_tree_entries(repo, head)
     in_scope = [c.path for c in changes if c.status != "D"]
-    paths = None if scope == "all" else in_scope
-    ts = targets_from_git(repo, head, paths, catalog, config.limits, lines, tree)
-    base_roots = skill_roots(e.path for e in gitutil.ls_tree_entries(repo, mb)) if mb else ts.skill_roots
-    found = change_findings(changes, catalog, base_roots, ts.skill_roots)
-    return Scope(ts, mb, head, changes, lines, ts.skill_roots, source, history, notes, found)
+    if scope == "all":
+        every = gitutil.ls_tree(repo, head)
+        paths, head_roots = every, skill_roots(every)
+    else:
+        paths, head_roots = in_scope, skill_roots_around(repo, head, in_scope)
+    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, lines)
+    gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
+    base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
+    found = change_findings(changes, catalog, base_roots, head_roots)
+    return Scope(ts, mb, head, changes, lines, head_roots | base_roots, source, history, notes, found)

@@ -156,11 +156,22 @@ def test_server_errors_on_listing_are_retried_then_reported(gh):
     assert len(gh.proxy.sent("GET", REVIEW_COMMENTS)) == 6 and len(ctx.sleeps) == 5
 
 
-def test_identity_falls_back_to_the_workflow_bot_when_user_is_forbidden(gh):
-    gh.proxy.respond("GET", r"^/user$", status=403)
-    gh.proxy.respond("GET", ISSUE_COMMENTS, body=[{"id": 5, "user": {"login": ME}, "body": SUMMARY_MARKER}])
+def test_when_the_token_cannot_name_itself_only_app_bots_count_as_us(gh):
+    gh.proxy.respond("GET", r"^/user$", status=403)  # the workflow token and app tokens cannot read /user
+    gh.proxy.respond("GET", ISSUE_COMMENTS, body=[
+        {"id": 4, "user": {"login": "mallory", "type": "User"}, "body": SUMMARY_MARKER},
+        {"id": 5, "user": {"login": "my-app[bot]", "type": "Bot"}, "body": SUMMARY_MARKER}])
     out = _comment(gh, ScanResult(), comment_author=None)
     assert "updated in place (5)" in out["summary-comment"].detail
+    assert gh.proxy.sent("DELETE") == []
+
+
+def test_a_token_that_names_itself_is_matched_exactly(gh):
+    gh.proxy.respond("GET", r"^/user$", body={"login": "release-bot"})
+    gh.proxy.respond("GET", ISSUE_COMMENTS, body=[
+        {"id": 5, "user": {"login": "other-app[bot]", "type": "Bot"}, "body": SUMMARY_MARKER}])
+    out = _comment(gh, ScanResult(), comment_author=None)
+    assert "created" in out["summary-comment"].detail and len(gh.proxy.sent("POST", ISSUE_COMMENTS)) == 1
 
 
 def test_findings_listed_in_an_earlier_review_body_are_struck_when_gone_and_restored_when_back(gh):

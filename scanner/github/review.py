@@ -16,25 +16,36 @@ from .comments import (FINDING_MARKER_RE, REVIEW_MARKER, SUMMARY_MARKER, Comment
                        listed_fingerprints, reopened_body, resolved_body, review_body, review_body_with_states,
                        right_lines_from_patch)
 
-WORKFLOW_TOKEN_LOGIN = "github-actions[bot]"
 MAX_INLINE = 30  # inline comments per review; more go to the review body
 
 
 def identity(api: GitHubAPI, configured: str | None) -> str:
-    """The login our comments are written as. The workflow token cannot read /user."""
+    """The login our comments are written as, or "" when the token cannot tell (the workflow
+    token and GitHub App tokens cannot read /user); then any GitHub App bot counts as us."""
     if configured:
         return configured
     try:
         me = api.request("GET", "/user")
     except APIError:
-        return WORKFLOW_TOKEN_LOGIN
+        return ""
     login = me.get("login") if isinstance(me, dict) else None
-    return str(login) if login else WORKFLOW_TOKEN_LOGIN
+    return str(login) if login else ""
 
 
 def _author(item: dict) -> str:
     user = item.get("user") if isinstance(item, dict) else None
     return str(user.get("login") or "") if isinstance(user, dict) else ""
+
+
+def _is_ours(item, me: str) -> bool:
+    """Written by us. Only apps installed on the repository (or its workflow token) are bots that
+    can comment on it; a person pasting our markers is never taken for us."""
+    if not isinstance(item, dict):
+        return False
+    if me:
+        return _author(item) == me
+    user = item.get("user") if isinstance(item.get("user"), dict) else {}
+    return user.get("type") == "Bot" and _author(item).endswith("[bot]")
 
 
 def changed_lines(api: GitHubAPI, repository: str, pr: int) -> dict[str, frozenset[int]]:
@@ -80,7 +91,7 @@ def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str
     """fingerprint -> (comment id, open|resolved, body) for our earlier inline comments."""
     out: dict[str, tuple[int, str, str]] = {}
     for c in api.paginate(f"/repos/{repository}/pulls/{pr}/comments"):
-        if not isinstance(c, dict) or _author(c) != me or not isinstance(c.get("id"), int):
+        if not _is_ours(c, me) or not isinstance(c.get("id"), int):
             continue
         body = str(c.get("body") or "")
         m = FINDING_MARKER_RE.search(body)
@@ -94,7 +105,7 @@ def _our_reviews(api: GitHubAPI, repository: str, pr: int, me: str) -> list[tupl
     out = []
     for r in api.paginate(f"/repos/{repository}/pulls/{pr}/reviews"):
         body = str(r.get("body") or "") if isinstance(r, dict) else ""
-        if _author(r) == me and REVIEW_MARKER in body and isinstance(r.get("id"), int):
+        if _is_ours(r, me) and REVIEW_MARKER in body and isinstance(r.get("id"), int):
             out.append((r["id"], body))
     return out
 
@@ -181,7 +192,7 @@ def _edit(api: GitHubAPI, repository: str, comment_id: int, body: str, report: R
 def upsert_summary(api: GitHubAPI, repository: str, pr: int, body: str, *, me: str) -> str:
     """Edit our summary comment in place (found by its marker), or create it once."""
     ours = [c for c in api.paginate(f"/repos/{repository}/issues/{pr}/comments")
-            if isinstance(c, dict) and _author(c) == me and SUMMARY_MARKER in str(c.get("body") or "")
+            if _is_ours(c, me) and SUMMARY_MARKER in str(c.get("body") or "")
             and isinstance(c.get("id"), int)]
     if not ours:
         created = api.request("POST", f"/repos/{repository}/issues/{pr}/comments", json={"body": body})

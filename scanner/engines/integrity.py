@@ -8,6 +8,8 @@ Two modes:
   edit to a trusted file is a finding whose severity follows provenance (an author outside the
   trusted set raises it to high), and an edit to the store itself is a protected change.
 Engines never print or exit; a store that cannot be read makes the engine FAILED, not clean.
+Authorship of `.rune/` files is judged by the Action's provenance (IG901/IG902) in pull requests
+and by `instruction-guard rune` (IG805) on a checkout, not here, so no commit is reported twice.
 """
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ from ..integrity.check import check_tree
 from ..integrity.classify import CHANGED_IN_COMMIT, NEW_UNTRUSTED, FileStatus
 from ..integrity.store import StoreError, TrustStore, loads
 from ..models import EngineRun, EngineStatus, Finding, ScanResult, Severity
-from ..rune import is_rune_path
 from ..targets import TargetSet
 from .native import file_finding
 
@@ -39,12 +40,10 @@ class ChangeContext:
 
 
 def active(root: str, config: Config, change: ChangeContext | None = None) -> bool:
-    """Run when a trust store exists (at the base commit for a change), or `.rune/` authorship can be judged."""
+    """Run when a trust store exists in the checkout, or for a change (whose base may hold one)."""
     import os
 
-    if change is not None:
-        return True
-    return os.path.isfile(os.path.join(root, config.trust_store)) or bool(config.trusted_users)
+    return change is not None or os.path.lexists(os.path.join(root, config.trust_store))
 
 
 def scan(ts: TargetSet, config: Config, change: ChangeContext | None = None) -> ScanResult:
@@ -100,7 +99,6 @@ def _scan_tree(ts: TargetSet, config: Config, result: ScanResult) -> None:
         result.notes.append(f"integrity: {ok} trusted file(s) match {config.trust_store}; {len(report.mismatches)} do not")
     else:
         result.notes.append(f"integrity: no trust store at {config.trust_store}; baselines not checked")
-    _rune_authorship(ts, config, result, base=None, head="HEAD")
 
 
 def _trusted_for_tree(root: str, config: Config):
@@ -119,34 +117,6 @@ def _signature_findings(c: signing.SignatureCheck) -> list[Finding]:
     f = file_finding(rule_id, c.path, f"{c.path}: {c.detail}", outcome=c.outcome, key=c.fingerprint)
     f.engine = ENGINE
     return [f]
-
-
-def _rune_authorship(ts: TargetSet, config: Config, result: ScanResult, base: str | None, head: str,
-                     trusts: Callable[[str], bool] | None = None) -> None:
-    from ..rune.authorship import findings as authorship_findings
-    from ..rune.authorship import untrusted_rune_commits
-
-    rune_paths = sorted(t.path for t in ts.targets if is_rune_path(t.path))
-    if not rune_paths:
-        return
-    trusted = None
-    if trusts is not None:
-        trusted = _CallableTrust(trusts)
-    auth = untrusted_rune_commits(ts.root, rune_paths, config, base=base, head=head, trusted=trusted)  # type: ignore[arg-type]
-    if not auth.checked:
-        result.notes.append(f".rune/ {auth.note}")
-        return
-    result.findings.extend(authorship_findings(auth, ENGINE))
-
-
-class _CallableTrust:
-    """Adapts a trusts(email) callable to provenance's TrustedAuthors interface."""
-
-    def __init__(self, fn: Callable[[str], bool]) -> None:
-        self._fn = fn
-
-    def trusts(self, email: str, login: str | None = None) -> bool:
-        return self._fn(email)
 
 
 # -- pull request -------------------------------------------------------------------------------
@@ -195,7 +165,6 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
         result.findings.append(f)
     if base_store is None:
         result.notes.append(f"integrity: no trust store at {config.trust_store} in the base commit; baselines not checked")
-        _rune_authorship(ts, config, result, base=change.base, head=change.head, trusts=trusts)
         return
     paths = sorted(base_store.entries)
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, change.head, paths)}
@@ -233,7 +202,6 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
             f.engine = ENGINE
             result.findings.append(f)
     result.notes.append(f"integrity: {ok} of {len(paths)} trusted file(s) match the base commit's store")
-    _rune_authorship(ts, config, result, base=change.base, head=change.head, trusts=trusts)
 
 
 class _NoEntry:

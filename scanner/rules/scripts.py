@@ -237,3 +237,32 @@ RULES = [
         must_not_match=[sh("chmod +x run.sh\n"), sh("chmod 755 bin/tool\n"), py("import os\nos.chmod('out.sh', 0o755)\n")],
     ),
 ]
+
+RULES += [
+    rule(
+        id="IG716", name="script-untrusted-input-to-execution",
+        title="Tool argument or command-line input reaches code, shell, query or template execution",
+        category=Category.MALICIOUS_CODE, severity=Severity.MEDIUM, confidence=Confidence.MEDIUM,
+        rationale="An MCP tool's arguments are chosen by the model, so by any text that steered it; a skill script's "
+                  "argv comes from the agent. Interpolated into a shell command, eval, an SQL/LDAP/XPath query or a "
+                  "template, they become code.",
+        remediation="Pass arguments as lists without a shell, use parameterised queries, render fixed templates with data.",
+        check=_facts(k.INPUT_TO_SINK), applies_to=SCRIPT, fixture_path=PY,
+        must_match=[py("import sqlite3\n@mcp.tool()\ndef find(name: str):\n    db = sqlite3.connect('a.db')\n    return db.execute(f\"SELECT * FROM t WHERE n = '{name}'\").fetchall()\n"),
+                    py("import os, sys\nos.system('convert ' + sys.argv[1] + ' out.png')\n")],
+        must_not_match=[py("import sqlite3\n@mcp.tool()\ndef find(name: str):\n    db = sqlite3.connect('a.db')\n    return db.execute('SELECT * FROM t WHERE n = ?', (name,)).fetchall()\n"),
+                        py("import subprocess, sys\nsubprocess.run(['convert', sys.argv[1], 'out.png'])\n"),
+                        py("@mcp.tool()\ndef greet(name: str):\n    return 'Hello {}'.format(name)\n")],
+    ),
+    rule(
+        id="IG717", name="script-system-reconnaissance",
+        title="Script collects account, process, network or hardware details of the machine",
+        category=Category.DATA_EXFILTRATION, severity=Severity.MEDIUM, confidence=Confidence.LOW,
+        rationale="Reading /etc/passwd, /proc, routing and ARP tables or hardware identifiers together is the "
+                  "survey step of an intrusion; a skill's stated task rarely needs several of them.",
+        remediation="Remove the collection, or document in SKILL.md why the skill needs each source.",
+        check=_facts(k.RECON), applies_to=SCRIPT, fixture_path=PY,
+        must_match=[py("import subprocess\nusers = open('/etc/passwd').read()\nroutes = subprocess.check_output(['netstat', '-rn'])\n")],
+        must_not_match=[py("print(open('/etc/hosts').read())\n"), sh("uname -s\n"), py("import platform\nprint(platform.system())\n")],
+    ),
+]

@@ -7,6 +7,7 @@ their kind into hits; the analysers only describe what the code does.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,6 +31,8 @@ SURVEILLANCE = "surveillance"  # keystrokes, clipboard, screen captured
 HOST_DATA_EXFIL = "host-data-exfil"  # host facts or captured data sent to the network
 DESTRUCTIVE = "destructive"
 PRIVILEGE = "privilege"
+INPUT_TO_SINK = "input-to-sink"  # a tool argument, sys.argv or input() reaches code, shell, SQL or template execution
+RECON = "reconnaissance"
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ CRED_STRONG = rx(
     r"keychains?(?:/|\\|\b)|login\s?data|(?:^|/|\\)cookies(?:\.sqlite)?$|key[34]\.db|logins\.json|wallet\.dat|"
     r"\.bitcoin|\.ethereum|electrum[/\\]wallets|exodus[/\\]|metamask|/etc/shadow|/etc/sudoers|/etc/gshadow|"
     r"\.bash_history|\.zsh_history|\.vault-token|\.terraform\.d[/\\]credentials|\.config[/\\]gh[/\\]hosts\.yml|"
+    r"(?:chrome|chromium|brave|edge|firefox|mozilla|safari|opera)[^\n]{0,80}(?:[/\\]history$|places\.sqlite|web data|[/\\]cookies)|"
     r"\.clawdbot|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts)"
 )
 CRED_WEAK = rx(r"(?i)(?:(?:^|/|\\|~)\.env(?:\.[a-z]+)?$|credentials\.json$|token\.json$|secrets?\.(?:json|ya?ml|toml)$|/etc/passwd)")
@@ -81,6 +85,22 @@ EVASION_TEXT = rx(
 )
 DESTRUCTIVE_TEXT = rx(r"(?i)(?:\brm\s+-(?:rf|fr|r\s+-f)\s+(?:/|~|\$home|/\*|\"/\")\s*(?:$|[;&|\"'])|mkfs\.|dd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|:\(\)\s*\{\s*:\|:&\s*\};:)")
 PRIVILEGE_TEXT = rx(r"(?i)(?:chmod\s+[ugo]*\+s\b|chmod\s+[0-7]?[4-7][0-7]{3}\b|nopasswd|/etc/sudoers|setuid\(0\)|usermod\s+-ag\s+(?:sudo|wheel|docker))")
+
+RECON_TEXT = rx(
+    r"(?i)(?:/etc/passwd|/etc/group\b|/proc/net/|/proc/\d+/|/proc/\*/|/proc/self/environ|/proc/mounts|/etc/fstab|"
+    r"/sys/class/dmi|/etc/hosts$|\barp\s+-a|\bip\s+(?:route|addr|neigh)|\bnetstat\b|\bdmidecode\b|\blsblk\b|"
+    r"getent\s+passwd|/var/log/auth\.log|/etc/resolv\.conf|\bifconfig\b|\bwhoami\b|\blast\s+-|/etc/os-release|"
+    r"psutil\.(?:process_iter|net_connections|users)|\bps\s+aux\b|\buname\s+-a|/var/run/docker\.sock)"
+)
+GEO_HOSTS = ("ipapi.co", "ipinfo.io", "ip-api.com", "ifconfig.me", "api.ipify.org", "geolocation-db.com", "ipgeolocation.io",
+             "freegeoip", "extreme-ip-lookup.com", "ipwho.is", "checkip.amazonaws.com", "icanhazip.com", "wtfismyip.com")
+CLIPBOARD_COMMANDS = frozenset({"pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard", "termux-clipboard-get"})
+
+
+def is_geo_lookup(url: str) -> bool:
+    host = host_of(url)
+    return bool(host) and any(host == g or host.endswith("." + g) or g in host for g in GEO_HOSTS)
+
 
 # Installers from vendors a reviewer would accept: lowers, never hides.
 VENDOR_HOSTS = frozenset({
@@ -148,12 +168,41 @@ def host_risk(url: str) -> str:
     return "unknown"
 
 
+# Cheap substring gates in front of the RE2 patterns: most strings in a script contain none
+# of these, and a Python `in` test is far cheaper than an RE2 call per string.
+_CRED_KEYS = (".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", "npmrc", "pypirc", "netrc", "git-cred",
+              "gnupg", "password-store", "keychain", "login", "cookies", "key3", "key4", "wallet", "bitcoin", "ethereum",
+              "electrum", "exodus", "metamask", "shadow", "sudoers", "history", "vault", "terraform", "hosts.yml",
+              "clawdbot", ".claude", ".codex", "solana", "purple", "places", "web data", ".env", "credentials", "token",
+              "secret", "passwd")
+_SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", "rc.local",
+               "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",
+               "schtasks", "at now", "169.254", "metadata", "100.100.100.200", "fd00:ec2", "/var/log", "history",
+               "histfile", "setenforce", "auditctl", "wevtutil", "clear-eventlog", "ufw", "systemctl", "debugger",
+               "tracerpid", "dockerenv", "vbox", "vmtoolsd", "sandboxie", "ld_preload", "/proc/", "kill", "shred",
+               "touch", "timestomp", "rm ", "mkfs", "dd ", ":()", "chmod", "nopasswd", "sudoers", "setuid", "usermod",
+               "/etc/", "arp", "ip ", "netstat", "dmidecode", "lsblk", "getent", "/sys/", "ifconfig", "whoami", "last ",
+               "psutil", "ps aux", "uname", "docker.sock")
+
+
+def _gate(s: str, keys: tuple[str, ...]) -> bool:
+    low = s.lower()
+    return any(k in low for k in keys)
+
+
+@lru_cache(maxsize=8192)
 def is_credential_path(s: str) -> bool:
-    return CRED_STRONG.test(s) or CRED_WEAK.test(s)
+    return _gate(s, _CRED_KEYS) and (CRED_STRONG.test(s) or CRED_WEAK.test(s))
 
 
+@lru_cache(maxsize=8192)
 def is_strong_credential_path(s: str) -> bool:
-    return CRED_STRONG.test(s)
+    return _gate(s, _CRED_KEYS) and CRED_STRONG.test(s)
+
+
+def may_have_shape(s: str) -> bool:
+    """False when no persistence/evasion/metadata/privilege/recon pattern can match s."""
+    return _gate(s, _SHAPE_KEYS)
 
 
 def is_secret_env_name(name: str) -> bool:

@@ -66,7 +66,8 @@ CAPTURE = frozenset({
 })
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "os.environ.pop", "os.environ.setdefault", "os.getenvb", "os.environ.__getitem__"})
 CONSTRUCTOR_ALIASES = {"socket.create_connection": "socket.socket", "socket.socketpair": "socket.socket",
-                       "requests.session": "requests.Session", "socket.fromfd": "socket.socket"}
+                       "requests.session": "requests.Session", "socket.fromfd": "socket.socket",
+                       "ssl.wrap_socket": "socket.socket", "ssl.SSLContext.wrap_socket": "socket.socket"}
 SHELL_NAMES = ("sh", "bash", "zsh", "dash", "ksh", "/bin/sh", "/bin/bash", "/bin/zsh", "cmd", "cmd.exe",
                "powershell", "powershell.exe", "pwsh", "/usr/bin/sh", "/usr/bin/bash")
 INTERPRETER_NAMES = SHELL_NAMES + ("python", "python3", "node", "perl", "ruby", "php")
@@ -83,9 +84,23 @@ def is_download(q: str) -> bool:
     return q.startswith(DOWNLOAD_PREFIXES) or q in DOWNLOAD_SOCKET
 
 
+NETWORK_VERBS = frozenset({
+    "get", "post", "put", "patch", "delete", "request", "head", "options", "urlopen", "Request", "send", "sendall",
+    "sendmail", "send_message", "connect", "stream", "fetch", "storbinary", "storlines", "resolve", "query",
+    "open", "urlretrieve", "download", "upload", "perform", "create_connection", "ws_connect", "sendto", "put_file",
+})
+# Types worth remembering for a variable: what its later method calls mean.
+TRACKED_TYPES = frozenset({"socket.socket", "requests.Session", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession",
+                           "smtplib.SMTP", "smtplib.SMTP_SSL", "ftplib.FTP", "http.client.HTTPConnection",
+                           "http.client.HTTPSConnection", "urllib3.PoolManager", "paramiko.SSHClient", "sqlite3.connect",
+                           "pynput.keyboard.Listener", "telnetlib.Telnet"})
+
+
 def is_network(q: str) -> bool:
-    if q.startswith(NETWORK_PREFIXES) or q in NETWORK_EXACT:
+    if q in NETWORK_EXACT:
         return True
+    if q.startswith(NETWORK_PREFIXES):
+        return q.rsplit(".", 1)[-1] in NETWORK_VERBS
     return "." in q and q.rsplit(".", 1)[1] in SENDING_METHODS and not q.startswith(("self.", "cls."))
 
 

@@ -17,9 +17,10 @@ from . import python_api as api
 from .python_consts import const_str
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
+FILE, UNTRUSTED = "file-content", "untrusted-input"
 EMPTY: frozenset[str] = frozenset()
-REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE})
-SUMMARY_PASSES = 3
+REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
+SUMMARY_PASSES = 2  # helper chains two deep resolve; the final pass emits
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Summary:
     returns: frozenset[str] = EMPTY  # taints a call returns whatever its arguments
     passthrough: frozenset[int] = frozenset()  # parameters that flow into the return value
     param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
+    param_urls: dict[int, str] = field(default_factory=dict)  # parameter -> fixed URL of the network sink it reaches
 
 
 class PythonFlow:
@@ -47,7 +49,24 @@ class PythonFlow:
 
     # -- driver ------------------------------------------------------------------------
     def run(self) -> list[c.Fact]:
+        # One walk of the tree collects everything the later passes need.
+        self.strings: list[ast.Constant] = []
+        self.docstrings: set[int] = set()
+        self.writes = False
         for node in ast.walk(self.tree):
+            if isinstance(node, ast.Constant):
+                if isinstance(node.value, str):
+                    self.strings.append(node)
+                continue
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body:
+                st = body[0]
+                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
+                    self.docstrings.add(id(st.value))
+            if isinstance(node, ast.Call) and not self.writes:
+                from .python_sinks import writes_files
+
+                self.writes = writes_files(node)
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
@@ -68,8 +87,9 @@ class PythonFlow:
             self.globals, self.global_strs = module.env, module.strs
             for name, fn in self.funcs.items():
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
+                tool = _is_tool(fn)
                 for idx, arg in enumerate(_params(fn)):
-                    scope.env[arg] = frozenset({f"param:{idx}"})
+                    scope.env[arg] = frozenset({f"param:{idx}", UNTRUSTED} if tool else {f"param:{idx}"})
                     scope.strs.pop(arg, None)
                 scope.block(fn.body)
                 self.summaries[name] = scope.summary()
@@ -113,6 +133,16 @@ def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         names = names[1:]
     names += [p.arg for p in a.kwonlyargs]
     return names
+
+
+def _is_tool(fn) -> bool:
+    """An MCP/agent tool: its arguments are chosen by the model, i.e. by whatever text steered it."""
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in ("tool", "call_tool", "resource", "prompt", "route", "get", "post"):
+            return True
+    return False
 
 
 def _mentions_shell(call: ast.Call) -> bool:

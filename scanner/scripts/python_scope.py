@@ -7,9 +7,16 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, HOST, REAL_SOURCES, SECRET, Summary
+from .python_flow import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
+_MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})
+# Method names too common to map onto a same-named local function when the receiver is unknown.
+_COMMON_METHODS = frozenset({
+    "get", "set", "run", "read", "write", "format", "join", "append", "update", "items", "keys", "values", "open",
+    "close", "send", "post", "put", "execute", "render", "load", "loads", "dump", "dumps", "start", "stop", "call",
+    "main", "process", "handle", "parse", "encode", "decode", "copy", "pop", "add", "remove", "delete", "connect",
+})
 
 
 class Scope:
@@ -21,7 +28,9 @@ class Scope:
         self.refs: dict[str, str] = {}
         self.fn = fn
         self.returns: frozenset[str] = EMPTY
+        self.loops = 0
         self.param_sinks: dict[int, set[str]] = {}
+        self.param_urls: dict[int, str] = {}
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
@@ -54,8 +63,11 @@ class Scope:
                 self.bind(st.target, st.value, self.expr(st.value))
         elif isinstance(st, (ast.For, ast.AsyncFor)):
             self.bind(st.target, None, self.expr(st.iter))
+            self.loops += 1
             self.block(st.body)
-            self.block(st.body)  # a second time: values assigned late in the loop reach its start
+            if self.loops == 1:
+                self.block(st.body)  # outermost loop, a second time: values assigned late reach its start
+            self.loops -= 1
             self.block(st.orelse)
         elif isinstance(st, ast.While):
             self.expr(st.test)
@@ -101,8 +113,10 @@ class Scope:
                 q = self.qualname(value.func)
                 if ref and q in ("getattr", "__import__", "importlib.import_module"):
                     self.refs[tgt.id] = ref
-                elif q:
+                elif q and api.CONSTRUCTOR_ALIASES.get(q, q) in api.TRACKED_TYPES:
                     self.types[tgt.id] = api.CONSTRUCTOR_ALIASES.get(q, q)
+                else:
+                    self.types.pop(tgt.id, None)
             elif value is not None:
                 ref = self.qualname(value) if isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)) else ""
                 if ref:
@@ -191,9 +205,11 @@ class Scope:
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):
                 return frozenset({ENVDUMP})
+            if q == "sys.argv":
+                return frozenset({UNTRUSTED})
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return self.flow.attrs.get(node.attr, EMPTY)
-            return self.expr(node.value, d)
+            return self.expr(node.value, d) | self.flow.attrs.get(node.attr, EMPTY)
         if isinstance(node, ast.Subscript):
             if self.qualname(node.value) in ("os.environ", "os.environb"):
                 key = const_str(node.slice, self.lookup)
@@ -208,6 +224,12 @@ class Scope:
                 t = frozenset({CRED})
         if isinstance(node, ast.Lambda):
             return t | self.expr(node.body, d)
+        kids = _fast_children(node)
+        if kids is not None:
+            for child in kids:
+                if child is not None:
+                    t |= self.expr(child, d)
+            return t
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.comprehension):
                 it = self.expr(child.iter, d)
@@ -244,9 +266,15 @@ class Scope:
                 result |= {SECRET, "secret-name:" + key}
         if q in api.HOST_INFO:
             result |= {HOST}
+        if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
+            result |= {FILE}
+        if q in ("input", "raw_input", "getpass.getpass"):
+            result |= {UNTRUSTED}
         if q in api.CAPTURE or (attr == "clipboard_get"):
             result |= {CAPTURE}
             self.flow.emit(c.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
+        if attr in _MUTATORS and isinstance(node.func, ast.Attribute) and all_t:
+            self._merge_into(node.func.value, all_t)  # items.append(secret): the container now holds it
         summary = self._summary_for(node.func)
         if summary is not None:
             result |= summary.returns
@@ -256,7 +284,7 @@ class Scope:
             for i, kinds in summary.param_sinks.items():
                 if i < len(arg_t):
                     for kind in kinds:
-                        self.sink(kind, node, arg_t[i], q or attr, via_helper=True)
+                        self.sink(kind, node, arg_t[i], q or attr, via_helper=True, url=summary.param_urls.get(i, ""))
         self.check_sinks(node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
         return result
 
@@ -268,7 +296,8 @@ class Scope:
         if isinstance(func, ast.Name) and func.id in self.flow.funcs and func.id not in self.flow.imports:
             return self.flow.summaries.get(func.id)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.flow.imports:
-            if func.attr in self.flow.funcs and (func.value.id in ("self", "cls") or func.value.id[:1].isupper()):
+            if func.attr in self.flow.funcs and (func.value.id in ("self", "cls") or func.value.id[:1].isupper()
+                                                 or (func.attr not in _COMMON_METHODS and func.value.id not in self.types)):
                 return self.flow.summaries.get(func.attr)
         return None
 
@@ -284,12 +313,41 @@ class Scope:
         for p in t:
             if p.startswith("param:"):
                 self.param_sinks.setdefault(int(p[6:]), set()).add(kind)
+                if url:
+                    self.param_urls[int(p[6:])] = url
+        if UNTRUSTED in t:
+            from .python_sinks import untrusted_outcome
+
+            untrusted_outcome(self, kind, node, name, via_helper)
         if t & REAL_SOURCES:
             sink_outcome(self, kind, node, t, name, via_helper, url)
 
     def summary(self) -> Summary:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
-        return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks)
+        return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks, self.param_urls)
 
 
 __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET", "Confidence"]
+
+
+def _fast_children(node: ast.AST):
+    """Child expressions of the commonest expression nodes, without ast's generic field walk."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return node.elts
+    if isinstance(node, ast.BinOp):
+        return (node.left, node.right)
+    if isinstance(node, (ast.JoinedStr, ast.BoolOp)):
+        return node.values
+    if isinstance(node, ast.FormattedValue):
+        return (node.value,)
+    if isinstance(node, ast.Dict):
+        return [*node.keys, *node.values]
+    if isinstance(node, ast.Compare):
+        return [node.left, *node.comparators]
+    if isinstance(node, (ast.UnaryOp,)):
+        return (node.operand,)
+    if isinstance(node, (ast.Starred, ast.Await)):
+        return (node.value,)
+    if isinstance(node, ast.IfExp):
+        return (node.test, node.body, node.orelse)
+    return None

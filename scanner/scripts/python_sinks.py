@@ -7,7 +7,7 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import CAPTURE, CRED, DEC, DL, ENVDUMP, HOST, SECRET
+from .python_flow import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
 
 SECRET_NAME = "secret-name:"
 _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", "password", "client", "bot", "app", "the"}
@@ -19,6 +19,12 @@ def _own_service(env_name: str, url: str) -> bool:
     return bool(host) and bool(parts) and any(p in host for p in parts)
 
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
+SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
+TEMPLATE_CLASSES = frozenset({"jinja2.Template", "jinja2.Environment.from_string", "mako.template.Template",
+                              "tornado.template.Template", "Cheetah.Template.Template", "django.template.Template",
+                              "string.Template", "jinja2.sandbox.SandboxedEnvironment.from_string"})
+_UNTRUSTED_WHAT = {EXEC: "code execution", IMPORT: "a module import", SHELL_STRING: "a shell command",
+                   QUERY: "a database/LDAP/XPath query", TEMPLATE: "a template engine", DESER: "a deserialiser"}
 
 
 def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:
@@ -39,6 +45,15 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         safe_yaml = q == "yaml.load" and any(k.arg == "Loader" and "Safe" in ast.dump(k.value) for k in node.keywords)
         if q in api.DESERIALIZERS and not safe_yaml and not (all_t & {DL, DEC}):
             scope.flow.emit(c.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    if attr in ("execute", "executemany", "executescript", "raw", "search_s", "search", "xpath", "find", "aggregate") and first is not None \
+            and (_built_string(first) or (not isinstance(first, (ast.Constant, ast.Dict)) and const_str(first, scope.lookup) is None
+                                          and attr in ("execute", "executemany", "executescript", "raw", "xpath", "search_s"))):
+        scope.sink(QUERY, node, first_t, q or attr)
+    if q in TEMPLATE_CLASSES or attr == "from_string" or (attr == "format" and isinstance(node.func, ast.Attribute)
+                                                           and not isinstance(node.func.value, ast.Constant)):
+        t = first_t if attr != "format" else scope.expr(node.func.value)
+        scope.sink(TEMPLATE, node, t, q or attr)
     if q and api.is_network(q):
         url = const_str(first, scope.lookup) or const_str(_kw(node, "url"), scope.lookup) or ""
         # A token in an auth header is how APIs are called; it matters only on a raw IP or paste host.
@@ -46,6 +61,9 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
         scope.sink(NETWORK, node, body_t, q, url=url)
+        if url and c.is_geo_lookup(url):
+            scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
+                            Severity.MEDIUM, Confidence.MEDIUM)
     if q in ("os.chmod", "os.lchmod", "os.fchmod", "pathlib.Path.chmod") or (isinstance(node.func, ast.Attribute) and node.func.attr == "chmod"):
         mode = node.args[1] if len(node.args) > 1 else (node.args[0] if node.args and q.endswith("Path.chmod") else None)
         if isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o6000:
@@ -56,6 +74,29 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         target = const_str(first, scope.lookup)
         if target is not None and target.rstrip("/") in ("", "~", "/home", "/etc", "/usr", "$HOME", "C:\\", "C:"):
             scope.flow.emit(c.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
+
+
+def _built_string(node: ast.AST) -> bool:
+    """A string put together at run time (f-string, +, %, .format): the shape of injection."""
+    if isinstance(node, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+
+
+def _shell_dash_c(scope, first) -> bool:
+    parts = [const_str(e, scope.lookup) for e in first.elts]
+    return len(parts) >= 2 and (parts[0] or "").rsplit("/", 1)[-1] in api.SHELL_NAMES and parts[1] in ("-c", "/c", "-Command")
+
+
+def untrusted_outcome(scope, kind: str, node: ast.Call, name: str, via_helper: bool) -> None:
+    what = _UNTRUSTED_WHAT.get(kind)
+    if what is None:
+        return
+    via = " through a helper function" if via_helper else ""
+    scope.flow.emit(c.INPUT_TO_SINK, node, f"A tool argument or command-line input reaches {what} ({name}){via}",
+                    Severity.MEDIUM, Confidence.MEDIUM, sink=name, sink_kind=kind)
 
 
 def _param_only(t: frozenset[str]) -> bool:
@@ -74,6 +115,8 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
     uses_shell = q in api.SHELL_ALWAYS or (isinstance(shell_kw, ast.Constant) and bool(shell_kw.value))
     text = _command_text(scope, first)
     scope.sink(SHELL, node, first_t | kw_t.get("input", frozenset()), q)
+    if uses_shell or not isinstance(first, (ast.List, ast.Tuple)) or _shell_dash_c(scope, first):
+        scope.sink(SHELL_STRING, node, first_t, q)
     if text is not None:
         from .shell_flow import analyze_text
 
@@ -81,6 +124,8 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
             scope.flow.emit(f.kind, node, f"{f.message} (command run by {q})", f.severity, f.confidence,
                             url=f.properties.get("url", ""), embedded_shell=text[:200])
         argv0 = text.split(None, 1)[0].rsplit("/", 1)[-1] if text.strip() else ""
+        if argv0.lower() in c.CLIPBOARD_COMMANDS:
+            scope.flow.emit(c.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
         if argv0 in ("curl", "wget", "nc", "ncat", "scp") and first_t & {CRED, SECRET, ENVDUMP}:
             scope.flow.emit(c.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
     elif uses_shell and first is not None and not (first_t & {DL, DEC}):
@@ -134,6 +179,9 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
         elif CAPTURE in t:
             emit(c.HOST_DATA_EXFIL, node, f"Captured keystrokes, clipboard or screen reach a network call ({name}){via}",
                  Severity.HIGH, Confidence.HIGH, url=url, sink=name)
+        elif FILE in t and url and c.host_risk(url) != "vendor":
+            emit(c.HOST_DATA_EXFIL, node, f"Local file contents are sent to a fixed address ({name}){via}",
+                 Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
         elif HOST in t and url:
             emit(c.HOST_DATA_EXFIL, node, f"Host details (user, host name, files) are sent to a fixed address ({name}){via}",
                  Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
@@ -142,54 +190,61 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
 # -- shapes named by the strings a script carries --------------------------------------------------
 def constant_shapes(flow) -> None:
     """Persistence, cloud-metadata, defence-evasion, privilege and sensitive-file shapes in string constants."""
-    docstrings = _docstring_ids(flow.tree)
-    writes = _writes_files(flow.tree)
+    docstrings = flow.docstrings
+    writes = flow.writes
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
-    for node in ast.walk(flow.tree):
-        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in docstrings:
+    recon: dict[str, ast.AST] = {}
+    for node in flow.strings:
+        if id(node) in docstrings:
             continue
         s = node.value
-        if len(s) > 400:
+        if len(s) > 400 or _looks_like_regex(s) or len(s.split()) > 12:
             continue
         low = s.lower()
-        for kind, test, sev, msg in (
-            (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
-            (c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes else Severity.MEDIUM, "Start-up, scheduler or login-key location (persistence)"),
-            (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering (defence evasion)"),
-            (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
-            (c.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
-        ):
+        pathlike = s.count(" ") <= 3
+        shaped = c.may_have_shape(s)
+        for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if s.count(" ") <= 3 and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
+        if pathlike and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
             seen.add((c.SENSITIVE_READ, low))
             flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if shaped and c.RECON_TEXT.test(s):
+            recon.setdefault(low, node)
+    if len(recon) >= 2:
+        first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
+        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+                  Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
-def _docstring_ids(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list):
-            for st in body:
-                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
-                    ids.add(id(st.value))
-    return ids
+def constant_tests(writes: bool, low: str, pathlike: bool):
+    strong = any(k in low for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "currentversion\\run"))
+    out = [
+        (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
+        (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering (defence evasion)"),
+        (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
+        (c.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
+    ]
+    if pathlike and ("/" in low or "\\" in low or low.startswith(".") or low.strip() in ("crontab", "schtasks")):
+        out.append((c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
+                    "Start-up, scheduler or login-key location (persistence)"))
+    return out
 
 
-def _writes_files(tree: ast.AST) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name in ("write_text", "write_bytes", "symlink_to", "copy", "copyfile", "copy2", "symlink"):
-                return True
-            if name == "open" and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and set(node.args[1].value) & set("wa+"):
-                return True
-            if name == "open" and any(k.arg == "mode" and isinstance(k.value, ast.Constant) and set(str(k.value.value)) & set("wa+") for k in node.keywords):
-                return True
-            if name in ("system", "run", "Popen", "call", "check_call", "check_output"):
-                return True
+def _looks_like_regex(s: str) -> bool:
+    return "(?" in s or "\\s" in s or "\\b" in s or "\\." in s or "\\d" in s or "\\w" in s or ".*" in s or "[^" in s
+
+
+def writes_files(node: ast.Call) -> bool:
+    """Does this call write files or run commands (what turns a named persistence path into an act)?"""
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    if name in ("write_text", "write_bytes", "symlink_to", "copy", "copyfile", "copy2", "symlink",
+                "system", "run", "Popen", "call", "check_call", "check_output"):
+        return True
+    if name == "open":
+        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wa+"))
     return False

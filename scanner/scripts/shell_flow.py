@@ -301,6 +301,9 @@ class ShellFlow:
 
     def text_shapes(self, root) -> None:
         """Per-command text shapes: persistence, evasion, destruction, privilege, sensitive reads."""
+        recon: dict[str, object] = {}
+        remotes: list = []
+        pushes = False
         for n in _walk(root):
             if n.type != "command":
                 continue
@@ -308,6 +311,17 @@ class ShellFlow:
             if len(line) > 2000:
                 line = line[:2000]
             prog, _, vals = self.command_parts(n)
+            if prog in c.CLIPBOARD_COMMANDS and not (prog in ("xclip", "xsel") and not any(v in ("-o", "--output", "-out") for v in vals)):
+                self.emit(c.SURVEILLANCE, n, f"Reads the clipboard ({prog})", Severity.MEDIUM, Confidence.MEDIUM)
+            if prog in FETCHERS and any(c.is_geo_lookup(v) for v in vals if "://" in v or "." in v):
+                self.emit(c.SURVEILLANCE, n, "Looks up the machine's public IP address and location", Severity.MEDIUM, Confidence.MEDIUM)
+            if prog == "git" and len(vals) >= 3 and vals[0] == "remote" and vals[1] in ("add", "set-url") and any("://" in v or "@" in v for v in vals[2:]):
+                remotes.append(n)
+            if prog == "git" and vals[:1] == ["push"]:
+                pushes = True
+            m = c.RECON_TEXT.search(line.encode("utf-8", "surrogatepass"))
+            if m is not None:
+                recon.setdefault(m.group(0).decode("utf-8", "replace").lower(), n)
             if prog == "crontab" or ("crontab" in line and prog in ("echo", "printf")):
                 self.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if "-l" in vals and len(vals) == 1 else Severity.HIGH, Confidence.MEDIUM)
             if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
@@ -320,6 +334,12 @@ class ShellFlow:
                 self.emit(c.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
             if prog in ("curl", "wget") and c.CLOUD_METADATA_HOST.test(line):
                 self.emit(c.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
+        if remotes and pushes:
+            self.emit(c.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
+        if len(recon) >= 2:
+            first = min(recon.values(), key=lambda x: x.start_byte)
+            self.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+                      Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
 def _walk(node):

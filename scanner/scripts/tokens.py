@@ -193,6 +193,7 @@ class TokenFlow:
 
     def text_shapes(self) -> None:
         seen = set()
+        recon: dict = {}
         for n, m in enumerate(self.v.strings.finditer(self.data)):
             if n >= MAX_MATCHES * 5:
                 break
@@ -208,8 +209,16 @@ class TokenFlow:
             ):
                 if test.test(s):
                     self.emit(kind, m.start(), m.end(), msg, sev, value=s[:120])
+            if c.RECON_TEXT.test(s):
+                recon.setdefault(s.lower(), m)
+            if "://" in s and c.is_geo_lookup(s):
+                self.emit(c.SURVEILLANCE, m.start(), m.end(), "Looks up the machine's public IP address and location", Severity.MEDIUM)
             if s.count(" ") <= 3 and c.is_strong_credential_path(s):
                 self.emit(c.SENSITIVE_READ, m.start(), m.end(), "Names a credential store or system secret file", Severity.MEDIUM, value=s[:120])
+        if len(recon) >= 2:
+            first = min(recon.values(), key=lambda x: x.start())
+            self.emit(c.RECON, first.start(), first.end(), f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+                      Severity.MEDIUM, Confidence.LOW)
 
 
 def _is_literal(arg: bytes) -> bool:

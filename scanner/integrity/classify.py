@@ -106,7 +106,9 @@ def classify(root: str, store: TrustStore, paths: list[str] | None = None,
 def _git_view(root: str, paths: list[str]) -> _GitView | str:
     """HEAD's blob ids for the paths, or a one-line reason git cannot classify."""
     try:
-        if not gitutil.is_repository(root):
+        # Not gitutil.is_repository: it folds "git is missing" into False, and the two differ here.
+        inside = gitutil.run_git(root, "rev-parse", "--is-inside-work-tree", ok_codes=(0, 128))
+        if inside.strip() != b"true":
             return "not a git repository"
         top = os.path.realpath(gitutil.top_level(root))
         rel = os.path.relpath(os.path.realpath(root), top).replace(os.sep, "/")

@@ -71,7 +71,7 @@ _CONCEAL = (
     r"(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:mention|reveal|disclose|show|explain|acknowledge|report)\s+"
     r"(?:this|these|it|that|any\s+of\s+this|what\s+you(?:\s+\w+){1,2}|the\s+(?:above|following|instructions?|steps?|actions?|request|tool\s+call))\s+(?:\w+\s+){0,3}?(?:to|with)\s+" + _WHO + r"|"
     r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+" + _WHO + r"|"
-    r"\bwithout\s+(?:the\s+)?user(?:'s|s)?\s+(?:knowledge|noticing|knowing|consent|awareness|seeing)|"
+    r"\bwithout\s+(?:the\s+)?user(?:'s|s)?\s+(?:knowledge|noticing|knowing|awareness|seeing)|"
     r"\b(?:the\s+)?user\s+(?:must|should|will|need)\s*(?:not|never|n'?t)\s+(?:ever\s+)?(?:know|notice|learn|find\s+out|be\s+(?:told|informed|aware|notified))|"
     r"\b(?:hide|conceal|keep)\s+(?:this|these|it|them|the\s+\w+(?:\s+\w+)?)\s+(?:\w+\s+)?(?:from|secret\s+from|hidden\s+from)\s+(?:the\s+)?(?:user|human|developer|operator)|"
     r"\b(?:this|these)\s+(?:instructions?|steps?|actions?|tool\s+call|requests?)\s+(?:is|are|must\s+(?:be|remain)|should\s+(?:be|remain))\s+(?:hidden|secret|invisible|confidential)\b|"

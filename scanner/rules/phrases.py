@@ -122,11 +122,30 @@ def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
     # lines of code (a "# do not remove" comment does not negate the command below it).
     if prev and not in_code and (prev.endswith(":") or (before.strip() == "" and prev[-1:] not in ".!?")):
         before = prev + " " + before
+    if not in_code and _is_list_item(line):
+        intro = _list_intro(doc, line_no)
+        if intro.endswith(":"):
+            before = intro + " " + before  # "You must never:" governs every item of its list
     before = before[-reach:]
     cut = max(before.rfind(c + " ") for c in _SENTENCE_END)
     before = before[cut + 1:] if cut >= 0 else before
     # URLs and paths are not words: "attacker.example.com" negates nothing.
     return " ".join(w for w in before.split(" ") if "://" not in w and "." not in w.strip(".,;:"))
+
+
+def _is_list_item(line: str) -> bool:
+    s = line.lstrip()
+    return s.startswith(("- ", "* ", "+ ")) or (s[:1].isdigit() and s.split(" ", 1)[0].rstrip(".)").isdigit())
+
+
+def _list_intro(doc: Document, line_no: int) -> str:
+    """The line that introduces the list holding `line_no` (within 40 lines), normalised."""
+    for k in range(line_no - 1, max(0, line_no - 41), -1):
+        text = doc.line_text(k)
+        if not text.strip() or _is_list_item(text) or text.startswith((" ", "\t")):
+            continue
+        return _norm_line(doc, k).strip()
+    return ""
 
 
 def _quoted(doc: Document, start: int, end: int, marks: tuple[tuple[str, str], ...]) -> bool:

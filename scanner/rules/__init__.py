@@ -20,6 +20,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.injection",
     "scanner.rules.exfil",
     "scanner.rules.prose_code",
+    "scanner.rules.agent_config",
 )
 
 

@@ -143,3 +143,23 @@ def test_summary_stays_under_githubs_limit():
     text = summary.render(result, decide(result, Severity.HIGH), budget=summary.BUDGET)
     assert len(text.encode()) < summary.MAX_BYTES
     assert "Summary truncated" in text
+
+
+def test_trusted_authors_commit_counts_as_theirs_through_its_github_login(tmp_path):
+    from scanner.github import provenance
+
+    r = GitRepo(tmp_path / "r")
+    base = r.commit({"CLAUDE.md": "a\n"}, "base", MAINTAINER)
+    r.branch("pr")
+    head = r.commit({"CLAUDE.md": "a\nb\n"}, "from a laptop", ("Max", "max@laptop.local"))
+    event = Event("pull_request", "o/r", head_sha=head, base_sha=base, pr_number=3, author_login="max", author_association="MEMBER")
+    scope = build_scope(str(r.path), event, Config(), "changed")
+    by_email = provenance.assess(str(r.path), event, scope, Config())
+    assert [f.rule_id for f in by_email.findings] == ["IG902"] and by_email.external
+    by_login = provenance.assess(str(r.path), event, scope, Config(), commit_logins={head: "Max"})
+    assert by_login.findings == [] and not by_login.external and by_login.verdict == "trusted"
+    # A login that is not trusted does not help, and bots are people unless trusted by name.
+    bot = provenance.assess(str(r.path), event, scope, Config(), commit_logins={head: "renovate[bot]"})
+    assert [f.rule_id for f in bot.findings] == ["IG902"]
+    named = provenance.assess(str(r.path), event, scope, Config(trusted_users=("renovate[bot]",)), commit_logins={head: "renovate[bot]"})
+    assert named.findings == []

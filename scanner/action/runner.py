@@ -72,6 +72,29 @@ def pull_files_fetcher(env: Mapping[str, str], token: str | None):
     return fetch
 
 
+def commit_logins(env: Mapping[str, str], token: str | None, event: Event) -> tuple[dict[str, str] | None, str | None]:
+    """GitHub logins of the pull request's commit authors (GET .../pulls/{n}/commits), when a token allows.
+
+    Lets a trusted author's commits count as theirs whatever email they were made with. A failure is
+    a note, not an error: provenance then judges by commit emails alone.
+    """
+    if not token or not event.is_pull_request:
+        return None, None
+    from ..github.api import GitHubAPI
+
+    api = GitHubAPI((env.get("GITHUB_API_URL") or "https://api.github.com"), token, budget_seconds=30.0)
+    try:
+        items = api.paginate(f"/repos/{event.repository}/pulls/{event.pr_number}/commits", max_pages=3)
+    except Exception as exc:  # any API failure: fall back to emails, and say so
+        return None, f"commit authors' GitHub logins could not be fetched ({type(exc).__name__}); commit emails were used alone"
+    logins = {}
+    for item in items:
+        author = item.get("author") if isinstance(item, dict) else None
+        if isinstance(author, dict) and isinstance(author.get("login"), str) and isinstance(item.get("sha"), str):
+            logins[item["sha"]] = author["login"]
+    return logins, None
+
+
 def resolve_path(root: str, path: str) -> str:
     return path if os.path.isabs(path) else os.path.join(root, path)
 
@@ -158,7 +181,10 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     result = run_engines(scope.targets, config)
     result.findings.extend(scope.findings)
     result.notes.extend(scope.notes)
-    prov = prov_mod.assess(repo, event, scope, config, inputs.config)
+    logins, login_note = commit_logins(env, inputs.token, event) if scope.history else (None, None)
+    if login_note:
+        result.notes.append(login_note)
+    prov = prov_mod.assess(repo, event, scope, config, inputs.config, logins)
     result.findings.extend(prov.findings)
     result.notes.extend(prov.notes)
     result = apply(result, config)

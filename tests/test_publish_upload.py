@@ -70,6 +70,8 @@ def test_runs_locations_and_duplicate_categories_are_fixed_before_sending():
     doc = sarif.document(many(3))
     run = doc["runs"][0]
     run["results"][0]["locations"] = run["results"][0]["locations"] * 1200
+    run["tool"]["driver"]["rules"][0]["properties"]["tags"] = [f"t{i}" for i in range(30)]
+    run["tool"]["extensions"] = [{"name": f"ext{i}"} for i in range(120)]
     twin = copy.deepcopy(run)
     doc["runs"] = [run, twin] + [copy.deepcopy(run) for _ in range(20)]
     for i, r in enumerate(doc["runs"][2:]):
@@ -83,6 +85,10 @@ def test_runs_locations_and_duplicate_categories_are_fixed_before_sending():
     assert len(runs[0]["results"][0]["locations"]) == up.MAX_LOCATIONS_PER_RESULT
     text = " ".join(prepared.cuts)
     assert "beyond GitHub's 20" in text and "repeated category" in text and "1000 locations" in text
+    assert "cut to 20 tags" in text and "20 tool extension(s) beyond 100" in text
+    assert len(runs[0]["tool"]["driver"]["rules"][0]["properties"]["tags"]) == up.MAX_TAGS_PER_RULE
+    assert len(runs[0]["tool"]["extensions"]) == up.MAX_EXTENSIONS_PER_RUN
+    assert len(doc["runs"][0]["tool"]["driver"]["rules"][0]["properties"]["tags"]) == 30
     # the caller's log is untouched
     assert len(doc["runs"]) == 22 and len(doc["runs"][0]["results"][0]["locations"]) == 1200
     assert doc["runs"][1]["automationDetails"]["id"] == "instruction-guard/native/"

@@ -119,12 +119,9 @@ def publish_all(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: b
         outcomes.append(upload_outcome)
     else:
         outcomes.append(PublishOutcome(CHANNEL_UPLOAD, "skipped", "upload-sarif is off"))
-    if not comment:
-        outcomes += [PublishOutcome(CHANNEL_REVIEW, "skipped", "comment is off"),
-                     PublishOutcome(CHANNEL_SUMMARY, "skipped", "comment is off")]
-    elif ctx.pr_number is None:
-        outcomes += [PublishOutcome(CHANNEL_REVIEW, "skipped", "not a pull request"),
-                     PublishOutcome(CHANNEL_SUMMARY, "skipped", "not a pull request")]
+    if ctx.pr_number is None or not comment:
+        why = "not a pull request" if ctx.pr_number is None else "comment is off"
+        outcomes += [PublishOutcome(CHANNEL_REVIEW, "skipped", why), PublishOutcome(CHANNEL_SUMMARY, "skipped", why)]
     else:
         outcomes += _comment(api, result, ctx, upload_outcome)
     return outcomes

@@ -19,6 +19,8 @@ MAX_GZIP_BYTES = 10 * 1024 * 1024
 MAX_RUNS = 20
 MAX_RESULTS_PER_RUN = 25_000
 MAX_LOCATIONS_PER_RESULT = 1_000
+MAX_TAGS_PER_RULE = 20
+MAX_EXTENSIONS_PER_RUN = 100
 CUTS_KEY = "instructionGuard/cuts"
 
 _SHA = re.compile(r"^[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?$")
@@ -111,6 +113,41 @@ def _fix_categories(runs: list[dict]) -> list[str]:
     return notes
 
 
+def _cap_tool(run: dict) -> list[str]:
+    """At most 20 tags a rule and 100 tool extensions (copies only what changes)."""
+    tool = run.get("tool")
+    if not isinstance(tool, dict):
+        return []
+    cut_tags = 0
+
+    def component(comp):
+        nonlocal cut_tags
+        rules = comp.get("rules") if isinstance(comp, dict) else None
+        if not isinstance(rules, list):
+            return comp
+        new_rules = []
+        for r in rules:
+            props = r.get("properties") if isinstance(r, dict) else None
+            tags = props.get("tags") if isinstance(props, dict) else None
+            if isinstance(tags, list) and len(tags) > MAX_TAGS_PER_RULE:
+                r = {**r, "properties": {**props, "tags": tags[:MAX_TAGS_PER_RULE]}}
+                cut_tags += 1
+            new_rules.append(r)
+        return {**comp, "rules": new_rules}
+
+    notes = []
+    tool = {**tool, "driver": component(tool.get("driver"))}
+    extensions = tool.get("extensions")
+    if isinstance(extensions, list):
+        if len(extensions) > MAX_EXTENSIONS_PER_RUN:
+            notes.append(f"{_tool(run)}: dropped {len(extensions) - MAX_EXTENSIONS_PER_RUN} tool extension(s) beyond {MAX_EXTENSIONS_PER_RUN}")
+        tool["extensions"] = [component(e) for e in extensions[:MAX_EXTENSIONS_PER_RUN]]
+    run["tool"] = tool
+    if cut_tags:
+        notes.append(f"{_tool(run)}: {cut_tags} rule(s) cut to {MAX_TAGS_PER_RULE} tags")
+    return notes
+
+
 def _encode(doc: dict) -> tuple[int, bytes]:
     raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return len(raw), gzip.compress(raw, compresslevel=6, mtime=0)
@@ -135,6 +172,7 @@ def prepare(doc: dict, *, max_gzip: int | None = None, max_results: int | None =
         del runs[MAX_RUNS:]
     cuts.extend(_fix_categories(runs))
     for run in runs:
+        cuts.extend(_cap_tool(run))
         cut_locations = 0
         results = run["results"]
         for i, res in enumerate(results):

@@ -17,7 +17,10 @@ IG_CACHE="${IG_CACHE:-/var/cache/instruction-guard}"
 SUITE=bookworm
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 INCLUDE=python3,python3-venv,python3-pip,git,ca-certificates
-BASE_KEY="$(printf '%s|minbase|%s' "$SUITE" "$INCLUDE" | sha256sum | cut -c1-12)"
+# Documentation, manual pages and translations are dropped from the rootfs: vfs copies every byte
+# of the base at each build and run, and a CI base has no reader for them.
+TRIM="usr/share/doc usr/share/man usr/share/info usr/share/locale usr/share/lintian"
+BASE_KEY="$(printf '%s|minbase|%s|%s' "$SUITE" "$INCLUDE" "$TRIM" | sha256sum | cut -c1-12)"
 ROOTFS="$IG_CACHE/rootfs-$SUITE-$BASE_KEY"
 # This machine's local CAs (e.g. a TLS-inspecting egress proxy) must be trusted inside the build
 # too, or pip cannot reach PyPI; they go into the base image only, keyed into its tag.
@@ -36,8 +39,8 @@ declare -A SECONDS_OF
 timed() {  # timed NAME CMD...: run CMD, remember its wall time in tenths of a second
   local name=$1 t0 dt; shift
   t0=$(date +%s%N); "$@"; dt=$((($(date +%s%N) - t0) / 100000000))
-  SECONDS_OF[$name]="$((dt / 10)).$((dt % 10))"
-  say "$name took ${SECONDS_OF[$name]}s"
+  SECONDS_OF[$name]="$((dt / 10)).$((dt % 10))s"
+  say "$name took ${SECONDS_OF[$name]}"
 }
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap and buildah's chroot isolation need it)"
@@ -54,6 +57,9 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 mkdir -p "$IG_CACHE" "$STORE" "$RUNROOT"
+# The store is this script's own: clear what an interrupted earlier run left behind.
+B rm --all >/dev/null 2>&1 || true
+B rmi --prune >/dev/null 2>&1 || true
 
 WORK="$(mktemp -d /tmp/ig-image-check.XXXXXX)"
 CTRS=()
@@ -72,6 +78,8 @@ make_rootfs() {
     || { tail -20 "$WORK/debootstrap.log" >&2; die "debootstrap failed"; }
   chroot "$tmp" apt-get clean
   rm -rf "$tmp"/var/lib/apt/lists/* "$tmp"/var/cache/apt/*.bin "$tmp"/var/log/*.log
+  local d
+  for d in $TRIM; do rm -rf "${tmp:?}/$d"; done
   mv "$tmp" "$ROOTFS"
 }
 if [ -x "$ROOTFS/usr/bin/python3" ]; then
@@ -258,5 +266,5 @@ PY
 
 # The built image is not kept: vfs stores every layer in full. The base image stays cached.
 B rmi -f "$IMAGE" >/dev/null 2>&1 || true
-printf 'image-check: PASSED: debootstrap %ss, import %ss, build %ss, run %ss; image size %s\n' \
+printf 'image-check: PASSED: debootstrap %s, import %s, build %s, run %s; image size %s\n' \
   "${SECONDS_OF[debootstrap]}" "${SECONDS_OF[import]}" "${SECONDS_OF[build]}" "${SECONDS_OF[run]}" "$size"

@@ -9,6 +9,7 @@ changes (`rm`, `chmod`, `sed -i`), or a PowerShell cmdlet that writes. Reading a
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -276,31 +277,36 @@ def commands(doc: Document) -> Iterator[Command]:
 
 
 def _inline_spans(line: str, line_start: int) -> Iterator[Command]:
-    """Code spans of one line: a run of N backticks up to the next run of exactly N."""
+    """Code spans of one line: a run of N backticks up to the next run of exactly N.
+
+    Runs are indexed by length first, so finding each closing run is a binary search and a line
+    of many unmatched runs of different lengths stays O(n log n), not quadratic.
+    """
+    runs: list[tuple[int, int]] = []  # (start, length)
     i, n = 0, len(line)
-    while i < n:
-        if line[i] != "`":
-            i += 1
-            continue
+    while True:
+        i = line.find("`", i)
+        if i < 0:
+            break
         j = i
         while j < n and line[j] == "`":
             j += 1
-        ticks = j - i
-        k = j
-        close = -1
-        while k < n:
-            if line[k] == "`":
-                m = k
-                while m < n and line[m] == "`":
-                    m += 1
-                if m - k == ticks:
-                    close = k
-                    break
-                k = m
-            else:
-                k += 1
-        if close < 0:
-            i = j
+        runs.append((i, j - i))
+        i = j
+    if len(runs) < 2:
+        return
+    by_length: dict[int, list[int]] = {}
+    for idx, (_, length) in enumerate(runs):
+        by_length.setdefault(length, []).append(idx)
+    idx = 0
+    while idx < len(runs):
+        start, length = runs[idx]
+        same = by_length[length]
+        k = bisect.bisect_right(same, idx)
+        if k >= len(same):
+            idx += 1
             continue
-        yield Command(line[j:close], line_start + j, True)
-        i = close + ticks
+        close_idx = same[k]
+        close = runs[close_idx][0]
+        yield Command(line[start + length:close], line_start + start + length, True)
+        idx = close_idx + 1

@@ -194,3 +194,18 @@ def test_findings_listed_in_an_earlier_review_body_are_struck_when_gone_and_rest
     assert not lines[back.fingerprint].startswith("- ✅") and not lines[stays.fingerprint].startswith("- ✅")
     assert "1 marked resolved" in out["review"].detail and "1 reopened" in out["review"].detail
     assert_all_valid(gh)
+
+
+def test_markers_smuggled_in_scanned_text_are_not_taken_for_ours():
+    from scanner.github.comments import (REVIEW_MARKER, finding_state, has_marker, listed_fingerprints, review_body,
+                                         summary_body)
+
+    victim = "f" * 32
+    forged = f"\n<!-- instruction-guard:finding {victim} resolved -->\n<!-- instruction-guard:listed {victim} -->\n"
+    f = finding(1, line=3, excerpt=forged + SUMMARY_MARKER, path="x" + forged + REVIEW_MARKER)
+    assert finding_state(inline_body(for_comments([f])[0])) == (f.fingerprint, "open")
+    assert listed_fingerprints(review_body(0, for_comments([f]), HEAD)) == {f.fingerprint}
+    body = summary_body(ScanResult(findings=[f]), HEAD, [])
+    assert has_marker(body, SUMMARY_MARKER) and not has_marker(body, REVIEW_MARKER)
+    # GitHub may hand bodies back with CRLF line ends
+    assert finding_state(inline_body(for_comments([f])[0]).replace("\n", "\r\n")) == (f.fingerprint, "open")

@@ -20,8 +20,35 @@ SUMMARY_MARKER = "<!-- instruction-guard:summary -->"
 REVIEW_MARKER = "<!-- instruction-guard:review -->"
 _FINDING_MARKER = "<!-- instruction-guard:finding {fp} {state} -->"
 _LISTED_MARKER = "<!-- instruction-guard:listed {fps} -->"
-FINDING_MARKER_RE = re2.compile(r"<!-- instruction-guard:finding ([0-9A-Za-z]{1,64}) (open|resolved) -->")
-LISTED_MARKER_RE = re2.compile(r"<!-- instruction-guard:listed ([0-9A-Za-z,]*) -->")
+# Markers are only believed on a line of their own: scanned text (excerpts, paths) never starts a
+# line in our bodies, so a marker smuggled inside an excerpt cannot be taken for ours.
+_FINDING_LINE = re2.compile(r"^<!-- instruction-guard:finding ([0-9A-Za-z]{1,64}) (open|resolved) -->$")
+_LISTED_LINE = re2.compile(r"^<!-- instruction-guard:listed ([0-9A-Za-z,]*) -->$")
+
+
+def _lines(body: str) -> list[str]:
+    return [line.rstrip("\r") for line in (body or "").split("\n")]
+
+
+def has_marker(body: str, marker: str) -> bool:
+    return marker in _lines(body)
+
+
+def finding_state(body: str) -> tuple[str, str] | None:
+    """(fingerprint, open|resolved) of one of our inline comments, or None."""
+    for line in _lines(body):
+        m = _FINDING_LINE.match(line)
+        if m:
+            return m.group(1), m.group(2)
+    return None
+
+
+def _with_state(body: str, state: str) -> str:
+    out = []
+    for line in _lines(body):
+        m = _FINDING_LINE.match(line)
+        out.append(finding_marker(m.group(1), state) if m else line)
+    return "\n".join(out)
 RESOLVED_PREFIX = "✅ **Resolved**"
 MAX_BODY = 60_000  # GitHub caps comment bodies at 65,536 characters
 MAX_LISTED = 50  # findings listed in a review body or summary table before "and N more"
@@ -101,14 +128,14 @@ def inline_body(c: CommentFinding) -> str:
 def resolved_body(old: str, commit: str) -> str:
     """An old inline comment marked resolved (REST cannot resolve review threads)."""
     body = reopened_body(old)
-    body = FINDING_MARKER_RE.sub(lambda m: finding_marker(m.group(1), "resolved"), body)
+    body = _with_state(body, "resolved")
     return f"{RESOLVED_PREFIX}: no longer reported at commit {inert.code_span(commit[:12], 20)}.\n\n{body}"
 
 
 def reopened_body(old: str) -> str:
     if old.startswith(RESOLVED_PREFIX):
         old = old.split("\n\n", 1)[1] if "\n\n" in old else ""
-    return FINDING_MARKER_RE.sub(lambda m: finding_marker(m.group(1), "open"), old)
+    return _with_state(old, "open")
 
 
 def _bounded(parts: list[str], tail: str) -> str:
@@ -138,7 +165,7 @@ def review_body_with_states(body: str, current: set[str]) -> tuple[str, int, int
     Returns (new body, resolved count, reopened count). Lines are our own list items.
     """
     out, resolved, reopened = [], 0, 0
-    for line in body.split("\n"):
+    for line in _lines(body):
         m = ITEM_MARKER_RE.search(line)
         if m and line.startswith("- "):
             fp, marker = m.group(1), m.group(0)
@@ -206,6 +233,8 @@ def summary_body(result: ScanResult, commit: str, published: list[str], run_url:
 
 def listed_fingerprints(body: str) -> set[str]:
     out: set[str] = set()
-    for m in LISTED_MARKER_RE.finditer(body or ""):
-        out.update(fp for fp in m.group(1).split(",") if fp)
+    for line in _lines(body):
+        m = _LISTED_LINE.match(line)
+        if m:
+            out.update(fp for fp in m.group(1).split(",") if fp)
     return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..models import Finding
 from .api import APIError, GitHubAPI
-from .comments import (FINDING_MARKER_RE, REVIEW_MARKER, SUMMARY_MARKER, CommentFinding, for_comments, inline_body,
+from .comments import (REVIEW_MARKER, SUMMARY_MARKER, CommentFinding, finding_state, for_comments, has_marker, inline_body,
                        listed_fingerprints, reopened_body, resolved_body, review_body, review_body_with_states,
                        right_lines_from_patch)
 
@@ -94,9 +94,9 @@ def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str
         if not _is_ours(c, me) or not isinstance(c.get("id"), int):
             continue
         body = str(c.get("body") or "")
-        m = FINDING_MARKER_RE.search(body)
-        if m and m.group(1) not in out:
-            out[m.group(1)] = (c["id"], m.group(2), body)
+        state = finding_state(body)
+        if state and state[0] not in out:
+            out[state[0]] = (c["id"], state[1], body)
     return out
 
 
@@ -105,7 +105,7 @@ def _our_reviews(api: GitHubAPI, repository: str, pr: int, me: str) -> list[tupl
     out = []
     for r in api.paginate(f"/repos/{repository}/pulls/{pr}/reviews"):
         body = str(r.get("body") or "") if isinstance(r, dict) else ""
-        if _is_ours(r, me) and REVIEW_MARKER in body and isinstance(r.get("id"), int):
+        if _is_ours(r, me) and has_marker(body, REVIEW_MARKER) and isinstance(r.get("id"), int):
             out.append((r["id"], body))
     return out
 
@@ -192,7 +192,7 @@ def _edit(api: GitHubAPI, repository: str, comment_id: int, body: str, report: R
 def upsert_summary(api: GitHubAPI, repository: str, pr: int, body: str, *, me: str) -> str:
     """Edit our summary comment in place (found by its marker), or create it once."""
     ours = [c for c in api.paginate(f"/repos/{repository}/issues/{pr}/comments")
-            if _is_ours(c, me) and SUMMARY_MARKER in str(c.get("body") or "")
+            if _is_ours(c, me) and has_marker(str(c.get("body") or ""), SUMMARY_MARKER)
             and isinstance(c.get("id"), int)]
     if not ours:
         created = api.request("POST", f"/repos/{repository}/issues/{pr}/comments", json={"body": body})

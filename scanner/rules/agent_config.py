@@ -37,61 +37,39 @@ def config_role(path: str) -> str:
 
 
 # -- JSONC -----------------------------------------------------------------------------
-def strip_jsonc(text: str) -> str:
-    """Remove // and /* */ comments outside strings and trailing commas, in one linear pass.
+_JSONC_TOKEN = rx(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*+[^*/])*\*+/|,\s*[}\]]')
 
-    Removed characters become spaces (newlines kept), so offsets stay comparable.
+
+def strip_jsonc(text: str) -> str:
+    """Remove // and /* */ comments outside strings and trailing commas (RE2, linear).
+
+    Removed characters become spaces (newlines kept), so the JSON parser's error positions
+    still point into the original text.
     """
-    out: list[str] = []
-    i, n = 0, len(text)
-    in_str = False
-    while i < n:
-        c = text[i]
-        if in_str:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 2
-                continue
-            if c == '"':
-                in_str = False
-            i += 1
-            continue
-        if c == '"':
-            in_str = True
-            out.append(c)
-            i += 1
-        elif c == "/" and i + 1 < n and text[i + 1] == "/":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c == "/" and i + 1 < n and text[i + 1] == "*":
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-            i = j
+    data = text.encode("utf-8", "surrogatepass")
+    out: list[bytes] = []
+    last = 0
+    for m in _JSONC_TOKEN.finditer(data):
+        token = m.group(0)
+        if token.startswith(b'"'):
+            continue  # strings are kept whole: "//" inside a string is not a comment
+        out.append(data[last:m.start()])
+        if token.startswith(b","):
+            out.append(b" " + token[1:])
         else:
-            out.append(c)
-            i += 1
-    stripped = "".join(out)
-    # Trailing commas: a comma followed (after whitespace) by } or ]. One backward scan.
-    chars = list(stripped)
-    nxt = ""
-    for k in range(len(chars) - 1, -1, -1):
-        ch = chars[k]
-        if ch in " \t\r\n":
-            continue
-        if ch == "," and nxt in ("}", "]"):
-            chars[k] = " "
-            continue
-        nxt = ch
-    return "".join(chars)
+            out.append(bytes(b if b == 10 else 32 for b in token))
+        last = m.end()
+    out.append(data[last:])
+    return b"".join(out).decode("utf-8", "surrogatepass")
 
 
 def parsed(doc: Document) -> tuple[Any, str | None]:
     """(data, error): the JSONC document, or None and why it did not parse."""
     def parse() -> tuple[Any, str | None]:
+        try:
+            return json.loads(doc.text), None  # plain JSON: the C parser, no stripping
+        except (ValueError, RecursionError):
+            pass
         try:
             return json.loads(strip_jsonc(doc.text)), None
         except (ValueError, RecursionError) as exc:
@@ -130,8 +108,8 @@ def _unparsed_note(doc: Document, error: str) -> Hit:
 
 
 # -- command grading (hooks, MCP launchers) ----------------------------------------------
-_NETWORK_SEND = rx(r"(?:\bcurl\b[^\n]{0,200}(?:\s-d\b|--data|\s-f\b|--form|-t\s|--upload-file|-x\s*post)|\bwget\b[^\n]{0,200}--post|\b(?:nc|ncat|socat)\s+\S+\s+\d+)")
-_FETCH_RUN = rx(r"(?:\b(?:curl|wget)\b[^\n]{0,300}(?:-o|>)\s*\S+[^\n]{0,200}(?:chmod\s+\+x|&&\s*(?:\./|/tmp/|bash\s|sh\s))|\b(?:curl|wget)\s[^\n]{0,300}https?://)")
+_NETWORK_SEND = rx(r"(?:\bcurl\b[^\n]*(?:\s-d\b|--data|\s-f\b|--form|-t\s|--upload-file|-x\s*post)|\bwget\b[^\n]*--post|\b(?:nc|ncat|socat)\s+\S+\s+\d+)")
+_FETCH_RUN = rx(r"(?:\b(?:curl|wget)\b[^\n]*(?:-o|>)\s*\S+[^\n]*(?:chmod\s+\+x|&&\s*(?:\./|/tmp/|bash\s|sh\s))|\b(?:curl|wget)\s[^\n]*https?://)")
 
 
 def grade_command(command: str) -> tuple[Severity, str] | None:
@@ -257,6 +235,8 @@ def _hooks(doc: Document) -> Iterator[Hit]:
 
 # -- IG604 MCP servers ------------------------------------------------------------------------
 _SHELLS = ("bash", "sh", "zsh", "dash", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "/bin/bash", "/bin/sh")
+_INLINE_FLAGS = ("-c", "/c", "-command", "-Command", "-e", "--eval", "-p", "--print", "-E")
+_INLINE_SECRET = rx(r"(?:os\.environ|process\.env|getenv|\$\{?[a-z_]*(?:token|secret|key|passw)|\.ssh|\.aws|\.env\b)")
 _SECRET_KEY = rx(r"(?:token|secret|passw|api_?key|access_?key|private_?key|credential)")
 
 
@@ -282,8 +262,12 @@ def _server_findings(name: str, server: dict) -> Iterator[tuple[Severity, str, s
     if graded is not None:
         sev, why = graded
         yield sev, f"MCP server {name!r} launcher {why}", line
-    elif base in _SHELLS and any(a in ("-c", "/c", "-command", "-Command") for a in args):
-        yield Severity.MEDIUM, f"MCP server {name!r} is an inline shell command", line
+    elif (base in _SHELLS or base.startswith(("python", "node", "perl", "ruby", "deno", "bun"))) and any(a in _INLINE_FLAGS for a in args):
+        secret = _INLINE_SECRET.test(line.lower())
+        yield (Severity.HIGH if secret else Severity.MEDIUM), \
+            f"MCP server {name!r} is inline code" + (" that reads secrets" if secret else ""), line
+    elif base in ("dig", "nslookup", "host") and ("$(" in line or "${" in line):
+        yield Severity.HIGH, f"MCP server {name!r} resolves a DNS name built from command output (DNS exfiltration)", line
     if base in ("npx", "npx.cmd", "bunx", "pnpx") or (base in ("npm", "pnpm") and "exec" in args):
         auto = any(a in ("-y", "--yes") for a in args)
         pkgs = [a for a in args if not a.startswith("-") and a not in ("exec", "dlx")]

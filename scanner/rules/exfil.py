@@ -14,7 +14,7 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, block_of, context_at, host_matches, hosts_in, is_ip, lowered, norm_slice
+from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, block_of, context_at, host_matches, hosts_in, is_ip, lowered, norm_line_at, norm_slice
 
 READS = ("prose", "script", "config")
 
@@ -49,19 +49,19 @@ _READ_VERB = rx(
 )
 
 _SINK = rx(
-    r"(?:\bcurl\b[^\n|;]{0,200}?(?:\s-d\b|\s-f\b|--data|--form|\s-t\b|--upload-file|-x\s*(?:post|put)|--request\s+(?:post|put)|\?[\w-]+=\$)|"
-    r"\bwget\b[^\n|;]{0,200}?--post-(?:data|file)|\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.$-]+\s+\d+|"
+    r"(?:\bcurl\b[^\n|;]*?(?:\s-d\b|\s-f\b|--data|--form|\s-t\b|--upload-file|-x\s*(?:post|put)|--request\s+(?:post|put)|\?[\w-]+=\$)|"
+    r"\bwget\b[^\n|;]*?--post-(?:data|file)|\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.$-]+\s+\d+|"
     r"\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put|patch)\(|urllib\.request\.urlopen\([^)]*data|urlopen\(\s*req|"
-    r"\baxios\.(?:post|put)\(|\bfetch\([^)]{0,200}method\s*:\s*['\"](?:post|put)|\bnavigator\.sendbeacon\(|"
-    r"invoke-(?:webrequest|restmethod)[^\n]{0,200}-method\s+(?:post|put)|\biwr\b[^\n]{0,200}-method\s+post|"
+    r"\baxios\.(?:post|put)\(|\bfetch\([^)]*method\s*:\s*['\"](?:post|put)|\bnavigator\.sendbeacon\(|"
+    r"invoke-(?:webrequest|restmethod)[^\n]*-method\s+(?:post|put)|\biwr\b[^\n]*-method\s+post|"
     r"\bsmtplib\b|\.sendall?\(|\bsocket\.(?:create_connection|socket)\(|\bscp\s+[^\n]{0,120}@|\bftp\s|"
     r"\b(?:dig|nslookup|ping)\s+[^\n]{0,60}(?:\$\(|\$\{|\{[a-z_]|\$[a-z_])|\bos\.popen\(\s*f?['\"](?:dig|nslookup)|"
     r"\bgethostbyname\(\s*f?['\"]?[^)]*\{|\bresolver\.(?:query|resolve)\(\s*f['\"])"
 )
 _DNS_SINK = rx(r"(?:\b(?:dig|nslookup)\s+[^\n]{0,60}(?:\$\(|\$\{|\{[a-z_]|\$[a-z_])|\bos\.popen\(\s*f?['\"](?:dig|nslookup)|\bgethostbyname\(\s*f?['\"]?[^)]*\{|\bresolver\.(?:query|resolve)\(\s*f['\"])")
 _ENCODED_UPLOAD = rx(
-    r"(?:\b(?:echo|printf|cat|printenv|env)\b[^\n|]{0,200}(?:\|\s*(?:base64|xxd|gzip|openssl\s+enc)\b[^\n|]{0,80})?"
-    r"\|\s*(?:(?:curl|wget)\b[^\n]{0,300}?(?:@-|-t\s+-|--upload-file\s+-|--post-file=?/dev/stdin)|(?:nc|ncat|netcat)\s+\S+\s+\d+)[^\n]{0,200})"
+    r"(?:\b(?:echo|printf|cat|printenv|env)\b[^\n|]*(?:\|\s*(?:base64|xxd|gzip|openssl\s+enc)\b[^\n|]{0,80})?"
+    r"\|\s*(?:(?:curl|wget)\b[^\n]*?(?:@-|-t\s+-|--upload-file\s+-|--post-file=?/dev/stdin)|(?:nc|ncat|netcat)\s+\S+\s+\d+)[^\n]*)"
 )
 _SENSITIVE_WORD = rx(r"(?:credential|token|secret|passw|api_?key|private|ssh|\.env\b|cookie|session|wallet)")
 _SEND_PROSE = rx(
@@ -70,8 +70,8 @@ _SEND_PROSE = rx(
 )
 _AUTH_HEADER = rx(r"(?:authorization|bearer\s|x-api-key|api-key:|private-token|x-auth|-u\s+\S*:|--user\s|token\s+\$|token=\$\{\{|auth=|headers\s*=|\bheaders\b|\bapi_key\s*=\s*os|\bapi_key=)")
 
-_IMAGE = rx(r"(?:!\[[^\]\n]{0,300}\]\(\s*<?((?:https?:)?//[^\s)>]{1,800})|<img\b[^>\n]{0,300}?\bsrc\s*=\s*[\"']?((?:https?:)?//[^\s\"'>]{1,800}))")
-_LINK = rx(r"(?:^|[^!])\[[^\]\n]{0,300}\]\(\s*<?(https?://[^\s)>]{1,800})")
+_IMAGE = rx(r"(?:!\[[^\]\n]*\]\(\s*<?((?:https?:)?//[^\s)>]{1,800})|<img\b[^>\n]*?\bsrc\s*=\s*[\"']?((?:https?:)?//[^\s\"'>]{1,800}))")
+_LINK = rx(r"(?:^|[^!])\[[^\]\n]*\]\(\s*<?(https?://[^\s)>]{1,800})")
 _INTERPOLATION = rx(r"(?:\{\{?\s*[\w.$\[\]'\"()-]+\s*\}\}?|\$\(|\$\{|\$[a-z_][a-z0-9_]*|<[a-z_ -]+>|%[sd]\b|\[[a-z_ ]+\])")
 _SENSITIVE_URL_PART = rx(
     r"(?:" + _SECRET_NAME + r"|\b(?:leak|exfil|history|conversation|chat_?log|memory|env|ssh|cookies?|session)\b)"
@@ -114,13 +114,17 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         yield Hit(m.start, m.end, message="Data piped straight into an upload" + (" (credential-shaped)" if sensitive else ""), severity=lowered(sev, ctx, code_counts=ctx.security_document),
                   properties={"source": "encoded-pipe", "hosts": hosts[:5]})
     harvested: dict[tuple[int, int], set[str]] = {}
+    sinks: dict[tuple[int, int], tuple[str, object]] = {}
     for start, end, kind in sorted(_credential_sources(doc)):
         window = block_of(doc, start)
         if window in seen_windows:
             continue
-        wnorm = norm_slice(doc, *window)
-        sink = _SINK.search(wnorm.encode()) or _SEND_PROSE.search(wnorm.encode())
-        line_norm = norm_slice(doc, start, end)
+        if window not in sinks:  # one search per window, however many sources it holds
+            text = norm_slice(doc, *window)
+            data = text.encode("utf-8", "surrogatepass")
+            sinks[window] = (text, _SINK.search(data) or _SEND_PROSE.search(data))
+        wnorm, sink = sinks[window]
+        line_norm = norm_line_at(doc, start)
         ctx = context_at(doc, start, end)
         code_counts = ctx.security_document  # in a document about attacks, code blocks are examples
         if sink is None and kind == "env":

@@ -17,7 +17,7 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from .phrases import context_at, lowered, norm_slice
+from .phrases import context_at, lowered, norm_line_at, norm_slice
 
 READS = ("prose", "script", "config")
 
@@ -190,7 +190,7 @@ def _concealment(doc: Document) -> Iterator[Hit]:
     yield from _contextual(doc, _SIG_CONCEAL, Severity.HIGH, "Text tells the agent to hide what it does from the user")
     for m in doc.finditer(_SNEAKY):
         ctx = context_at(doc, m.start, m.end)
-        block = norm_slice(doc, m.start, m.end)
+        block = norm_line_at(doc, m.start)
         base = Severity.HIGH if _SIG_SENSITIVE.test(block) and _SIG_TRANSMIT.test(block) else Severity.MEDIUM
         yield Hit(m.start, m.end, message="Text tells the agent to act silently or secretly", severity=lowered(base, ctx))
     for m in doc.finditer(_WITHOUT_ASKING):
@@ -212,7 +212,7 @@ def _tool_redirect(doc: Document) -> Iterator[Hit]:
 def _remote_instructions(doc: Document) -> Iterator[Hit]:
     for m in doc.finditer(_REMOTE_INSTRUCTIONS):
         ctx = context_at(doc, m.start, m.end)
-        text = norm_slice(doc, m.start, m.end)
+        text = norm_line_at(doc, m.start)
         if _INSISTENT.test(text):
             base = Severity.HIGH
         elif _HUMAN_SETUP.test(text):

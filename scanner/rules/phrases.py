@@ -115,14 +115,14 @@ def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
     sentences and list items introduced by a colon), cut at the last sentence end."""
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
-    before = line[:col - 1].lower()
+    before = line[max(0, col - 1 - reach * 2):col - 1].lower()
     prev = _norm_line(doc, line_no - 1).rstrip()
     in_code = line_no in doc.code_block_lines
     # Join a wrapped sentence or the colon that introduces a quoted example; never join
     # lines of code (a "# do not remove" comment does not negate the command below it).
     if prev and not in_code and (prev.endswith(":") or (before.strip() == "" and prev[-1:] not in ".!?")):
         before = prev + " " + before
-    if not in_code and _is_list_item(line):
+    if not in_code and _is_list_item(line[:200]):
         intro = _list_intro(doc, line_no)
         if intro.endswith(":"):
             before = intro + " " + before  # "You must never:" governs every item of its list
@@ -152,11 +152,11 @@ def _quoted(doc: Document, start: int, end: int, marks: tuple[tuple[str, str], .
     """Inside the given quotation marks, or a blockquote, on the match's own line."""
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
-    if line.lstrip().startswith(">"):
+    if line[:200].lstrip().startswith(">"):
         return True
-    before = line[:col - 1]
+    before = line[max(0, col - 1 - 2000):col - 1]  # bounded: quotes are local
     end_col = col - 1 + (end - start)
-    after = line[end_col:] if end_col <= len(line) else ""
+    after = line[end_col:end_col + 2000] if end_col <= len(line) else ""
     for open_, close in marks:
         if before.count(open_) % 2 == 1 if open_ == close else before.count(open_) > before.count(close):
             if close in after:
@@ -196,13 +196,14 @@ class Context:
 
 
 def context_at(doc: Document, start: int, end: int) -> Context:
-    line_no, _ = doc.position(start)
+    line_no, col = doc.position(start)
     prose = doc.kind == "prose"
     prefix = _prefix_in_sentence(doc, start)
     negated = _NEGATION.test(prefix)
     line = doc.line_text(line_no)
-    quoted = (_quoted(doc, start, end, _QUOTES) or line.lstrip().startswith("|")) if prose else False
-    quoted = quoted or _pattern_line(line)
+    near = line if len(line) <= 4000 else line[max(0, col - 2000):col + 2000]  # bounded on huge lines
+    quoted = (_quoted(doc, start, end, _QUOTES) or line[:200].lstrip().startswith("|")) if prose else False
+    quoted = quoted or _pattern_line(near)
     backticked = prose and _quoted(doc, start, end, (("`", "`"),))
     in_code = prose and line_no in doc.code_block_lines
     heading = heading_of(doc, line_no) if prose else ""
@@ -215,6 +216,9 @@ def lowered(base: Severity, ctx: Context, *, code_counts: bool = True, quotes_co
     """The base severity lowered by the context, never below `floor` (LOW: a lowered hit stays visible)."""
     sev = base.lowered(ctx.steps(code_counts=code_counts, quotes_count=quotes_count))
     return max(sev, floor)
+
+
+_MAX_WINDOW = 8000
 
 
 def block_of(doc: Document, offset: int) -> tuple[int, int]:
@@ -246,6 +250,8 @@ def block_of(doc: Document, offset: int) -> tuple[int, int]:
             hi += 1
     start = doc.line_starts[lo - 1]
     end = doc.line_starts[hi - 1] + len(doc.lines[hi - 1])
+    if end - start > _MAX_WINDOW:  # a megabyte line is not one thought: look nearby only
+        start, end = max(start, offset - _MAX_WINDOW // 2), min(end, offset + _MAX_WINDOW // 2)
     return start, end
 
 
@@ -265,11 +271,37 @@ def _is_fence(line: str) -> bool:
     return s.startswith(("```", "~~~"))
 
 
-def norm_slice(doc: Document, start: int, end: int) -> str:
-    """Normalised text for an original character span (line-wise; good enough for windows)."""
-    first, _ = doc.position(start)
-    last, _ = doc.position(max(start, end - 1))
-    return "\n".join(_norm_line(doc, i) for i in range(first, last + 1))
+def norm_line_at(doc: Document, offset: int, cap: int = 4000) -> str:
+    """The normalised line holding `offset` (around the offset when the line is huge)."""
+    line_no, col = doc.position(offset)
+    line = _norm_line(doc, line_no)
+    if len(line) <= cap:
+        return line
+    return line[max(0, col - cap // 2):col + cap // 2]
+
+
+def norm_slice(doc: Document, start: int, end: int, cap: int = 20000) -> str:
+    """Normalised text for an original character span, at most `cap` characters.
+
+    ASCII lines are cut at the exact columns (normalising ASCII keeps offsets); other lines
+    are taken whole. The cap keeps windows bounded on megabyte-long lines.
+    """
+    first, c1 = doc.position(start)
+    last, c2 = doc.position(max(start, end - 1))
+    parts = []
+    size = 0
+    for i in range(first, last + 1):
+        line = _norm_line(doc, i)
+        raw = doc.line_text(i)
+        if raw.isascii() if len(raw) < 4096 else len(line) == len(raw):
+            lo = c1 - 1 if i == first else 0
+            hi = c2 if i == last else len(line)
+            line = line[lo:hi]
+        parts.append(line[:cap - size])
+        size += len(parts[-1]) + 1
+        if size >= cap:
+            break
+    return "\n".join(parts)
 
 
 # -- hosts --------------------------------------------------------------------------------

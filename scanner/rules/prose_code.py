@@ -45,27 +45,27 @@ VENDOR_INSTALLERS = (
 _INTERP = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/|/bin/)?(?:(?:ba|z|k|da|fi)?sh\b|python[23]?(?:\.\d+)?\b|perl\b|ruby\b|node\b|iex\b|invoke-expression\b|pwsh\b|powershell\b|php\b)"
 _FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|http(?:ie)?\s+get|aria2c|lwp-download)"
 _PIPE_TO_SHELL = rx(
-    r"(?:\b" + _FETCH + r"\b[^\n|;&]{0,400}?\|\s*" + _INTERP +
-    r"|\b(?:(?:ba|z|k)?sh|source|\.)\s+(?:-\w+\s+)*<\(\s*" + _FETCH + r"\b[^\n)]{0,400}\)"
-    r"|\b(?:(?:ba|z|k)?sh|eval)\s+(?:-c\s+)?[\"']?\$\(\s*" + _FETCH + r"\b[^\n)]{0,400}\)"
-    r"|\b(?:iex|invoke-expression)\s*\(?\s*(?:\(\s*)?(?:new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|iwr\b|irm\b|invoke-webrequest|invoke-restmethod|\(\s*iwr|\(\s*irm)[^\n]{0,300}"
-    r"|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n|]{0,300}\|\s*iex\b"
-    r"|\bpython[23]?\s+-c\s+[\"'][^\n]{0,200}(?:urlopen|requests\.get)\([^\n]{0,200}(?:exec|eval)\()"
-    r"|\b(?:curl|wget)\b[^\n;|&]{0,300}\s(?:-o|-O|--output|>)\s*\S+[^\n]{0,200}?(?:&&|;)\s*(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]{0,200}?(?:&&|;)\s*(?:\./|/|\S+/|sudo\s+)\S+|(?:ba|z)?sh\s+\S+|\./\S+)"
-    r"|\b(?:curl|wget)\b[^\n]{0,300}?(?:;|&&|\|)\s*base64\s+(?:-d|--decode)"
+    r"(?:\b" + _FETCH + r"\b[^\n|;&]*?\|\s*" + _INTERP +
+    r"|\b(?:(?:ba|z|k)?sh|source|\.)\s+(?:-\w+\s+)*<\(\s*" + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:(?:ba|z|k)?sh|eval)\s+(?:-c\s+)?[\"']?\$\(\s*" + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:iex|invoke-expression)\s*\(?\s*(?:\(\s*)?(?:new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|iwr\b|irm\b|invoke-webrequest|invoke-restmethod|\(\s*iwr|\(\s*irm)[^\n]*"
+    r"|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n|]*\|\s*iex\b"
+    r"|\bpython[23]?\s+-c\s+[\"'][^\n]*(?:urlopen|requests\.get)\([^\n]*(?:exec|eval)\()"
+    r"|\b(?:curl|wget)\b[^\n;|&]*\s(?:-o|-O|--output|>)\s*\S+[^\n]*?(?:&&|;)\s*(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:\./|/|\S+/|sudo\s+)\S+|(?:ba|z)?sh\s+\S+|\./\S+)"
+    r"|\b(?:curl|wget)\b[^\n]*?(?:;|&&|\|)\s*base64\s+(?:-d|--decode)"
 )
 
 _DECODE_EXEC = rx(
-    r"(?:\bbase64\s+(?:-d|--decode|-di|-id)\b[^\n]{0,200}?\|\s*" + _INTERP +
-    r"|\b(?:(?:ba|z)?sh|eval)\s+(?:-c\s+)?[\"']?\$\(\s*(?:echo|printf)\s[^\n)]{0,1000}\|\s*base64\s+(?:-d|--decode)"
-    r"|\bxxd\s+-r\s+-p\b[^\n]{0,200}?\|\s*" + _INTERP +
-    r"|\bprintf\s+[\"']?(?:\\x[0-9a-f]{2}){6,}[^\n]{0,200}?\|\s*" + _INTERP +
-    r"|\b(?:openssl\s+(?:base64|enc)\s+-d|uudecode|gunzip\s+-c|zcat)\b[^\n]{0,200}?\|\s*" + _INTERP +
+    r"(?:\bbase64\s+(?:-d|--decode|-di|-id)\b[^\n]*?\|\s*" + _INTERP +
+    r"|\b(?:(?:ba|z)?sh|eval)\s+(?:-c\s+)?[\"']?\$\(\s*(?:echo|printf)\s[^\n)]*\|\s*base64\s+(?:-d|--decode)"
+    r"|\bxxd\s+-r\s+-p\b[^\n]*?\|\s*" + _INTERP +
+    r"|\bprintf\s+[\"']?(?:\\x[0-9a-f]{2}){6,}[^\n]*?\|\s*" + _INTERP +
+    r"|\b(?:openssl\s+(?:base64|enc)\s+-d|uudecode|gunzip\s+-c|zcat)\b[^\n]*?\|\s*" + _INTERP +
     r"|\beval\s*\(\s*(?:atob|buffer\.from|unescape|decodeuricomponent|string\.fromcharcode|window\.atob)\s*\("
     r"|\bnew\s+function\s*\(\s*atob\s*\("
     r"|\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|binascii\.(?:unhexlify|a2b_base64)|__import__\(\s*['\"](?:base64|zlib|codecs))"
     r"|\bpowershell(?:\.exe)?\b[^\n]{0,80}?\s-(?:e|ec|enc|encodedcommand)\s+[a-z0-9+/=]{20,}"
-    r"|\bfrombase64string\b[^\n]{0,400}?\b(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]{0,200}?\bfrombase64string\b)"
+    r"|\bfrombase64string\b[^\n]*?\b(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*?\bfrombase64string\b)"
 )
 
 _B64_LITERAL = rx(r"[A-Za-z0-9+/]{24,}={0,2}")
@@ -73,27 +73,27 @@ _DECODED_DANGER = rx(r"(?:https?://|\bcurl\b|\bwget\b|/bin/(?:ba)?sh|\bbash\s+-|
 
 _REVERSE_SHELL = rx(
     r"(?:\bbash\s+-i\s*>&?\s*/dev/tcp/|\bn(?:c|cat|etcat)\s+[^\n|]{0,80}\s-(?:e|c)\s+[\"']?(?:/bin/)?(?:ba|z)?sh\b|/dev/(?:tcp|udp)/[\w.$-]+/\d+|\bn(?:c|cat|etcat)\s+(?:-\w+\s+)*-(?:e|c)\s+(?:/bin/)?(?:ba)?sh\b|"
-    r"\bn(?:c|cat|etcat)\b[^\n|]{0,80}\|\s*(?:/bin/)?(?:ba)?sh\b|\bmkfifo\s+/tmp/\S+[^\n]{0,160}\bn(?:c|cat)\b|"
+    r"\bn(?:c|cat|etcat)\b[^\n|]{0,80}\|\s*(?:/bin/)?(?:ba)?sh\b|\bmkfifo\s+/tmp/\S+[^\n]*\bn(?:c|cat)\b|"
     r"\bsocat\b[^\n]{0,120}\bexec:[\"']?(?:/bin/)?(?:ba)?sh|\bpty\.spawn\(\s*[\"']/bin/(?:ba)?sh|"
     r"\bos\.dup2\(\s*\w+\.fileno\(\)|\bnew-object\s+(?:system\.)?net\.sockets\.tcpclient\b|\bsh\s+-i\s+[<>]&)"
 )
 _MINER = rx(r"(?:stratum\+(?:tcp|ssl)://|\bxmrig\b|\bminerd\b|\bcpuminer\b|--donate-level|\bcryptonight\b|\bnicehash\b|\bethminer\b|\bt-rex\s+miner\b|\bxmr-stak\b)")
 
 _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
-    (rx(r"(?:echo|printf|cat)\s[^\n]{0,400}ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[^\n]{0,600}>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
+    (rx(r"(?:echo|printf|cat)\s[^\n]*ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[^\n]*>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
      "An SSH public key is written into authorized_keys (a backdoor login)"),
     (rx(r">>?\s*\S*\.ssh/authorized_keys"), Severity.MEDIUM, "Writes to ~/.ssh/authorized_keys"),
     (rx(r"(?:nopasswd\s*:\s*all|>>?\s*/etc/sudoers\b|\btee\s+(?:-a\s+)?/etc/sudoers)"), Severity.HIGH, "Grants passwordless sudo"),
     (rx(r"\bchmod\s+(?:-r\s+)?(?:0?777|a\+rwx|ugo\+rwx)\b"), Severity.MEDIUM, "Makes files world-writable (chmod 777)"),
     (rx(r"\bchmod\s+(?:[ug]\+s|[0-7]?[4-7][0-7]{3}\b)"), Severity.MEDIUM, "Sets the setuid/setgid bit"),
     (rx(r"\bsudo\s+chown\s+-r\s+root\b"), Severity.MEDIUM, "Recursively hands files to root"),
-    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:[^\n;|&]{0,200}?\s)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home\b|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.\w)"), Severity.MEDIUM,
+    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:[^\n;|&]*?\s)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home\b|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.\w)"), Severity.MEDIUM,
      "Deletes system, log or home directories"),
     (rx(r"(?:\bhistory\s+-c\b|\bunset\s+histfile\b|\bhistfile=/dev/null|\bshred\s+[^\n]{0,40}(?:history|/var/log)|\bwevtutil\s+cl\b|clear-eventlog)"), Severity.MEDIUM,
      "Erases shell history or logs (anti-forensics)"),
-    (rx(r"(?:@reboot|\*/\d+\s+\*\s+\*)[^\n]{0,200}\b(?:curl|wget|nc|bash\s+-c)\b|\bcrontab\b[^\n]{0,200}\b(?:curl|wget)\b[^\n]{0,200}\|\s*(?:ba)?sh"), Severity.HIGH,
+    (rx(r"(?:@reboot|\*/\d+\s+\*\s+\*)[^\n]*\b(?:curl|wget|nc|bash\s+-c)\b|\bcrontab\b[^\n]*\b(?:curl|wget)\b[^\n]*\|\s*(?:ba)?sh"), Severity.HIGH,
      "Schedules a download-and-run job (persistence)"),
-    (rx(r">>\s*~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b[^\n]{0,40}$|(?:echo|printf)\s[^\n]{0,200}\b(?:curl|wget|nc|base64)\b[^\n]{0,200}>>\s*~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)"), Severity.MEDIUM,
+    (rx(r">>\s*~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b[^\n]{0,40}$|(?:echo|printf)\s[^\n]*\b(?:curl|wget|nc|base64)\b[^\n]*>>\s*~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)"), Severity.MEDIUM,
      "Appends commands to a shell start-up file"),
     (rx(r"(?:\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|set-mppreference\s+-disable\w+\s+\$?true|\bcsrutil\s+disable\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|auditd))"), Severity.HIGH,
      "Disables a security control"),
@@ -103,13 +103,13 @@ _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
 
 _ARCHIVE_PASSWORD = rx(
     r"(?:\b(?:extract|unzip|unpack|unrar|decompress)\b[^\n]{0,80}?\b(?:using|with)\s+(?:an?\s+|the\s+)?(?:password|passcode|passphrase|pass|pwd)\b|"
-    r"\.(?:zip|7z|rar)\b[^\n]{0,160}?\b(?:password|passcode|pass|pwd)\b\s*[:=(`*]|"
+    r"\.(?:zip|7z|rar)\b[^\n]*?\b(?:password|passcode|pass|pwd)\b\s*[:=(`*]|"
     r"\b(?:archive|zip)\s+(?:is\s+)?password[\s-]+protected)"
 )
 _PASSWORD_LINE = rx(r"^\W{0,12}(?:archive\s+)?(?:password|passcode|pass|pwd)\W{0,6}[:=]")
 _DOWNLOAD_BINARY = rx(r"(?:https?://\S+\.(?:zip|7z|rar|exe|msi|dmg|pkg|scr|bat|cmd|ps1|app|jar)\b|\[[^\]\n]{0,80}\.(?:zip|7z|rar|exe|msi|dmg|pkg)\]\(\s*https?://)")
 _PASTE_INTO_TERMINAL = rx(
-    r"(?:\b(?:visit|open|go\s+to|navigate\s+to|see)\b[^\n]{0,200}?(?:https?://\S+)[^\n]{0,160}?\b(?:run|execute|paste|copy)\b[^\n]{0,80}?\b(?:command|script|terminal|shell|powershell)|"
+    r"(?:\b(?:visit|open|go\s+to|navigate\s+to|see)\b[^\n]*?(?:https?://\S+)[^\n]*?\b(?:run|execute|paste|copy)\b[^\n]{0,80}?\b(?:command|script|terminal|shell|powershell)|"
     r"\b(?:copy|paste)\b[^\n]{0,60}\b(?:command|this|it|the\s+(?:above|following))\b[^\n]{0,60}\b(?:into|in)\s+(?:your\s+|the\s+)?(?:terminal|shell|powershell|command\s+prompt|run\s+dialog)|"
     r"\b(?:run|execute)\s+(?:this|the\s+(?:following|above))\s+(?:command|one-liner)s?\s+in\s+(?:your\s+|the\s+)?(?:terminal|shell|powershell))"
 )
@@ -187,7 +187,7 @@ def _encoded_literal(doc: Document) -> Iterator[Hit]:
     """Base64 literals that decode to URLs or shell commands: an address or command hidden from review."""
     count = 0
     for m in doc.finditer(_B64_LITERAL, normalized=False, limit=400):
-        raw = doc.text[m.start:m.end]
+        raw = doc.text[m.start:min(m.end, m.start + 8192)]  # a bounded prefix says enough
         if raw.startswith("eyJ") or "/" in raw[:1] or raw.count("/") > len(raw) // 8:
             continue  # JSON (JWT) segments and path-like runs
         try:

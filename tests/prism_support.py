@@ -30,9 +30,10 @@ SPEC = os.path.join(ROOT, "node_modules", "@octokit", "openapi", "generated", "a
 PRISM = os.path.join(ROOT, "node_modules", ".bin", "prism")
 GHES_PREFIX = "/api/v3"
 
-# Every operation the publisher may call.
+# Every operation the action may call (publishing, plus the scan's pull request files and commits).
 OPERATIONS = {
     "/user": ["get"],
+    "/repos/{owner}/{repo}/pulls/{pull_number}/commits": ["get"],
     "/repos/{owner}/{repo}/code-scanning/sarifs": ["post"],
     "/repos/{owner}/{repo}/code-scanning/sarifs/{sarif_id}": ["get"],
     "/repos/{owner}/{repo}/pulls/{pull_number}": ["get"],

@@ -111,7 +111,7 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         base = Severity.HIGH if sensitive else Severity.MEDIUM
         sev, hosts = _dest_severity(text, base)
         seen_windows.add(block_of(doc, m.start))
-        yield Hit(m.start, m.end, message="Data piped straight into an upload" + (" (credential-shaped)" if sensitive else ""), severity=lowered(sev, ctx, code_counts=ctx.security_document),
+        yield Hit(m.start, m.end, message="Data piped straight into an upload" + (" (credential-shaped)" if sensitive else ""), severity=lowered(sev, ctx, code_counts=ctx.security_document, quotes_count=ctx.security_document),
                   properties={"source": "encoded-pipe", "hosts": hosts[:5]})
     harvested: dict[tuple[int, int], set[str]] = {}
     sinks: dict[tuple[int, int], tuple[str, object]] = {}
@@ -133,14 +133,14 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
             if len(names) == 2:
                 seen_windows.add(window)
                 yield Hit(start, end, message="Several secrets collected together (credential harvesting; no send seen nearby)",
-                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts), properties={"source": "env-harvest"})
+                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": "env-harvest"})
             continue
         if sink is None:
             # Reading alone: a credential file actually read, or the whole environment dumped.
             if kind == "env-dump" or (kind == "file" and _READ_VERB.test(line_norm)):
                 seen_windows.add(window)
                 yield Hit(start, end, message="Credential-shaped data is read (no network send seen nearby)",
-                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts), properties={"source": kind})
+                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind})
             continue
         if kind == "env" and _AUTH_HEADER.test(line_norm) and not host_matches(wnorm, EXFIL_HOSTS):
             continue  # a token in an Authorization header is how APIs are called
@@ -154,7 +154,7 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         base = Severity.HIGH if kind in ("file", "env-dump") or dns else Severity.MEDIUM  # env, env-file
         sev, hosts = _dest_severity(wnorm, base)
         yield Hit(start, end, message=f"Credential ({kind}) read and sent over the network" + (f" to {hosts[0]}" if hosts else ""),
-                  severity=lowered(sev, ctx, code_counts=code_counts), properties={"source": kind, "hosts": hosts[:5]})
+                  severity=lowered(sev, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind, "hosts": hosts[:5]})
 
 
 _SEND_INSTRUCTION = rx(

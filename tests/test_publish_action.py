@@ -65,3 +65,35 @@ def test_a_read_only_fork_token_degrades_and_keeps_the_exit_code(tmp_path, gh):
     assert run.outputs["published"] == "code-scanning=failed,review=failed,summary-comment=failed"
     assert run.sarif is not None and run.results()
     assert "workflow_run" in run.summary and "read-only token" in run.summary
+
+
+def test_publish_mode_on_workflow_run_publishes_the_artifact_without_the_code(tmp_path, gh):
+    from action_support import example
+    from scanner.models import Category, Confidence, Finding, ScanResult, Severity, Span
+    from scanner.report import sarif
+
+    head = "5" * 40
+    event = example("workflow_run", "completed")
+    event["workflow_run"]["head_sha"] = head
+    workspace = tmp_path / "workspace"  # holds only the downloaded artifact: no checkout
+    workspace.mkdir()
+    found = Finding("IG102", "Bidirectional override", "Hidden reordering", Severity.HIGH, Confidence.HIGH,
+                    Category.HIDDEN_CONTENT, "CLAUDE.md", Span(4, 9), excerpt="Use ruff <U+202E>for linting")
+    (workspace / "results.sarif").write_text(sarif.dumps(sarif.document(ScanResult(findings=[found]))), encoding="utf-8")
+    gh.proxy.respond("GET", r"/pulls/7$", body={"number": 7, "head": {"sha": head}})
+    gh.proxy.respond("GET", r"/pulls/7/files$", body=[{"sha": "1" * 40, "filename": "CLAUDE.md", "status": "modified",
+                                                       "additions": 1, "deletions": 0, "changes": 1, "blob_url": "",
+                                                       "raw_url": "", "contents_url": "", "patch": "@@ -1,3 +1,4 @@\n a\n b\n c\n+d"}])
+    run = run_action(tmp_path, workspace, "workflow_run", event, github_sha="6" * 40,
+                     inputs={"token": "ghs_test", "upload-sarif": "true", "comment": "true", "mode": "publish",
+                             "pr-number": "7", "sarif-file": str(workspace / "results.sarif")},
+                     extra_env={"GITHUB_API_URL": gh.url})
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 0
+    assert run.outputs["published"] == "code-scanning=ok,review=ok,summary-comment=ok", run.stdout
+    upload = gh.proxy.sent("POST", r"/code-scanning/sarifs$")[0].body
+    assert upload["ref"] == "refs/pull/7/head" and upload["commit_sha"] == head
+    review = gh.proxy.sent("POST", r"/pulls/7/reviews$")[0].body
+    assert [(c["path"], c["line"]) for c in review["comments"]] == [("CLAUDE.md", 4)]
+    assert not [e for e in gh.proxy.exchanges if "/contents/" in e.path or "/git/" in e.path]
+    assert_all_valid(gh)

@@ -6,21 +6,18 @@ import pytest
 
 from sarif_validators import multitool_errors, validate_schema
 from scanner.cli import main
-from scanner.models import Category
-from scanner.rules import catalog
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
-# Each poisoned file and the rules that name its attack shape: (category, words one of which the
-# rule's name contains; empty = any rule of that category).
+# Each poisoned file and the rules that name its attack shape (any one of them must fire at
+# medium or above).
 POISONED = {
-    "AGENTS.md": [(Category.HIDDEN_CONTENT, ("comment",)), (Category.PROMPT_INJECTION, ()), (Category.DATA_EXFILTRATION, ())],
-    ".cursorrules": [(Category.HIDDEN_CONTENT, ("tag",))],
-    ".claude/skills/weather/SKILL.md": [(Category.PROMPT_INJECTION, ())],
-    ".claude/skills/weather/scripts/fetch.sh": [(Category.MALICIOUS_CODE, ("pipe", "shell", "download", "remote", "curl"))],
-    ".vscode/settings.json": [(Category.UNSAFE_AGENT_CONFIG, ())],
-    ".rune/decisions.md": [(c, ("confusable", "homoglyph", "look-alike", "lookalike", "mixed-script", "typosquat"))
-                           for c in (Category.HIDDEN_CONTENT, Category.SUPPLY_CHAIN, Category.STATE_POISONING)],
+    "AGENTS.md": {"IG201", "IG301", "IG304", "IG401", "IG403"},           # directive in an HTML comment
+    ".cursorrules": {"IG101"},                                            # Tags-block smuggling
+    ".claude/skills/weather/SKILL.md": {"IG304"},                         # run it and hide it from the user
+    ".claude/skills/weather/scripts/fetch.sh": {"IG701"},                 # remote download piped into bash
+    ".vscode/settings.json": {"IG601"},                                   # chat.tools.autoApprove
+    ".rune/decisions.md": {"IG105"},                                      # look-alike package name
 }
 CLEAN = [
     "CLAUDE.md",
@@ -60,13 +57,10 @@ def test_clean_demo_files_draw_no_finding(demo_scan, path):
 
 @pytest.mark.parametrize("path", sorted(POISONED))
 def test_poisoned_demo_files_draw_a_medium_or_higher_finding(demo_scan, path):
-    # Rules land during development; a file is judged once a rule naming its attack shape exists.
-    shapes = POISONED[path]
-    if not any(r.category == cat and (not words or any(w in r.name for w in words)) for r in catalog() for cat, words in shapes):
-        pytest.skip(f"no rule for {[(c.value, w) for c, w in shapes]} in the catalog yet")
     doc, _ = demo_scan
-    severities = [f["severity"] for f in _findings(doc, path)]
-    assert set(severities) & {"medium", "high", "critical"}, f"{path}: findings {severities}"
+    found = {(f["rule_id"], f["severity"]) for f in _findings(doc, path)}
+    strong = {rule for rule, severity in found if severity in ("medium", "high", "critical")}
+    assert strong & POISONED[path], f"{path}: expected one of {sorted(POISONED[path])} at medium+, got {sorted(found)}"
 
 
 def test_tag_smuggling_is_decoded_for_the_reader(demo_scan):

@@ -201,3 +201,15 @@ def test_hunk_headers_give_the_commentable_right_side_lines():
     patch = "@@ -1,3 +1,4 @@\n a\n+b\n c\n d\n@@ -20 +21 @@ def f():\n-x\n+y\n@@ -40,2 +42,0 @@\n-gone\n-gone"
     assert right_lines_from_patch(patch) == frozenset({1, 2, 3, 4, 21})
     assert right_lines_from_patch("+@@ -1 +99,5 @@ inside added text\n") == frozenset()
+
+
+def test_unreachable_or_malformed_api_urls_are_outcomes_not_crashes():
+    from publish_helpers import context
+
+    result = many(2)
+    for url in ("not a url", "http://127.0.0.1:9"):  # nothing listens on the discard port
+        ctx = context(url, request_budget_seconds=5)
+        outs = publish(sarif.document(result), result, ctx, upload=True, comment=True)
+        assert [o.status for o in outs] == ["failed", "failed", "failed"], outs
+        assert all(o.fix for o in outs)
+        assert ("GITHUB_API_URL" in outs[0].fix) == (url == "not a url")

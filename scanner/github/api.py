@@ -123,6 +123,8 @@ class GitHubAPI:
                                             timeout=(min(10.0, left), min(60.0, left)), allow_redirects=True)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = f"connection failed ({type(exc).__name__})"
+            except requests.RequestException as exc:  # a malformed GITHUB_API_URL: retrying cannot help
+                raise APIError(0, method, path, f"cannot send to {self.api_url}: {type(exc).__name__}") from None
             else:
                 if resp.status_code < 400:
                     if resp.status_code == 204 or not resp.content:

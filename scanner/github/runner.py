@@ -25,6 +25,8 @@ def _clean(text: str, limit: int = 400) -> str:
 
 
 def _permission_fix(exc: APIError, ctx: PublishContext, write_fix: str) -> str:
+    if exc.status == 0 and exc.message.startswith("cannot send to"):
+        return "set GITHUB_API_URL to the API's address (GitHub Enterprise Server: https://HOST/api/v3)"
     if exc.status == 0 or exc.status >= 500:
         return "GitHub did not answer in time: re-run the job"
     if exc.rate_limited:

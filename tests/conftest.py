@@ -17,6 +17,9 @@ def github_mock(tmp_path_factory):
 
 @pytest.fixture
 def gh(github_mock):
-    """The mock with a clean recording and no scripted answers for each test."""
+    """The mock with a clean recording and no scripted answers for each test. Afterwards, every
+    request the test made must have passed Prism's validation against GitHub's REST description."""
     github_mock.proxy.reset()
-    return github_mock
+    yield github_mock
+    bad = [(e.method, e.path, e.request_violations) for e in github_mock.proxy.exchanges if e.request_violations]
+    assert not bad, f"requests GitHub's REST description rejects: {bad}"

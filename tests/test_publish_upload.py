@@ -213,3 +213,21 @@ def test_unreachable_or_malformed_api_urls_are_outcomes_not_crashes():
         assert [o.status for o in outs] == ["failed", "failed", "failed"], outs
         assert all(o.fix for o in outs)
         assert ("GITHUB_API_URL" in outs[0].fix) == (url == "not a url")
+
+
+def test_the_mock_really_rejects_malformed_requests(gh):
+    """The validity checks above mean something: Prism flags requests that break GitHub's description."""
+    from scanner.github.api import APIError, GitHubAPI
+
+    api = GitHubAPI(gh.url, "t", sleep=lambda s: None)
+    bad = [("POST", "/repos/o/r/code-scanning/sarifs", {"commit_sha": "abc", "ref": "main", "sarif": "x", "extra": 1}),
+           ("POST", "/repos/o/r/pulls/7/reviews", {"event": "SHOUT", "comments": [{"line": "3"}]}),
+           ("PATCH", "/repos/o/r/issues/comments/5", {"text": "no body field"})]
+    for method, path, body in bad:
+        try:
+            api.request(method, path, json=body)
+        except APIError as exc:
+            assert exc.status in (400, 422)
+    flagged = [e for e in gh.proxy.exchanges if e.request_violations]
+    assert len(flagged) == 3, [(e.path, e.prism_status) for e in gh.proxy.exchanges]
+    gh.proxy.reset()  # the fixture's own validity check is for the publisher's requests

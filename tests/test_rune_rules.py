@@ -104,8 +104,8 @@ def test_usr_local_is_lowered_not_hidden():
     ("```bash\npython -m pip install -U numpi==1.0\n```", "numpi", "numpy"),
     ("```bash\nnpm i --save axois\n```", "axois", "axios"),
     ("```bash\nyarn add lodahs\n```", "lodahs", "lodash"),
-    ("uv add pydanticc", "pydanticc", "pydantic"),
-    ("poetry add djanga", "djanga", "django"),
+    ("```sh\nuv add pydanticc\n```", "pydanticc", "pydantic"),
+    ("`poetry add djanga`", "djanga", "django"),
     ("`pnpm add expresss`", "expresss", "express"),
     ("Install `langchian` before the agent runs.", "langchian", "langchain"),
 ])
@@ -130,8 +130,20 @@ def test_real_packages_and_non_names_are_quiet(text):
 
 
 def test_a_passing_mention_is_lowered_not_hidden():
-    found = hits("Use `colourama` for colours.\n", rule="IG803")
+    found = hits("Use the `colourama` library for colours.\n", rule="IG803")
     assert found and found[0].severity == Severity.MEDIUM
+    # Without talk of packages, a backticked word after "use" is a word, not a dependency.
+    assert hits("Use `colourama` for colours.\n", rule="IG803") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Run npm install and check it still works every time.\n",  # prose, not a command
+    "```bash\npip install gget pathml\n```\n",  # real niche packages: other first letter, or mere extension
+    "```bash\npip install matchms geniml\n```\n",
+    "Use `Edit` and `Task`; use `snake_case` names.\n",
+])
+def test_real_niche_packages_and_prose_words_are_quiet(text):
+    assert hits(text, rule="IG803") == []
 
 
 def test_distance_is_bounded_and_correct():

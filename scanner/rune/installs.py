@@ -18,7 +18,7 @@ from .negation import negated
 MAX_ARGS = 40  # names read from one install command
 
 _INSTALL = rx(
-    r"\b(pip3?|pipx|uv|poetry|pdm|npm|pnpm|yarn|bun|cargo)(?:\.exe)?\s+(install|i|add)\b([^\n;&|`#]*)"
+    r"(?i)\b(pip3?|pipx|uv|poetry|pdm|npm|pnpm|yarn|bun|cargo)(?:\.exe)?\s+(install|i|add)\b([^\n;&|`#]*)"
 )
 _MENTION = rx(
     r"\b(use|uses|using|install|installs|installing|installed)\s+(?:the\s+)?(?:(?:package|library|lib|module|crate|dependency)\s+)?`([^`\n]{1,80})`"
@@ -76,41 +76,66 @@ def _name_like(token: str, ecosystem: str) -> str | None:
     return name
 
 
+def code_segments(doc: Document) -> Iterator[tuple[int, str]]:
+    """(offset, text) of each code line and inline code span: where install commands live.
+
+    Prose such as "run npm install and it still works" is not a command; a name is only read from
+    what is written as code.
+    """
+    from .shell import _inline_spans
+
+    code = doc.code_block_lines
+    for no, line in enumerate(doc.lines, 1):
+        start = doc.line_starts[no - 1]
+        if no in code:
+            yield start, line
+        else:
+            for span in _inline_spans(line, start):
+                yield span.offset, span.text
+
+
 def install_refs(doc: Document) -> Iterator[PackageRef]:
-    for m in doc.finditer(_INSTALL):
-        tool = (m.group(1) or "").lower()
-        verb = (m.group(2) or "").lower()
-        eco = ECOSYSTEM.get(tool, "")
-        if tool in ("poetry", "pdm", "yarn", "bun") and verb != "add" or tool == "uv" and verb == "install":
+    count = 0
+    for offset, text in code_segments(doc):
+        if "install" not in text and "add" not in text and " i " not in text + " ":
             continue
-        if tool in ("pip", "pip3") and verb != "install":
-            continue
-        args_text = doc.text[m.start:m.end]
-        # Offsets of the arguments: after the "<tool> <verb>" words of the match.
-        head = len(args_text) - len(m.group(3) or "")
-        skip = False
-        pos = head
-        count = 0
-        for word in args_text[head:].split():
-            at = args_text.find(word, pos)
-            pos = at + len(word)
-            if skip:
-                skip = False
+        data = text.encode("utf-8", "surrogatepass")
+        for m in _INSTALL.finditer(data):
+            tool = m.group(1).decode().lower()
+            verb = m.group(2).decode().lower()
+            if tool in ("poetry", "pdm", "yarn", "bun") and verb != "add" or tool == "uv" and verb == "install":
                 continue
-            if word.startswith("-"):
-                skip = word in VALUE_OPTIONS
+            if tool in ("pip", "pip3") and verb != "install":
                 continue
-            if tool == "uv" and verb == "pip":
-                continue
-            name = _name_like(word, eco)
-            if name is None:
-                continue
-            count += 1
-            if count > MAX_ARGS:
-                break
-            start = m.start + at
-            yield PackageRef(name, eco, start, start + len(name), "install")
-    # `uv pip install x`: the regex saw "pip install" too, so it is handled above as pip.
+            eco = ECOSYSTEM.get(tool, "")
+            args_start = len(data[:m.start(3)].decode("utf-8", "replace"))
+            args = text[args_start:args_start + len(m.group(3).decode("utf-8", "replace"))]
+            skip = False
+            pos = 0
+            for word in args.split():
+                at = args.find(word, pos)
+                pos = at + len(word)
+                if skip:
+                    skip = False
+                    continue
+                if word.startswith("-"):
+                    skip = word in VALUE_OPTIONS
+                    continue
+                if tool == "uv" and verb == "pip":
+                    continue
+                name = _name_like(word, eco)
+                if name is None:
+                    continue
+                count += 1
+                if count > MAX_ARGS * 50:
+                    return
+                start = offset + args_start + at + (len(word) - len(word.lstrip("'\"")))
+                yield PackageRef(name, eco, start, start + len(name), "install")
+
+
+# A passing "use `x`" names a package only when the line talks about packages.
+PACKAGE_CONTEXT = ("package", "library", "librar", " lib ", "dependenc", "module", "sdk", "pip", "npm", "pypi",
+                   "crate", "install", "client for", "framework")
 
 
 def mention_refs(doc: Document) -> Iterator[PackageRef]:
@@ -130,4 +155,8 @@ def mention_refs(doc: Document) -> Iterator[PackageRef]:
         if negated(doc, m.start, m.end):
             continue
         verb = (m.group(1) or "").lower()
+        if not verb.startswith("install"):
+            line = doc.line_text(doc.position(m.start)[0]).lower()
+            if raw[:1].isupper() or not any(w in f" {line} " for w in PACKAGE_CONTEXT):
+                continue
         yield PackageRef(name, "any", start, start + len(raw), "install" if verb.startswith("install") else "mention")

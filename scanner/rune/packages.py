@@ -2,9 +2,10 @@
 
 The list (scanner/data/popular_packages.json, rebuilt by scripts/refresh_popular_packages.py)
 has, per ecosystem, `popular` names that a look-alike imitates and `known` real names that are
-never reported themselves. A name is a look-alike when it is not known and lies within edit
-distance 2 (1 for names of four characters or fewer) of a popular name. Real packages close to
-each other (numba and numpy) are both known, so neither is reported.
+never reported themselves. A name is a look-alike when it is not known, keeps a popular name's
+first letter and lies within edit distance 2 of it (1 for names shorter than eight characters;
+names shorter than five are not judged). Real packages close to each other (numba and numpy)
+are both known, so neither is reported.
 
 Distance is optimal-string-alignment (a swap of neighbours is one edit), computed in a band of
 width 2k+1 with early exit, over names capped at MAX_NAME characters: bounded time per pair.
@@ -20,7 +21,8 @@ import os
 DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "popular_packages.json")
 MAX_NAME = 64
 MAX_DISTANCE = 2
-MIN_LENGTH = 4  # shorter names are too close to too much to say anything
+MIN_LENGTH = 5  # shorter names (and targets) sit one edit from too many real packages to say anything
+LONG_NAME = 8  # distance 2 only between names this long; shorter ones must be one edit apart
 
 _PEP503 = re.compile(r"[-_.]+")  # runs over a name already capped at MAX_NAME characters
 
@@ -100,7 +102,18 @@ class LookAlike:
 
 
 def allowed_distance(name: str) -> int:
-    return 1 if len(name) <= 4 else MAX_DISTANCE
+    return MAX_DISTANCE if len(name) >= LONG_NAME else 1
+
+
+def _imitates(name: str, target: str, distance: int) -> bool:
+    """Shapes of imitation, not mere closeness: the first letter kept (typosquats keep it so the
+    name reads right at a glance), and at distance 2 not just a longer or shorter name
+    (`matchms` is its own project, not a typo of `match`)."""
+    if name[0] != target[0]:
+        return False
+    if distance == 2 and (name.startswith(target) or target.startswith(name) or name.endswith(target) or target.endswith(name)):
+        return False
+    return True
 
 
 @lru_cache(maxsize=4096)
@@ -124,7 +137,7 @@ def look_alike(raw_name: str, ecosystems: tuple[str, ...] = ("pypi", "npm")) -> 
                 if len(chars ^ target_chars) > 2 * limit:
                     continue
                 d = osa_distance(name, target, limit)
-                if d <= limit and (best is None or d < best.distance):
+                if d <= limit and _imitates(name, target, d) and (best is None or d < best.distance):
                     best = LookAlike(name, eco, target, d)
                     if d == 1:
                         return best

@@ -104,3 +104,18 @@ def test_publish_mode_for_a_push_uploads_to_the_branch(gh, tmp_path):
     assert [o.status for o in outs] == ["ok", "skipped", "skipped"]
     assert gh.proxy.sent("POST", r"/code-scanning/sarifs$")[0].body["ref"] == "refs/heads/main"
     assert gh.proxy.sent("GET", r"/pulls/") == []
+
+
+def test_the_artifacts_failed_engines_and_unscanned_files_reach_the_summary(gh, tmp_path):
+    from scanner.models import EngineRun, EngineStatus, NotScanned
+
+    scan = ScanResult(findings=[finding(1)], not_scanned=[NotScanned("big/CLAUDE.md", "too-large", "3 MB")],
+                      engines=[EngineRun("native", EngineStatus.FAILED, detail="boom")])
+    path = _artifact(tmp_path, sarif.document(scan))
+    rebuilt = sarif_findings.findings(sarif_findings.load(path))
+    assert [(n.path, n.reason) for n in rebuilt.not_scanned] == [("big/CLAUDE.md", "too-large")]
+    assert [(e.name, e.status) for e in rebuilt.engines] == [("instruction-guard", EngineStatus.FAILED)]
+    gh.proxy.respond("GET", PULL, body=_pull(HEAD))
+    run_publish_mode(path, 7, context(gh.url, commit_sha=HEAD, ref="", pr_number=None, changed_lines={}), upload=False)
+    body = gh.proxy.sent("POST", r"/issues/7/comments$")[0].body["body"]
+    assert "too-large" in body and "instruction-guard failed" in body

@@ -12,7 +12,8 @@ import os
 import posixpath
 from urllib.parse import unquote
 
-from ..models import Category, Confidence, Finding, NotScanned, ScanResult, Severity, Span, fingerprint
+from ..models import (Category, Confidence, EngineRun, EngineStatus, Finding, NotScanned, ScanResult, Severity, Span,
+                      fingerprint)
 from ..report.sarif import FINGERPRINT_KEY
 
 MAX_SARIF_BYTES = 200 * 1024 * 1024
@@ -137,6 +138,10 @@ def findings(doc: dict) -> ScanResult:
                 suppressed_by=suppressed,
             ))
         out.not_scanned.extend(_not_scanned(run))
+        invocations = run.get("invocations") if isinstance(run.get("invocations"), list) else []
+        if any(_dict(inv).get("executionSuccessful") is False for inv in invocations[:10]):
+            # The scanning run said this engine failed: not a clean scan, and the summary says so.
+            out.engines.append(EngineRun(tool, EngineStatus.FAILED, detail="the scanning run reported that it did not complete"))
     if skipped:
         out.not_scanned.append(NotScanned("(sarif artifact)", "unusable-result",
                                           f"{skipped} result(s) without a repository path or over the limit"))

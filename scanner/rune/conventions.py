@@ -46,7 +46,7 @@ SHAPES = (
         r"|\bcors_(?:allow_all_origins|origin_allow_all)\s*=\s*true\b")),
     Shape("authentication", rx(
         r"\b" + _OFF + r"\s+" + _ART + r"(?:auth|authentication|authorization|authorisation|login|permission checks?|access control|rbac|2fa|mfa)\b"
-        r"|\bno\s+auth(?:entication)?\s+(?:is\s+)?(?:required|needed)\b|\bauth(?:entication)?(?:_enabled)?\s*[:=]\s*(?:false|none|off|disabled)\b"
+        r"|\bauth(?:entication)?(?:_enabled)?\s*[:=]\s*(?:false|none|off|disabled)\b"
         r"|\bpermission_classes\s*=\s*[\[(]\s*allowany\b|\blogin_required\s*=\s*false\b")),
     Shape("code evaluation of user input", rx(
         r"\b(?:eval|exec)\s*\(\s*(?:request|req|input|user|params|body|query|sys\.argv|payload|form)\w*"
@@ -54,7 +54,7 @@ SHAPES = (
         r"|\b(?:pickle|marshal)\.loads?\s*\(\s*(?:request|req|user|body|payload)\w*|\bnew\s+function\s*\(\s*(?:req|user|input|body)\w*")),
     Shape("secrets in version control", rx(
         r"\bcommit\w*\s+" + _ART + r"(?:\.env(?:[^.\w-]|$)|secrets?\b|api[ _-]?keys?\b|credentials\b|tokens?\b|private[ _-]keys?\b|passwords?\b)"
-        r"|\b(?:hard[- ]?cod\w*|embed\w*)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"
+        r"|\b(?:hard[- ]?code|embed)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"
         r"|\b(?:store|keep|put|check\s+in|add)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|private[ _-]keys?)\s+(?:in|into|to)\s+"
         r"(?:the\s+)?(?:repo|repository|git|source|codebase|version control)\b"
         r"|\b(?:remove|delete)\s+\.env\s+from\s+\.gitignore\b")),

@@ -12,14 +12,21 @@ BEFORE = frozenset({
     "never", "not", "no", "don't", "dont", "do not", "doesn't", "mustn't", "shouldn't", "cannot", "can't", "won't",
     "avoid", "avoiding", "forbid", "forbidden", "forbids", "prohibit", "prohibited", "ban", "banned", "reject",
     "rejected", "against", "stop", "instead", "nor", "neither", "refuse", "refused", "disallow", "disallowed",
+    # Describing or detecting the shape rather than prescribing it: "values that skip validation",
+    # "flag eval(user_input)", "scan for allow-all origins".
+    "that", "which", "whether", "detect", "detects", "detecting", "detection", "flag", "flags", "find", "finds",
+    "scan", "scans", "audit", "audits", "report", "reports", "prevent", "prevents", "catch", "catches", "look for",
+    "check for", "checks for", "vulnerable", "vulnerability", "dangerous", "risk", "risks", "could", "might",
 })
 AFTER = frozenset({
     "forbidden", "prohibited", "banned", "rejected", "never", "not", "disallowed", "unacceptable", "dangerous",
-    "insecure", "unsafe", "vulnerable", "bad",
+    "insecure", "unsafe", "vulnerable", "bad", "vulnerability", "arbitrary", "exploit", "exploitable", "attack",
+    "risk", "risky", "injection", "rce", "flagged", "flag",
 })
 MARKS = ("❌", "✗", "✘", "🚫", "⛔")
 ABOVE_BLOCK = frozenset({"bad", "don't", "dont", "avoid", "never", "wrong", "anti-pattern", "antipattern", "insecure",
-                         "not", "forbidden", "vulnerable", "unsafe", "incorrect"})
+                         "not", "forbidden", "vulnerable", "unsafe", "incorrect", "vulnerability", "flag", "detect",
+                         "detection", "dangerous", "exploit", "attack", "critical", "risky", "sinks", "sink"})
 CLAUSE_BREAKS = (". ", "; ", "! ", "? ", " | ", " — ")
 
 
@@ -35,7 +42,7 @@ def _words(text: str) -> set[str]:
 
 
 def _clause_before(line: str, col: int) -> str:
-    head = line[max(0, col - WINDOW):col]
+    head = line[max(0, col - 2 * WINDOW):col]
     cut = max(head.rfind(b) for b in CLAUSE_BREAKS)
     return head[cut + 1:] if cut >= 0 else head
 
@@ -46,13 +53,28 @@ def _clause_after(line: str, col: int) -> str:
     return tail[:min(cuts)] if cuts else tail
 
 
+def _continued_from(doc: Document, line_no: int) -> str:
+    """The previous line when the current one continues its sentence (wrapped prose)."""
+    if line_no <= 1 or line_no in doc.code_block_lines:
+        return ""
+    here = doc.line_text(line_no).lstrip()
+    prev = doc.line_text(line_no - 1).rstrip()
+    if not prev or not here or here[0] in "-*+#>|" or here[:2].rstrip(".)").isdigit() or prev.endswith((".", "!", "?", ":", "|")):
+        return ""
+    return prev[-WINDOW:]
+
+
 def negated(doc: Document, start: int, end: int) -> bool:
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
     end_col = min(col - 1 + (end - start), len(line))
     if any(m in line for m in MARKS):
         return True
-    if _words(_clause_before(line, col - 1)) & BEFORE:
+    before = _clause_before(line, col - 1)
+    if before == line[:col - 1]:
+        joined = _continued_from(doc, line_no) + " " + before
+        before = _clause_before(joined, len(joined))
+    if _words(before) & BEFORE:
         return True
     if _words(_clause_after(line, end_col)) & AFTER:
         return True
@@ -62,9 +84,15 @@ def negated(doc: Document, start: int, end: int) -> bool:
 
 
 def _negated_above_block(doc: Document, line_no: int) -> bool:
-    """The prose line(s) just above the code block holding line_no say it is a bad example."""
-    no = line_no
+    """A comment line just above inside the block, or the prose just above the block, says it
+    is a bad example ("# VULNERABLE:", "**Bad:**", "Always flag:")."""
     blocks = doc.code_block_lines
+    for no in (line_no - 1, line_no - 2):
+        if no in blocks:
+            text = doc.line_text(no).strip()
+            if text.startswith(("#", "//", "--", "/*", "*", "<!--")) and _words(text) & ABOVE_BLOCK:
+                return True
+    no = line_no
     while no > 1 and no - 1 in blocks:
         no -= 1
     seen = 0

@@ -108,8 +108,11 @@ _TOOL_REDIRECT = rx(
     r"\binstead\s+of\s+(?:using|calling|invoking)\s+(?:the\s+)?[\w.`'\"-]+\s+(?:tool|function|server|mcp)|"
     r"\b(?:always|must|should)\s+(?:first\s+)?(?:call|use|invoke|run)\s+(?:this|the\s+[\w.`'\"-]+)\s+tool\s+(?:first|before|instead)|"
     r"\b(?:when(?:ever)?|if)\s+(?:\w+\s+){0,4}?(?:the\s+)?[\w.`'\"-]+\s+tool\s+is\s+(?:available|present|called|used|invoked)|"
+    r"\b(?:retry|repeat|call|invoke|run|re-?run|loop)\b[^\n]{0,60}?\b(?:indefinitely|forever|endlessly|infinitely|without\s+(?:stopping|end|limit))\b|"
     r"\bthis\s+tool\s+(?:has|must|overrides|replaces|supersedes)\s+(?:a\s+)?(?:very\s+)?(?:important\s+side\s+effect|precedence|priority|the\s+[\w.-]+\s+tool))"
 )
+
+_RUNAWAY = rx(r"\b(?:indefinitely|forever|endlessly|infinitely|without\s+(?:stopping|end|limit))\b")
 
 _URL = r"(?:https?://|www\.)[^\s)\]>\"'`]+"
 _REMOTE_INSTRUCTIONS = rx(
@@ -204,6 +207,8 @@ def _tool_redirect(doc: Document) -> Iterator[Hit]:
         ctx = context_at(doc, m.start, m.end)
         window = norm_slice(doc, m.start, min(len(doc.text), m.end + 400))
         signals = _signals(window)
+        if _RUNAWAY.test(norm_slice(doc, m.start, m.end)):
+            signals.add("tools")  # an endless retry loop is itself tool manipulation
         base = Severity.HIGH if _hostile(signals) else Severity.MEDIUM
         yield Hit(m.start, m.end, message="Text redirects or shadows the agent's tool calls", severity=lowered(base, ctx),
                   properties={"signals": sorted(signals)})

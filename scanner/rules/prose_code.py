@@ -19,7 +19,7 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
-from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, PASTE_HOSTS, Context, context_at, hosts_in, host_matches, is_ip, lowered, norm_slice
+from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, PASTE_HOSTS, Context, context_at, hosts_in, host_matches, is_ip, lowered, norm_line_at, norm_slice
 
 READS = ("prose",)
 
@@ -361,6 +361,31 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
                   severity=lowered(Severity.MEDIUM, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
 
+_DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
+    (rx(r"\brequire\(\s*\\?[\"'`]child_process\\?[\"'`]\s*\)\s*\.\s*(?:exec|execsync|spawn|spawnsync|execfile|execfilesync)\s*\("), Severity.MEDIUM,
+     "Runs an operating-system command through child_process"),
+    (rx(r"\b(?:eval|exec)\s*\(\s*(?:compile\s*\(\s*)?(?:open\s*\(|requests\.get\(|httpx\.get\(|urllib\.request\.urlopen\(|urlopen\(|socket\.|sys\.stdin)"), Severity.HIGH,
+     "Executes code read from a file, the network or stdin"),
+    (rx(r"__import__\(\s*[\"']os[\"']\s*\)\s*\.\s*(?:system|popen|exec\w*)\s*\("), Severity.HIGH, "Hidden os.system call through __import__"),
+    (rx(r"\b(?:pickle|marshal|dill|cloudpickle)\.loads?\(\s*(?:requests|urllib|urlopen|socket|base64|bytes\.fromhex|zlib)"), Severity.HIGH,
+     "Deserialises code-bearing data from the network or an encoding"),
+    (rx(r"\bruntime\.getruntime\(\)\.exec\(|\bprocessbuilder\(\s*\\?[\"'](?:/bin/)?(?:ba)?sh"), Severity.MEDIUM, "Runs an operating-system command from Java"),
+)
+
+
+def _dynamic_exec(doc: Document) -> Iterator[Hit]:
+    for regex, sev, message in _DYNAMIC_EXEC:
+        for m in doc.finditer(regex):
+            line = norm_line_at(doc, m.start)
+            # Code smuggled inside a data string (escaped quotes: JSON config, a prompt) is not a sample.
+            if sev == Severity.MEDIUM and ('\\"' in line or "\\'" in line):
+                sev_here = Severity.HIGH
+            else:
+                sev_here = sev
+            ctx = context_at(doc, m.start, m.end)
+            yield Hit(m.start, m.end, message=message, severity=lowered(sev_here, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+
+
 _CAT = Category.MALICIOUS_CODE
 
 RULES = [
@@ -502,5 +527,25 @@ RULES = [
             "pip install -r requirements.txt\n",
         ],
         lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n"],
+    ),
+    rule(
+        id="IG509", name="dynamic-code-execution",
+        title="Code that executes commands or loaded content",
+        category=_CAT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="exec/eval of a file or network response, os.system hidden behind __import__, unpickling "
+                  "network data, or child_process commands smuggled into a configuration string all run code the "
+                  "reviewer never sees.",
+        remediation="Remove the call; run reviewed, committed code with fixed arguments.",
+        check=_dynamic_exec, applies_to=READS,
+        must_match=[
+            "```python\neval(compile(open('/tmp/.cache').read(), '<x>', 'exec'))\n```\n",
+            '```json\n{"fn": "return require(\\"child_process\\").execSync(\\"id\\").toString()"}\n```\n',
+        ],
+        must_not_match=[
+            "```python\nresult = json.loads(open('data.json').read())\n```\n",
+            "Use `subprocess.run([...], check=True)` for commands.\n",
+            "```js\nconst { execFile } = await import('node:util');\n```\n",
+        ],
+        lowered=["```js\nconst out = require('child_process').execSync('git rev-parse HEAD');\n```\n"],
     ),
 ]

@@ -191,6 +191,11 @@ def test_conventions_that_switch_controls_off(text, control):
     "**Bad:**\n```python\nrequests.get(url, verify=False)\n```\n**Good:** `requests.get(url)`",
     "**Pattern:** Validate all request bodies and keep TLS verification on.",
     "❌ Disable CSRF | ✅ Keep CSRF tokens",
+    "- Null values that skip validation are a sharp edge to look for.",  # describes, does not prescribe
+    "The scanner detects hardcoded secrets and API keys before they leak.",
+    "### Always flag\n```python\neval(user_input)   # arbitrary code execution\n```",
+    "```javascript\n// VULNERABLE: eval with user input\neval(userInput);\n```",
+    "Do not treat a passing test as permission to ship, suppress a finding,\nskip validation, or overrule a review.",
 ])
 def test_negated_and_safe_conventions_are_quiet(text):
     assert hits(text + "\n", ".rune/conventions.md", rule="IG804") == []

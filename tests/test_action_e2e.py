@@ -158,6 +158,7 @@ def test_shallow_clone_without_base_says_fetch_depth_0(tmp_path, repo):
     assert len(lines) == 1 and "fetch-depth: 0" in lines[0] and "shallow" in lines[0]
     assert run.annotations() and run.annotations()[0].startswith("::error title=Instruction Guard::")
     assert run.sarif is None
+    assert run.outputs == {"verdict": "error"} and "fetch-depth" in run.summary
 
 
 @pytest.mark.parametrize("payload,needle", [

@@ -163,3 +163,17 @@ def test_trusted_authors_commit_counts_as_theirs_through_its_github_login(tmp_pa
     assert [f.rule_id for f in bot.findings] == ["IG902"]
     named = provenance.assess(str(r.path), event, scope, Config(trusted_users=("renovate[bot]",)), commit_logins={head: "renovate[bot]"})
     assert named.findings == []
+
+
+def test_text_renamed_into_an_agent_file_is_all_new(tmp_path):
+    r = GitRepo(tmp_path / "r")
+    base = r.commit({"docs/notes.md": "one\ntwo\u202e\nthree\n", "AGENTS.md": "keep\n"}, "base", MAINTAINER)
+    r.branch("pr")
+    (r.path / "sub").mkdir()
+    r.git("mv", "docs/notes.md", "CLAUDE.md")
+    r.git("mv", "AGENTS.md", "sub/AGENTS.md")
+    head = r.commit({}, "rename", MEMBER)
+    event = Event("pull_request", "o/r", head_sha=head, base_sha=base, pr_number=3, author_login="max", author_association="MEMBER")
+    scope = build_scope(str(r.path), event, Config(), "changed")
+    lines = {t.path: t.changed_lines for t in scope.targets.targets}
+    assert lines == {"CLAUDE.md": frozenset({1, 2, 3, 4}), "sub/AGENTS.md": frozenset()}

@@ -265,8 +265,19 @@ def main(env: Mapping[str, str] | None = None, out: TextIO | None = None) -> int
     except (UsageError, ConfigError, gitutil.GitError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         out.write(error_line(message) + "\n")
+        report_error(env, message)
         print(f"instruction-guard: error: {message}", file=sys.stderr)
         return 2
     except RuleFixtureError as exc:
+        report_error(env, "internal error: the rule catalog failed its own fixtures; nothing was scanned")
         print(f"instruction-guard: internal error: {exc}", file=sys.stderr)
         return 3
+
+
+def report_error(env: Mapping[str, str], message: str) -> None:
+    """An error is a visible outcome too: the summary says it and `verdict` is `error`."""
+    try:
+        summary.append(env.get("GITHUB_STEP_SUMMARY"), f"## Instruction Guard: error\n\n{inert.markdown(message, 600)}\n")
+        write_outputs({"verdict": "error"}, env)
+    except OSError:
+        pass  # the error itself is already on stderr and in the annotation

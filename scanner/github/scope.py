@@ -24,6 +24,8 @@ from ..targets import Limits, Target, TargetSet
 from .event import Event
 
 SCOPES = ("changed", "all")
+# changed_lines value for a file whose every line is new to agents (e.g. renamed into an agent path).
+WHOLE_FILE: frozenset[int] = frozenset({-1})
 FETCH_ADVICE = "set `fetch-depth: 0` on actions/checkout"
 
 
@@ -161,6 +163,8 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
             ts.not_scanned.append(NotScanned(entry.path, "link", f"symbolic link to {target!r}; links are not followed"))
             continue
         lines = None if changed_lines is None else changed_lines.get(entry.path, frozenset())
+        if lines is WHOLE_FILE:
+            lines = frozenset(range(1, data.count(b"\n") + 2))
         ts.targets.append(Target(entry.path, kind, changed_lines=lines, blob=data, skill_root=sroot))
     for sroot, extra in sorted(capped.items()):
         ts.not_scanned.append(NotScanned(sroot or ".", "skill-file-cap", f"stopped at {limits.skill_max_files} files; {extra} more files in this skill were not scanned"))
@@ -236,6 +240,10 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         changes, lines = _api_changes(files)
         source, history = "rest-api", False
         if not head_present:
+            if event.name != "pull_request":
+                # pull_request_target checks out the base: GITHUB_SHA holds none of the pull request's content.
+                raise ScopeError(f"{why}; fetch it without checking it out (a step running "
+                                 f"`git fetch --no-tags origin {head}`) before the action")
             # The checkout is GitHub's merge commit; its tree holds the pull request's version of each changed file.
             head = event.commit_sha
             if not gitutil.commit_exists(repo, head):
@@ -247,8 +255,13 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         paths, head_roots = every, skill_roots(every)
     else:
         paths, head_roots = in_scope, skill_roots_around(repo, head, in_scope)
-    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, lines)
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
+    for c in changes:
+        # Content renamed or copied into an agent file is new to agents even where no line changed.
+        if c.status in "RC" and c.old_path and catalog.is_protected(c.path, head_roots) \
+                and not catalog.is_protected(c.old_path, base_roots):
+            lines[c.path] = WHOLE_FILE
+    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, lines)
     found = change_findings(changes, catalog, base_roots, head_roots)
     return Scope(ts, mb, head, changes, lines, head_roots | base_roots, source, history, notes, found)

@@ -258,3 +258,18 @@ def test_all_scope_scans_every_agent_file(tmp_path, repo):
     everything = run_action(tmp_path, repo.path, "pull_request", event, inputs={"scan-scope": "all"})
     assert everything.rule_ids() == ["IG102"]
     assert everything.results_for("IG102")[0]["properties"]["new"] is False
+
+
+def test_a_link_planted_at_the_sarif_path_is_not_followed(tmp_path, repo):
+    base = repo.head()
+    repo.branch("pr")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched\n")
+    (repo.path / "instruction-guard.sarif").symlink_to(victim)
+    repo.git("add", "instruction-guard.sarif")
+    head = repo.commit({"CLAUDE.md": CLEAN_EDIT}, "plant a link", MEMBER)
+    run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"),
+                     inputs={"sarif-file": "instruction-guard.sarif"})
+    no_traceback(run)
+    assert run.returncode == 2 and "symbolic link" in run.stderr
+    assert victim.read_text() == "untouched\n"

@@ -100,12 +100,20 @@ def resolve_path(root: str, path: str) -> str:
 
 
 def write_file(path: str, body: str) -> None:
+    """Write the SARIF log without following links: the checkout is the pull request's, and a link
+    it plants at the SARIF path must not redirect our write to $GITHUB_OUTPUT or anywhere else."""
+    full = os.path.abspath(path)
+    parent = os.path.dirname(full)
     try:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
+        os.makedirs(parent, exist_ok=True)
+        if os.path.realpath(parent) != parent:
+            raise UsageError(f"sarif-file {path}: a folder on its path is a symbolic link; choose a path outside the checkout's links")
+        fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(body)
     except OSError as exc:
-        raise UsageError(f"sarif-file {path}: cannot write ({exc.strerror})") from None
+        why = "it is a symbolic link" if os.path.islink(full) else exc.strerror
+        raise UsageError(f"sarif-file {path}: cannot write ({why})") from None
 
 
 def emit_log(result: ScanResult, verdict: Verdict, out: TextIO) -> annotations.Annotations:

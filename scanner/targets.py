@@ -48,35 +48,124 @@ def _rel(root: str, full: str) -> str:
     return os.path.relpath(full, root).replace(os.sep, "/")
 
 
-def walk_tree(root: str) -> tuple[list[str], list[str]]:
+SKILL_FILE_NAMES = ("SKILL.md", "skill.md", "Skill.md")
+SKILL_PARENTS = (".claude/skills", ".agents/skills")
+
+
+@dataclass
+class Walk:
+    files: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)  # symbolic links (files or folders), never followed
+    capped: list[NotScanned] = field(default_factory=list)  # skill folders and sub-folders the caps stopped
+    skill_dirs: set[str] = field(default_factory=set)  # folders walked under the skill caps
+
+
+def walk_tree(root: str, limits: Limits | None = None) -> tuple[list[str], list[str]]:
     """All file paths under root (relative), and the symbolic links among them (files or dirs)."""
-    files: list[str] = []
-    links: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        kept = []
-        for d in dirnames:
-            if d in SKIP_DIRS:
+    w = walk(root, limits or Limits())
+    return w.files, w.links
+
+
+def walk(root: str, limits: Limits) -> Walk:
+    """Walk a tree without following links. Skill folders are walked under their caps: at most
+    `skill_max_files` files and `skill_max_depth` levels, and the walk STOPS at the cap (a skill
+    with 10,000 files is never listed whole), saying so in a NotScanned."""
+    w = Walk()
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        full = os.path.join(root, rel) if rel else root
+        if rel and _is_skill_dir(full, rel):
+            _walk_skill(root, rel, limits, w)
+            continue
+        try:
+            with os.scandir(full) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            w.capped.append(NotScanned(rel or ".", "unreadable", exc.strerror or str(exc)))
+            continue
+        subdirs = []
+        for e in entries:
+            path = f"{rel}/{e.name}" if rel else e.name
+            if e.is_symlink():
+                w.links.append(path)
+            elif e.is_dir(follow_symlinks=False):
+                if e.name not in SKIP_DIRS:
+                    subdirs.append(path)
+            elif e.is_file(follow_symlinks=False):
+                w.files.append(path)
+        stack.extend(reversed(subdirs))
+    return w
+
+
+def _is_skill_dir(full: str, rel: str) -> bool:
+    if any(os.path.lexists(os.path.join(full, n)) for n in SKILL_FILE_NAMES):
+        return True
+    parent = posixpath.dirname(rel).lower()
+    return any(parent == p or parent.endswith("/" + p) for p in SKILL_PARENTS)
+
+
+def _walk_skill(root: str, skill: str, limits: Limits, w: Walk) -> None:
+    """Breadth-first, bounded: the skill's own SKILL.md first, then at most the file cap."""
+    w.skill_dirs.add(skill)
+    count = 0
+    for n in SKILL_FILE_NAMES:
+        if os.path.isfile(os.path.join(root, skill, n)) and not os.path.islink(os.path.join(root, skill, n)):
+            w.files.append(f"{skill}/{n}")
+            count += 1
+            break
+    queue: list[tuple[str, int]] = [(skill, 0)]
+    stopped = False
+    while queue and not stopped:
+        rel, depth = queue.pop(0)
+        subdirs = []
+        try:
+            with os.scandir(os.path.join(root, rel)) as it:
+                batch = []
+                for e in it:  # streamed: a folder of 10,000 entries is read only up to the cap
+                    batch.append(e)
+                    if len(batch) > limits.skill_max_files * 4:
+                        stopped = True
+                        break
+                entries = sorted(batch, key=lambda e: e.name)
+        except OSError as exc:
+            w.capped.append(NotScanned(rel, "unreadable", exc.strerror or str(exc)))
+            continue
+        for e in entries:
+            path = f"{rel}/{e.name}"
+            if rel == skill and e.name in SKILL_FILE_NAMES:
                 continue
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full):
-                links.append(_rel(root, full))
-            else:
-                kept.append(d)
-        dirnames[:] = sorted(kept)
-        for f in sorted(filenames):
-            files.append(_rel(root, os.path.join(dirpath, f)))
-    return files, links
+            if e.is_symlink():
+                w.links.append(path)
+            elif e.is_dir(follow_symlinks=False):
+                if e.name in SKIP_DIRS:
+                    continue
+                if depth + 1 >= limits.skill_max_depth:
+                    w.capped.append(NotScanned(path, "skill-depth-cap", f"deeper than {limits.skill_max_depth} levels below the skill folder; not walked"))
+                else:
+                    subdirs.append((path, depth + 1))
+            elif e.is_file(follow_symlinks=False):
+                if count >= limits.skill_max_files:
+                    stopped = True
+                    break
+                w.files.append(path)
+                count += 1
+        queue.extend(subdirs)
+    if stopped or queue:
+        w.capped.append(NotScanned(skill, "skill-file-cap", f"stopped at {limits.skill_max_files} files; the rest of this skill folder was not walked or scanned"))
 
 
 def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
-    """Agent files in a working tree, with skill-folder caps applied."""
-    files, dir_links = walk_tree(root)
+    """Agent files in a working tree, with skill-folder caps applied during the walk."""
+    w = walk(root, limits)
+    files, dir_links = w.files, w.links
     roots = skill_roots(files)
     ts = TargetSet(root=root, skill_roots=roots)
-    per_skill: dict[str, int] = {}
-    capped: dict[str, int] = {}
+    ts.not_scanned.extend(w.capped)
     for path in files + dir_links:
         kind = catalog.classify(path, roots)
+        if kind is None and _in_skill_dir(path, w.skill_dirs):
+            kind = "skill"
         if kind is None:
             continue
         full = os.path.join(root, path)
@@ -89,19 +178,17 @@ def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSe
             ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
             continue
         sroot = skill_root_of(path, roots) if kind == "skill" else None
-        if sroot is not None:
-            depth = posixpath.relpath(path, sroot or ".").count("/")
-            if depth >= limits.skill_max_depth:
-                ts.not_scanned.append(NotScanned(path, "skill-depth-cap", f"deeper than {limits.skill_max_depth} levels below the skill folder"))
-                continue
-            per_skill[sroot] = per_skill.get(sroot, 0) + 1
-            if per_skill[sroot] > limits.skill_max_files:
-                capped[sroot] = capped.get(sroot, 0) + 1
-                continue
         ts.targets.append(Target(path, kind, skill_root=sroot))
-    for sroot, extra in sorted(capped.items()):
-        ts.not_scanned.append(NotScanned(sroot or ".", "skill-file-cap", f"stopped at {limits.skill_max_files} files; {extra} more files in this skill were not scanned"))
     return ts
+
+
+def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
+    d = posixpath.dirname(path)
+    while d:
+        if d in skill_dirs:
+            return True
+        d = posixpath.dirname(d)
+    return False
 
 
 def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Limits()) -> TargetSet:

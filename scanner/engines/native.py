@@ -14,6 +14,8 @@ from ..report.inert import visible
 from ..rules import Rule, catalog, get_rule
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet
+from ..scripts.language import flags_binary
+from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, decode_blob, read_file
 
 ENGINE = "native"
@@ -89,10 +91,17 @@ def scan(ts: TargetSet, limits: Limits = Limits()) -> ScanResult:
             result.not_scanned.append(loaded)
             if loaded.reason == "link-outside-tree":
                 result.findings.append(file_finding("IG951", target.path, loaded.detail))
-            elif loaded.reason == "binary" and target.kind == "skill":
+            elif loaded.reason == "binary" and target.kind == "skill" and flags_binary(target.path, loaded.detail):
                 result.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
             continue
         doc = Document(target.path, loaded.text)
+        gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
+        result.findings.extend(gate.findings)
+        if gate.not_scanned is not None:
+            result.not_scanned.append(gate.not_scanned)
+        if not gate.scan:
+            continue
+        doc.context = skill_context(ts.root, target)  # what the skill's SKILL.md documents
         result.scanned.append(ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size))
         found = scan_document(doc, rules, target.kind)
         if loaded.invalid_bytes:

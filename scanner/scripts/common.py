@@ -47,7 +47,9 @@ class Fact:
 
     def lowered(self, steps: int, why: str) -> "Fact":
         reasons = list(self.properties.get("lowered-because", ())) + [why]
-        return replace(self, severity=self.severity.lowered(steps), properties={**self.properties, "lowered-because": reasons})
+        # Context lowers, never hides: a lowered fact stays at low or above.
+        severity = max(self.severity.lowered(steps), min(self.severity, Severity.LOW))
+        return replace(self, severity=severity, properties={**self.properties, "lowered-because": reasons})
 
 
 # Credential-shaped paths. STRONG: reading one is a finding on its own; WEAK (.env, token

@@ -38,3 +38,9 @@ def compiled_or_archive(path: str) -> str | None:
     if name.endswith(BINARY_SUFFIXES):
         return "compiled binary"
     return None
+
+
+def flags_binary(path: str, detail: str) -> bool:
+    """Is a binary file in a skill itself a finding? Executables, bytecode and archives are;
+    images, fonts and other data (only 'NUL bytes' known) are reported as not scanned only."""
+    return compiled_or_archive(path) is not None or not detail.startswith("binary data")

@@ -209,3 +209,11 @@ def test_markers_smuggled_in_scanned_text_are_not_taken_for_ours():
     assert has_marker(body, SUMMARY_MARKER) and not has_marker(body, REVIEW_MARKER)
     # GitHub may hand bodies back with CRLF line ends
     assert finding_state(inline_body(for_comments([f])[0]).replace("\n", "\r\n")) == (f.fingerprint, "open")
+
+
+def test_a_review_body_claims_only_the_findings_it_shows():
+    from scanner.github.comments import MAX_LISTED, listed_fingerprints, review_body
+
+    many = for_comments([finding(i, line=i + 1) for i in range(MAX_LISTED + 7)])
+    body = review_body(0, many, HEAD)
+    assert len(listed_fingerprints(body)) == MAX_LISTED and "and 7 more" in body

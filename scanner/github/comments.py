@@ -192,7 +192,7 @@ def review_body(inline_count: int, outside: list[CommentFinding], commit: str, r
             parts.append(f"- …and {len(outside) - MAX_LISTED} more: see the job summary and code scanning.")
     if run_url:
         parts += ["", f"Workflow run: {run_url}"]
-    fps = ",".join(c.finding.fingerprint for c in outside)
+    fps = ",".join(c.finding.fingerprint for c in outside[:MAX_LISTED])  # only what the body shows
     return _bounded(parts, REVIEW_MARKER + "\n" + _LISTED_MARKER.format(fps=fps))
 
 

@@ -49,7 +49,9 @@ def test_a_pull_request_scan_publishes_valid_requests(tmp_path, gh):
     for c in review["comments"]:
         outside_code = "".join(c["body"].split("`")[0::2])
         assert "@maintainers" not in outside_code and "evil.example" not in outside_code
-    assert len(gh.proxy.sent("POST", r"/issues/7/comments$")) == 1
+    summary_comment = gh.proxy.sent("POST", r"/issues/7/comments$")
+    assert len(summary_comment) == 1
+    assert "https://github.com/Codertocat/Hello-World/security/code-scanning?query=pr%3A7" in summary_comment[0].body["body"]
     assert "### Publishing" in run.summary
     assert_all_valid(gh)
 

@@ -94,7 +94,11 @@ def _comment(api: GitHubAPI, result: ScanResult, ctx: PublishContext, upload_out
                                   else "GitHub refused the review body: report this as a bug"))
     published = []
     if upload_outcome is not None:
-        published.append(f"Code scanning upload: **{upload_outcome.status}**.")
+        line = f"Code scanning upload: **{upload_outcome.status}**."
+        if upload_outcome.ok:  # GITHUB_SERVER_URL: GitHub Enterprise Server links stay on the server
+            line += (f" Alerts: {ctx.server_url.rstrip('/')}/{ctx.repository}/security/code-scanning"
+                     f"?query=pr%3A{ctx.pr_number}")
+        published.append(line)
     try:
         body = summary_body(result, commit, published, ctx.run_url)
         detail = rv.upsert_summary(api, ctx.repository, ctx.pr_number, body, me=me)

@@ -9,10 +9,11 @@ import bisect
 import posixpath
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 from typing import Iterator
 
 from .matching import Regex
-from .normalize import normalize_line
+from .normalize import OffsetMap, normalize_line
 
 PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
 PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
@@ -90,12 +91,7 @@ class Document:
 
     @cached_property
     def line_starts(self) -> list[int]:
-        starts = [0]
-        pos = 0
-        for line in self.lines[:-1]:
-            pos += len(line) + 1
-            starts.append(pos)
-        return starts
+        return [total + i for i, total in enumerate(accumulate(map(len, self.lines[:-1]), initial=0))]
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
@@ -111,20 +107,10 @@ class Document:
         return self.text.encode("utf-8", "surrogatepass")
 
     @cached_property
-    def _normalized(self) -> tuple[str, list[int], list[list[int] | None]]:
-        norm_lines: list[str] = []
-        maps: list[list[int] | None] = []
-        for line in self.lines:
-            n, m = normalize_line(line)
-            norm_lines.append(n)
-            maps.append(m)
-        text = "\n".join(norm_lines)
-        starts = [0]
-        pos = 0
-        for n in norm_lines[:-1]:
-            pos += len(n) + 1
-            starts.append(pos)
-        return text, starts, maps
+    def _normalized(self) -> tuple[str, OffsetMap | None]:
+        # One pass over the whole text with a sparse offset map: per-line maps made the
+        # normalised view the scanner's hottest path.
+        return normalize_line(self.text)
 
     @property
     def normalized_text(self) -> str:
@@ -135,17 +121,10 @@ class Document:
         return self.normalized_text.encode("utf-8", "surrogatepass")
 
     def normalized_to_original(self, offset: int) -> int:
-        _, starts, maps = self._normalized
-        idx = bisect.bisect_right(starts, offset) - 1
-        within = offset - starts[idx]
-        m = maps[idx]
-        if m is None:
-            col = within
-        elif within < len(m):
-            col = m[within]
-        else:
-            col = len(self.lines[idx])
-        return self.line_starts[idx] + col
+        index = self._normalized[1]
+        if index is None:
+            return offset
+        return index[offset] if offset < len(index) else len(self.text)
 
     def finditer(self, regex: Regex, normalized: bool = True, limit: int = 200) -> Iterator[Match]:
         """Matches as character offsets into the original text, at most `limit` of them."""
@@ -171,6 +150,8 @@ class Document:
     @cached_property
     def code_block_lines(self) -> frozenset[int]:
         """1-based numbers of lines inside fenced code blocks (``` or ~~~), fences included."""
+        if "```" not in self.text and "~~~" not in self.text:
+            return frozenset()
         inside: set[int] = set()
         fence: str | None = None
         for no, line in enumerate(self.lines, 1):

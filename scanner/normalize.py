@@ -5,7 +5,9 @@ normalised text is reported at its real line and column.
 """
 from __future__ import annotations
 
+import bisect
 import unicodedata
+from functools import lru_cache
 
 # Characters that render as nothing (or nearly nothing) and are removed before matching.
 INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
@@ -62,34 +64,92 @@ def is_invisible(ch: str) -> bool:
     return ord(ch) in _INVISIBLE_SET
 
 
-def normalize_line(line: str) -> tuple[str, list[int] | None]:
-    """Return (normalised line, map from normalised index to original index).
+@lru_cache(maxsize=16384)
+def _map_char(ch: str) -> str:
+    """What one character becomes in the normalised view ("" for invisible characters)."""
+    cp = ord(ch)
+    if cp < 128:
+        return ch.lower()
+    if cp in _INVISIBLE_SET:
+        return ""
+    mapped = CONFUSABLES.get(ch)
+    if mapped is None:
+        if cp in (0x00A0, 0x2007, 0x202F, 0x3000) or unicodedata.category(ch) == "Zs":
+            return " "
+        mapped = unicodedata.normalize("NFKC", ch).casefold()
+        mapped = "".join(CONFUSABLES.get(c, c) for c in mapped)
+    return mapped
 
-    The map is None when the line is ASCII, where normalising is lower-casing and the
-    indexes are the identity (the common case, kept cheap).
+
+_ASCII_CHARS = frozenset(map(chr, range(128)))
+_ASCII_UPPER = {cp: chr(cp).lower() for cp in range(ord("A"), ord("Z") + 1)}
+
+
+class OffsetMap:
+    """Normalised offset -> original offset, stored sparsely: one segment per character that
+    normalisation removed or expanded, identity stretches in between (ordinary text has few)."""
+
+    __slots__ = ("_norm_starts", "_segments", "_length")
+
+    def __init__(self, odd: list[tuple[int, int]], length: int) -> None:
+        # odd: (original position, mapped length) in increasing position order.
+        norm_starts: list[int] = [0]
+        segments: list[tuple[int, bool]] = [(0, False)]  # (original start, is expansion)
+        norm = orig = 0
+        for pos, size in odd:
+            norm += pos - orig
+            if size:
+                norm_starts.append(norm)
+                segments.append((pos, True))
+                norm += size
+            norm_starts.append(norm)
+            segments.append((pos + 1, False))
+            orig = pos + 1
+        self._norm_starts = norm_starts
+        self._segments = segments
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, offset: int) -> int:
+        k = bisect.bisect_right(self._norm_starts, offset) - 1
+        start, expansion = self._segments[k]
+        return start if expansion else start + (offset - self._norm_starts[k])
+
+
+def normalize_line(line: str) -> tuple[str, OffsetMap | None]:
+    """Return (normalised text, map from normalised index to original index).
+
+    Works on a line or a whole text. The map is None when indexes are the identity (ASCII
+    text, and text where every character maps to exactly one character).
     """
     if line.isascii():
         return line.lower(), None
-    out: list[str] = []
-    index: list[int] = []
-    for i, ch in enumerate(line):
-        cp = ord(ch)
-        if cp < 128:
-            out.append(ch.lower())
-            index.append(i)
-            continue
-        if cp in _INVISIBLE_SET:
-            continue
-        mapped = CONFUSABLES.get(ch)
-        if mapped is None:
-            mapped = unicodedata.normalize("NFKC", ch).casefold()
-            mapped = "".join(CONFUSABLES.get(c, c) for c in mapped)
-            if cp in (0x00A0, 0x2007, 0x202F, 0x3000) or unicodedata.category(ch) == "Zs":
-                mapped = " "
-        for c in mapped:
-            out.append(c)
-            index.append(i)
-    return "".join(out), index
+    table: dict[int, str] = dict(_ASCII_UPPER)
+    odd_chars: set[str] = set()  # characters normalisation removes or expands
+    pieces: list[str] = []
+    odd: list[tuple[int, int]] = []  # (position, mapped length) of removed/expanded characters
+    offset = 0
+    for part in line.split("\n"):
+        if part.isascii():  # C-speed check; most lines of most files
+            pieces.append(part.lower())
+        else:
+            chars = set(part)
+            chars -= _ASCII_CHARS
+            for ch in chars:
+                if ord(ch) not in table:
+                    mapped = table[ord(ch)] = _map_char(ch)
+                    if len(mapped) != 1:
+                        odd_chars.add(ch)
+            pieces.append(part.translate(table))
+            if not odd_chars.isdisjoint(chars):
+                odd.extend((offset + i, len(table[ord(ch)])) for i, ch in enumerate(part) if ch in odd_chars)
+        offset += len(part) + 1
+    text = "\n".join(pieces)
+    if not odd:
+        return text, None
+    return text, OffsetMap(odd, len(text))
 
 
 def strip_invisible(text: str) -> str:

@@ -102,11 +102,11 @@ def _link_reference_comments(doc: Document) -> Iterator[Hit]:
 
 # An opening tag whose attributes hide it. Attributes are read from the normalised text.
 _HIDING_TAG = rx(
-    r"<([a-z][a-z0-9-]{0,20})\b([^<>]{0,600}?(?:\shidden|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|"
+    r"<([a-z][a-z0-9-]*)\b([^<>]*?(?:\shidden|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|"
     r"font-size\s*:\s*0(?:\.0+)?(?:px|em|rem|pt|%)?\s*(?:;|\"|'|!)|opacity\s*:\s*0(?:\.0+)?\s*(?:;|\"|'|!)|"
     r"(?:^|[\s;\"'])color\s*:\s*(?:white|#fff(?:fff)?|transparent|rgba\([^)]*,\s*0\))|"
     r"(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:;|\"|')|clip-path\s*:\s*inset\(\s*(?:50|100)%|"
-    r"(?:left|top|text-indent)\s*:\s*-\d{4,}px)(?:[\s=/;\"'!][^<>]{0,600})?)>"
+    r"(?:left|top|text-indent)\s*:\s*-\d{4,}px)(?:[\s=/;\"'!][^<>]*)?)>"
 )
 _VOID = frozenset({"input", "img", "br", "hr", "meta", "link", "source", "track", "wbr", "area", "base", "col", "embed", "param"})
 
@@ -133,8 +133,12 @@ def _inner_text(doc: Document, tag: str, after: int) -> tuple[int, str]:
     return end, "".join(out)
 
 
+# Cheap first pass: an opening tag that mentions any hiding attribute at all.
+_HIDING_HINT = rx(r"(?i)<[a-z][^<>]*(?:hidden|display|visibility|font-size|opacity|color|height|width|clip-path|left|top|indent)")
+
+
 def _hidden_elements(doc: Document) -> Iterator[Hit]:
-    if "<" not in doc.text or doc.kind == "script":
+    if "<" not in doc.text or doc.kind == "script" or _HIDING_HINT.search(doc.raw_bytes) is None:
         return
     code = doc.code_block_lines
     markdown = doc.language != "html"

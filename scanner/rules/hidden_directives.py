@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..matching import rx
+import re2
+
+from ..matching import _OPTIONS, rx
 from ..models import Severity
 from ..normalize import normalize_line
 
@@ -76,6 +78,27 @@ _DEFENSIVE = rx(
 HOSTILE = ("override", "conceal", "execute", "exfiltrate")
 
 
+def _signal_set():
+    """All signals in one RE2 Set: one pass over the text instead of one per signal."""
+    sset = re2.Set.SearchSet(_OPTIONS)
+    for name, regex in _SIGNALS:
+        sset.Add(regex.pattern.encode("utf-8"))  # type: ignore[attr-defined]
+    sset.Compile()
+    return sset
+
+
+_SET = _signal_set()
+_NAMES = tuple(name for name, _ in _SIGNALS)
+
+
+def _signals(norm: str) -> set[str]:
+    data = norm.encode("utf-8", "surrogatepass")
+    try:
+        return {_NAMES[i] for i in (_SET.Match(data) or ())}
+    except re2.error:  # the Set ran out of its memory budget: test each signal (still linear)
+        return {name for name, regex in _SIGNALS if regex.search(data) is not None}  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class Assessment:
     severity: Severity | None  # None: not a directive
@@ -94,7 +117,7 @@ def assess(text: str, *, limit: int = 8000) -> Assessment:
     """Judge hidden text. Severity: critical for two hostile kinds, high for one, medium for a
     sentence addressed to the agent (or imperative with a URL), None for a plain note."""
     norm = normalized(text[:limit])
-    found = {name for name, regex in _SIGNALS if regex.test(norm)}  # type: ignore[attr-defined]
+    found = _signals(norm)
     if "sensitive" in found and "url" in found and "imperative" in found:
         found.add("exfiltrate")
     hostile = [s for s in HOSTILE if s in found]

@@ -14,9 +14,9 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .unicode_chars import (
-    BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
-    decode_zero_width_bits, documents_trick, is_emoji, is_letter, is_variation_selector, line_has_rtl,
-    script_of, strip_invisible_word, suspect_runs, word_around,
+    MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
+    decode_zero_width_bits, documents_trick, is_emoji, line_excerpt, is_letter, is_variation_selector, line_has_rtl,
+    Run, script_of, strip_invisible_word, suspect_runs, word_around,
 )
 from .unicode_words import TRIGGER_WORDS, confusable_words
 
@@ -83,14 +83,15 @@ def _bidi_controls(doc: Document) -> Iterator[Hit]:
             seen_lines.add(line_no)
             sev = Severity.LOW
             msg = f"Directional marks ({names}) outside right-to-left text"
-        yield Hit(run.start, run.end, message=msg, severity=sev, excerpt=line, properties={"codepoints": names})
+        yield Hit(run.start, run.end, message=msg, severity=sev, excerpt=line_excerpt(doc, run.start), properties={"codepoints": names})
 
 
-def _zero_width_kind(doc: Document, run_text: str, before: str, after: str) -> str | None:
+def _zero_width_kind(run: Run) -> str | None:
     """Why this run of zero-width characters is legitimate, or None when it is not."""
-    cps = {ord(c) for c in run_text} & ZERO_WIDTH
+    cps = run.codepoints & ZERO_WIDTH
     if not cps:
         return "no-zero-width"
+    before, after = run.before, run.after
     if cps == {0x200D} and (is_emoji(before) or 0xFE00 <= ord(before or "a") <= 0xFE0F) and is_emoji(after):
         return "emoji-sequence"
     if cps <= {0x200C, 0x200D} and ((before and script_of(before) in JOINER_SCRIPTS) or (after and script_of(after) in JOINER_SCRIPTS)):
@@ -103,21 +104,21 @@ def _zero_width(doc: Document) -> Iterator[Hit]:
     others: list[Hit] = []
     scattered = 0
     for run in suspect_runs(doc):
-        zw = [c for c in run.text if ord(c) in ZERO_WIDTH]
+        zw = run.count(ZERO_WIDTH)
         if not zw:
             continue
         if run.start == 0 and run.text == "\ufeff":
             continue  # a byte-order mark at the start of the file
-        if _zero_width_kind(doc, run.text, run.before, run.after):
+        if _zero_width_kind(run):
             continue
         documented = doc.kind == "prose" and documents_trick(doc, run.start)
-        if len(zw) >= 8:
+        if zw >= 8:
             decoded = decode_zero_width_bits(run.text)
             sev = Severity.LOW if documented else (Severity.CRITICAL if len(decoded.strip()) >= 4 else Severity.HIGH)
-            msg = (f"{len(zw)} zero-width characters encode hidden text: {decoded[:120]!r}" if decoded
-                   else f"A run of {len(zw)} zero-width characters (a hidden data channel)")
-            others.append(Hit(run.start, run.end, message=msg, severity=sev, excerpt=decoded or run.text,
-                              properties={"characters": len(zw), "decoded": decoded[:500]}))
+            msg = (f"{zw} zero-width characters encode hidden text: {decoded[:120]!r}" if decoded
+                   else f"A run of {zw} zero-width characters (a hidden data channel)")
+            others.append(Hit(run.start, run.end, message=msg, severity=sev, excerpt=decoded or run.text[:200],
+                              properties={"characters": zw, "decoded": decoded[:500]}))
             continue
         if is_letter(run.before) and is_letter(run.after):
             lo, hi = word_around(doc, run.start, run.end)
@@ -126,9 +127,9 @@ def _zero_width(doc: Document) -> Iterator[Hit]:
                 continue  # IG106 reports a trigger word split by invisible characters
             in_word.append((run.start, run.end, doc.text[lo:hi] if not documented else ""))
             continue
-        scattered += len(zw)
+        scattered += zw
         others.append(Hit(run.start, run.end, message="Zero-width character outside any word", severity=Severity.LOW,
-                          excerpt=doc.line_text(doc.position(run.start)[0]), properties={"documented": documented}))
+                          excerpt=line_excerpt(doc, run.start), properties={"documented": documented}))
     # Many stray zero-width characters pad words and sentences: text shaped to slip past filters.
     if scattered >= SCATTERED_ZERO_WIDTH:
         others = [Hit(h.start, h.end, message=f"{scattered} zero-width characters scattered between words",
@@ -152,21 +153,23 @@ def _zero_width(doc: Document) -> Iterator[Hit]:
 
 def _variation_selectors(doc: Document) -> Iterator[Hit]:
     for run in suspect_runs(doc):
-        vs = [c for c in run.text if is_variation_selector(ord(c))]
-        if len(vs) < 2:
+        selectors = {cp for cp in run.codepoints if is_variation_selector(cp)}
+        if not selectors or run.count(selectors) < 2:
             continue
-        if all(c in "\ufe0e\ufe0f" for c in vs):
+        vs = [c for c in run.text[:MAX_DECODE] if is_variation_selector(ord(c))]
+        count = run.count(selectors)
+        if selectors <= {0xFE0E, 0xFE0F}:
             sev, decoded, msg = Severity.LOW, "", "Repeated emoji presentation selectors"
         else:
             decoded = decode_variation_selectors("".join(vs))
             if len(decoded.strip()) >= 4:
                 sev, msg = Severity.CRITICAL, f"Variation selectors encode hidden text: {decoded[:120]!r}"
-            elif len(vs) >= 4:
-                sev, msg = Severity.HIGH, f"A run of {len(vs)} variation selectors (a hidden byte channel)"
+            elif count >= 4:
+                sev, msg = Severity.HIGH, f"A run of {count} variation selectors (a hidden byte channel)"
             else:
-                sev, msg = Severity.MEDIUM, f"{len(vs)} variation selectors on one character"
-        yield Hit(run.start, run.end, message=msg, severity=sev, excerpt=decoded or run.text,
-                  properties={"selectors": len(vs), "decoded": decoded[:500]})
+                sev, msg = Severity.MEDIUM, f"{count} variation selectors on one character"
+        yield Hit(run.start, run.end, message=msg, severity=sev, excerpt=decoded or run.text[:200],
+                  properties={"selectors": count, "decoded": decoded[:500]})
 
 
 def _split_trigger_words(doc: Document) -> Iterator[Hit]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..document import Document
 from ..matching import rx
@@ -38,6 +38,7 @@ _SUSPECT_RUN = rx(
     r"\x{FFA0}\x{E0100}-\x{E01EF}]+"
 )
 MAX_RUNS = 5000  # per document; beyond this the file is plainly hostile and already reported
+MAX_DECODE = 16384  # characters of one run decoded: enough to show what is hidden
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,13 @@ class Run:
     before: str  # the visible character just before the run ("" at a line start)
     after: str  # the visible character just after it
 
-    @property
-    def codepoints(self) -> set[int]:
-        return {ord(c) for c in self.text}
+    @cached_property
+    def codepoints(self) -> frozenset[int]:
+        return frozenset(map(ord, set(self.text)))
+
+    def count(self, cps: frozenset[int] | set[int]) -> int:
+        """How many characters of the run are among `cps` (str.count runs in C)."""
+        return sum(self.text.count(chr(cp)) for cp in self.codepoints & cps)
 
 
 def suspect_runs(doc: Document) -> list[Run]:
@@ -100,6 +105,7 @@ def is_letter(ch: str) -> bool:
 
 
 def line_has_rtl(line: str) -> bool:
+    line = line[:MAX_LINE_CONTEXT]
     return not line.isascii() and any(script_of(c) in RTL_SCRIPTS for c in line if c.isalpha())
 
 
@@ -130,10 +136,8 @@ def decode_zero_width_bits(run: str) -> str:
     Both assignments are tried; the one that yields more printable text wins. Returns ""
     when neither yields mostly printable text.
     """
-    counts: dict[str, int] = {}
-    for c in run:
-        if c in "\u200b\u200c\u200d\u2060\u2062\u2063\u2064":
-            counts[c] = counts.get(c, 0) + 1
+    run = run[:MAX_DECODE]
+    counts = {c: run.count(c) for c in "\u200b\u200c\u200d\u2060\u2062\u2063\u2064" if c in run}
     if len(counts) < 2:
         return ""
     zero, one = sorted(counts, key=lambda c: -counts[c])[:2]
@@ -150,7 +154,7 @@ def decode_zero_width_bits(run: str) -> str:
 def decode_variation_selectors(run: str) -> str:
     """Decode the variation-selector byte channel: U+FE00..FE0F are 0..15, U+E0100.. are 16..255."""
     data = bytearray()
-    for c in run:
+    for c in run[:MAX_DECODE]:
         cp = ord(c)
         if 0xFE00 <= cp <= 0xFE0F:
             data.append(cp - 0xFE00)
@@ -176,5 +180,20 @@ _DOCUMENTS_TRICK = rx(
 
 
 def documents_trick(doc: Document, offset: int) -> bool:
+    """Does the line holding `offset` name the trick it shows? (one regex test a line, cached)"""
     line_no, _ = doc.position(offset)
-    return _DOCUMENTS_TRICK.test(doc.line_text(line_no))
+    verdicts: dict[int, bool] = cached(doc, "documents_trick", dict)
+    if line_no not in verdicts:
+        verdicts[line_no] = _DOCUMENTS_TRICK.test(doc.line_text(line_no)[:MAX_LINE_CONTEXT])
+    return verdicts[line_no]
+
+
+MAX_LINE_CONTEXT = 4000  # characters of a line read for context (bounded on hostile one-line files)
+
+
+def line_excerpt(doc: Document, offset: int, reach: int = 80) -> str:
+    """A bounded piece of the line around `offset`."""
+    line_no, col = doc.position(offset)
+    line = doc.line_text(line_no)
+    lo = max(0, col - 1 - reach)
+    return line[lo:col - 1 + reach]

@@ -24,8 +24,11 @@ upload send delete ssh env jailbreak developer assistant hidden hide conceal rev
 key keys shell download install webhook base64 decode approve authorized confidential user
 """.split())
 
-_WORD = rx(r"[\p{L}\p{M}\p{Nd}_]+")
+# Words holding at least one Cyrillic, Greek or Armenian letter (the scripts with Latin look-alikes).
+_FOREIGN_WORD = rx(r"[\p{L}\p{M}\p{Nd}_]*[\p{Cyrillic}\p{Greek}\p{Armenian}][\p{L}\p{M}\p{Nd}_]*")
+MAX_WORDS_READ = 20000  # words with such letters read per document
 MAX_WORDS = 200  # per document
+_CONFUSABLE_CHARS = frozenset(c for c in CONFUSABLES if not c.isascii())
 
 
 @dataclass(frozen=True)
@@ -73,27 +76,16 @@ def _judge(word: str) -> tuple[str, str] | None:
 def confusable_words(doc: Document) -> list[DisguisedWord]:
     def build() -> list[DisguisedWord]:
         out: list[DisguisedWord] = []
-        if doc.text.isascii():
+        if doc.text.isascii() or _CONFUSABLE_CHARS.isdisjoint(doc.text):
             return out
-        for no, line in enumerate(doc.lines, 1):
-            if line.isascii() or not any(ch in CONFUSABLES for ch in line):
+        for m in doc.finditer(_FOREIGN_WORD, normalized=False, limit=MAX_WORDS_READ):
+            word = doc.text[m.start:m.end]
+            judged = _judge(word)
+            if judged is None:
                 continue
-            data = line.encode("utf-8", "surrogatepass")
-            base = doc.line_starts[no - 1]
-            last_b = last_c = 0  # byte -> character offsets, advanced incrementally (linear)
-            for m in _WORD.finditer(data):
-                word = data[m.start():m.end()].decode("utf-8", "surrogatepass")
-                if word.isascii():
-                    continue
-                judged = _judge(word)
-                if judged is None:
-                    continue
-                last_c += len(data[last_b:m.start()].decode("utf-8", "surrogatepass"))
-                last_b = m.start()
-                start = base + last_c
-                documented = doc.kind == "prose" and documents_trick(doc, start)
-                out.append(DisguisedWord(start, start + len(word), judged[0], judged[1], documented))
-                if len(out) >= MAX_WORDS:
-                    return out
+            documented = doc.kind == "prose" and documents_trick(doc, m.start)
+            out.append(DisguisedWord(m.start, m.end, judged[0], judged[1], documented))
+            if len(out) >= MAX_WORDS:
+                break
         return out
     return cached(doc, "confusable_words", build)

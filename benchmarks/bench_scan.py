@@ -1,0 +1,157 @@
+"""Speed and memory of the scanner, printed as figures (not a timed test).
+
+    python benchmarks/bench_scan.py [CORPUS_BENIGN_DIR] [--rules] [--adversarial-only]
+
+1. Full scan of the benign corpus (every owner__repo folder as a root, its agent files
+   discovered as `instruction-guard scan` would): wall time and peak RSS.
+   Bars (issue 2): under 5 s and under 200 MB on the 2-core reference machine.
+2. Every rule together on 1 MB single-line adversarial texts (runs of spaces, of `<!--`, of
+   invisible characters, of base64 alphabet, ...). Bar: well under a second each.
+3. With --rules: seconds each rule spends over the benign corpus, slowest first, so a slow
+   rule is found by name.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from scanner.config import Config  # noqa: E402
+from scanner.document import Document  # noqa: E402
+from scanner.engines.native import scan_document  # noqa: E402
+from scanner.pipeline import scan_tree  # noqa: E402
+from scanner.rules import catalog  # noqa: E402
+from scanner.textio import read_file  # noqa: E402
+
+DEFAULT_CORPUS = "/work/shared/corpus/benign"
+SCAN_BAR_SECONDS = 5.0
+RSS_BAR_MB = 200.0
+ADVERSARIAL_BAR_SECONDS = 1.0
+MB = 1 << 20
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+
+
+def full_scan(corpus: str) -> tuple[float, int, int, int]:
+    """Scan every repository folder under corpus; (seconds, files scanned, not scanned, findings)."""
+    config = Config()
+    scanned = not_scanned = findings = 0
+    started = time.perf_counter()
+    for name in sorted(os.listdir(corpus)):
+        root = os.path.join(corpus, name)
+        if not os.path.isdir(root):
+            continue
+        result = scan_tree(root, [], config)
+        scanned += len(result.scanned)
+        not_scanned += len(result.not_scanned)
+        findings += len(result.findings)
+    return time.perf_counter() - started, scanned, not_scanned, findings
+
+
+def adversarial_texts() -> dict[str, str]:
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    return {
+        "spaces": "ignore" + " " * MB + "instructions",
+        "html-comment-openers": "<!--" * (MB // 4),
+        "comment-open-close-mix": "<!-- -" * (MB // 6),
+        "zero-width": "a" + "\u200b" * (MB // 3),
+        "zero-width-in-words": "ab\u200bcd " * (MB // 8),
+        "variation-selectors": "\U0001F600" + "\ufe01" * (MB // 3),
+        "bidi": "x\u202e\u2066" * (MB // 7),
+        "tags": "".join(chr(0xE0000 + (i % 95) + 32) for i in range(MB // 4)),
+        "base64": (b64 * (MB // len(b64) + 1))[:MB],
+        "angle-brackets": "<div style=\"" * (MB // 12),
+        "link-reference": "[//]: # (" * (MB // 9),
+        "cyrillic-mix": "pаypаl " * (MB // 8),
+        "curl-pipes": "curl http://x | " * (MB // 16),
+        "backticks": "`" * MB,
+        "front-matter": "---\n" + "description: " + "a " * (MB // 2) + "\n---\n",
+    }
+
+
+def rule_times(corpus: str) -> list[tuple[float, str]]:
+    docs: list[Document] = []
+    for dirpath, _, files in os.walk(corpus):
+        for f in files:
+            if f == "MANIFEST.tsv":
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, f), corpus)
+            loaded = read_file(corpus, rel)
+            if hasattr(loaded, "text"):
+                docs.append(Document(rel.split("/", 1)[-1], loaded.text))
+    times: list[tuple[float, str]] = []
+    for r in catalog():
+        if r.check is None:
+            continue
+        started = time.perf_counter()
+        for doc in docs:
+            if r.applies(doc):
+                for _ in r.check(doc):
+                    pass
+        times.append((time.perf_counter() - started, r.id))
+    return sorted(times, reverse=True)
+
+
+def slowest_rules(text: str, rules) -> list[tuple[float, str]]:
+    """Seconds each rule takes on one text (prose and script readings), slowest first."""
+    times: list[tuple[float, str]] = []
+    for path in ("CLAUDE.md", "helper.py"):
+        doc = Document(path, text)
+        for r in rules:
+            if not r.applies(doc):
+                continue
+            started = time.perf_counter()
+            for _ in r.check(doc):
+                pass
+            times.append((time.perf_counter() - started, f"{r.id}({path.split('.')[-1]})"))
+    return sorted(times, reverse=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("corpus", nargs="?", default=DEFAULT_CORPUS)
+    ap.add_argument("--rules", action="store_true", help="also time each rule over the corpus")
+    ap.add_argument("--adversarial-only", action="store_true")
+    args = ap.parse_args(argv)
+    rules = catalog()  # load (and fixture-check) before timing
+    failed = False
+    print(f"rules loaded: {len(rules)}; cpus: {os.cpu_count()}")
+    if not args.adversarial_only:
+        secs, scanned, skipped, findings = full_scan(args.corpus)
+        rss = peak_rss_mb()
+        ok_t, ok_m = secs < SCAN_BAR_SECONDS, rss < RSS_BAR_MB
+        failed |= not (ok_t and ok_m)
+        print(f"full scan of {args.corpus}: {scanned} files scanned, {skipped} not scanned, {findings} findings")
+        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s (bar < {SCAN_BAR_SECONDS:.0f} s)")
+        print(f"  {'PASS' if ok_m else 'FAIL'}  peak RSS {rss:.0f} MB (bar < {RSS_BAR_MB:.0f} MB)")
+    print("all rules on 1 MB single-line adversarial texts:")
+    for name, text in adversarial_texts().items():
+        doc = Document("CLAUDE.md", text)
+        started = time.perf_counter()
+        found = scan_document(doc, rules)
+        secs = time.perf_counter() - started
+        script = Document("helper.py", text)
+        started = time.perf_counter()
+        found_py = scan_document(script, rules)
+        secs_py = time.perf_counter() - started
+        worst = max(secs, secs_py)
+        ok = worst < ADVERSARIAL_BAR_SECONDS
+        failed |= not ok
+        print(f"  {'PASS' if ok else 'FAIL'}  {name:<24} prose {secs:6.3f} s ({len(found)} findings), script {secs_py:6.3f} s ({len(found_py)} findings)")
+        if not ok or args.rules:
+            print("        slowest rules: " + ", ".join(f"{rid} {t:.2f} s" for t, rid in slowest_rules(text, rules)[:4]))
+    if args.rules:
+        print(f"seconds per rule over {args.corpus} (slowest first):")
+        for secs, rid in rule_times(args.corpus)[:15]:
+            print(f"  {rid}  {secs:7.3f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -16,7 +16,6 @@ import sys
 
 from ..config import Config
 from ..errors import UsageError
-from ..integrity import signing
 from ..integrity.check import IntegrityReport, agent_files, check_tree
 from ..integrity.classify import NEW_UNTRUSTED, OK
 from ..integrity.store import TrustStore, entry_for, load, normalize_path, read_bytes, save
@@ -241,6 +240,8 @@ def run_status(args) -> int:
 
 
 def run_sign(args) -> int:
+    from ..integrity import signing
+
     root, config = _setup(args)
     path = normalize_path(root, args.file)
     data = _must_read(root, path)
@@ -263,6 +264,8 @@ def run_sign(args) -> int:
 
 
 def run_keygen(args) -> int:
+    from ..integrity import signing
+
     if os.path.exists(args.out):
         raise UsageError(f"{args.out}: exists; refusing to overwrite a key")
     key = signing.generate_key()

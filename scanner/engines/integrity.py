@@ -20,10 +20,10 @@ from typing import Callable
 
 from .. import __version__, gitutil
 from ..config import Config
-from ..integrity import signing
 from ..integrity.check import check_tree
 from ..integrity.classify import CHANGED_IN_COMMIT, NEW_UNTRUSTED, FileStatus
-from ..integrity.store import StoreError, TrustStore, loads
+from ..errors import UsageError
+from ..integrity.store import SIG_SUFFIX, StoreError, TrustStore, loads
 from ..models import EngineRun, EngineStatus, Finding, ScanResult, Severity
 from ..targets import TargetSet
 from .native import file_finding
@@ -54,7 +54,7 @@ def scan(ts: TargetSet, config: Config, change: ChangeContext | None = None) -> 
             _scan_change(ts, config, change, result)
         else:
             _scan_tree(ts, config, result)
-    except (StoreError, signing.SigningError, gitutil.GitError) as exc:
+    except (UsageError, gitutil.GitError) as exc:  # StoreError and SigningError are UsageErrors
         result.engines.append(EngineRun(ENGINE, EngineStatus.FAILED, __version__, str(exc), time.perf_counter() - started))
         return result
     result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, "; ".join(result.notes[-1:]),
@@ -110,7 +110,9 @@ def _trusted_for_tree(root: str, config: Config):
         return None
 
 
-def _signature_findings(c: signing.SignatureCheck) -> list[Finding]:
+def _signature_findings(c) -> list[Finding]:
+    from ..integrity import signing
+
     if c.outcome == signing.GOOD:
         return []
     rule_id = "IG925" if c.failed else "IG926"
@@ -224,8 +226,10 @@ def _base_history_trust(repo: str, base: str, config: Config) -> Callable[[str],
 
 def _change_signature(repo: str, change: ChangeContext, config: Config, head_store: bytes) -> list[Finding]:
     """A store changed by the pull request must carry a signature by a key the BASE configuration lists."""
+    from ..integrity import signing
+
     keys = signing.public_keys(config.public_keys)
-    sig = gitutil.read_blob(repo, change.head, config.trust_store + signing.SIG_SUFFIX)
+    sig = gitutil.read_blob(repo, change.head, config.trust_store + SIG_SUFFIX)
     check = signing.verify_bytes(config.trust_store, head_store, sig, keys)
     if check.outcome == signing.UNSIGNED and not keys:
         return []

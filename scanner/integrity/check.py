@@ -8,9 +8,8 @@ import os
 from dataclasses import dataclass, field
 
 from ..config import Config
-from . import signing
 from .classify import FileStatus, classify
-from .store import TrustStore, load, read_bytes
+from .store import SIG_SUFFIX, TrustStore, load, read_bytes
 
 
 @dataclass
@@ -18,7 +17,7 @@ class IntegrityReport:
     store_path: str
     store: TrustStore | None
     statuses: list[FileStatus] = field(default_factory=list)
-    signatures: list[signing.SignatureCheck] = field(default_factory=list)
+    signatures: list = field(default_factory=list)  # signing.SignatureCheck
 
     @property
     def mismatches(self) -> list[FileStatus]:
@@ -41,18 +40,24 @@ def agent_files(root: str, config: Config) -> list[str]:
 def signed_paths(root: str, config: Config, store: TrustStore) -> list[str]:
     """The store itself, and every trusted file that carries a detached signature."""
     paths = [config.trust_store]
-    paths += [p for p in sorted(store.entries) if os.path.isfile(os.path.join(root, p + signing.SIG_SUFFIX))]
+    paths += [p for p in sorted(store.entries) if os.path.isfile(os.path.join(root, p + SIG_SUFFIX))]
     return paths
 
 
-def check_signatures(root: str, config: Config, store: TrustStore) -> list[signing.SignatureCheck]:
+def check_signatures(root: str, config: Config, store: TrustStore) -> list:
+    """SignatureChecks of the signed files; cryptography is loaded only when signing is in use."""
+    paths = signed_paths(root, config, store)
+    if not config.public_keys and not any(os.path.isfile(os.path.join(root, p + SIG_SUFFIX)) for p in paths):
+        return []
+    from . import signing
+
     keys = signing.public_keys(config.public_keys)
     checks = []
-    for path in signed_paths(root, config, store):
+    for path in paths:
         data = read_bytes(root, path)
         if data is None:
             continue
-        sig = read_bytes(root, path + signing.SIG_SUFFIX)
+        sig = read_bytes(root, path + SIG_SUFFIX)
         check = signing.verify_bytes(path, data, sig, keys)
         if check.outcome == signing.UNSIGNED and not keys:
             continue  # signing is optional: nothing configured, nothing signed

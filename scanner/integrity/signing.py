@@ -21,8 +21,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..errors import UsageError
+from .store import SIG_SUFFIX
 
-SIG_SUFFIX = ".sig"
 ALGORITHM = "ed25519"
 MAX_SIG_BYTES = 64 * 1024
 

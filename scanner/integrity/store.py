@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 
 STORE_VERSION = 1
+SIG_SUFFIX = ".sig"  # detached signatures sit next to the file they sign (see signing.py)
 MAX_STORE_BYTES = 8 * 1024 * 1024  # a store is small; a huge one is refused, not parsed
 
 

@@ -20,7 +20,7 @@ DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-e
 FILE, UNTRUSTED = "file-content", "untrusted-input"
 EMPTY: frozenset[str] = frozenset()
 REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
-SUMMARY_PASSES = 2  # helper chains two deep resolve; the final pass emits
+SUMMARY_PASSES = 1  # functions run callees first, so one pass resolves helper chains; the final pass emits
 
 
 @dataclass
@@ -79,13 +79,14 @@ class PythonFlow:
                     self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.funcs.setdefault(node.name, node)
+        ordered = _callees_first(self.funcs)
         for i in range(SUMMARY_PASSES + 1):
             self.emit_on = i == SUMMARY_PASSES
             self.calls = []
             module = Scope(self, dict(self.globals), dict(self.global_strs), None)
             module.block(self.tree.body)
             self.globals, self.global_strs = module.env, module.strs
-            for name, fn in self.funcs.items():
+            for name, fn in ordered:
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
                 tool = _is_tool(fn)
                 for idx, arg in enumerate(_params(fn)):
@@ -124,6 +125,37 @@ class PythonFlow:
             self.emit_on = True
             self.emit(c.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
                       Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
+
+
+def _callees_first(funcs: dict) -> list:
+    """Functions ordered so that a helper is summarised before the functions that call it."""
+    calls: dict[str, set[str]] = {}
+    for name, fn in funcs.items():
+        out = set()
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Call):
+                f = n.func
+                callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+                if callee in funcs and callee != name:
+                    out.add(callee)
+        calls[name] = out
+    done: list[str] = []
+    seen: set[str] = set()
+    for root in funcs:
+        stack = [(root, iter(sorted(calls[root])))]
+        if root in seen:
+            continue
+        seen.add(root)
+        while stack:
+            name, it = stack[-1]
+            nxt = next((c for c in it if c not in seen), None)
+            if nxt is None:
+                stack.pop()
+                done.append(name)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(sorted(calls[nxt]))))
+    return [(n, funcs[n]) for n in done]
 
 
 def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:

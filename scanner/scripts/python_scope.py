@@ -8,6 +8,7 @@ from . import common as c
 from . import python_api as api
 from .python_consts import const_str
 from .python_flow import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .python_sinks import check_call, sink_outcome, untrusted_outcome
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})
@@ -303,8 +304,6 @@ class Scope:
 
     # -- sinks -------------------------------------------------------------------------------
     def check_sinks(self, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:
-        from .python_sinks import check_call
-
         check_call(self, node, q, arg_t, kw_t, all_t)
 
     def sink(self, kind: str, node: ast.Call, t: frozenset[str], name: str, via_helper: bool = False, url: str = "") -> None:
@@ -316,8 +315,6 @@ class Scope:
                 if url:
                     self.param_urls[int(p[6:])] = url
         if UNTRUSTED in t:
-            from .python_sinks import untrusted_outcome
-
             untrusted_outcome(self, kind, node, name, via_helper)
         if t & REAL_SOURCES:
             sink_outcome(self, kind, node, t, name, via_helper, url)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 from ..models import Confidence, Severity
 from . import common as c
@@ -118,9 +119,9 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
     if uses_shell or not isinstance(first, (ast.List, ast.Tuple)) or _shell_dash_c(scope, first):
         scope.sink(SHELL_STRING, node, first_t, q)
     if text is not None:
-        from .shell_flow import analyze_text
-
-        for f in analyze_text(text, getattr(scope.flow.doc, "context", None) or {}):
+        shell_facts = analyze_cached(text, frozenset((getattr(scope.flow.doc, "context", None) or {}).get("skill_hosts", ()))) \
+            if scope.flow.emit_on and _worth_parsing(text) else ()
+        for f in shell_facts:
             scope.flow.emit(f.kind, node, f"{f.message} (command run by {q})", f.severity, f.confidence,
                             url=f.properties.get("url", ""), embedded_shell=text[:200])
         argv0 = text.split(None, 1)[0].rsplit("/", 1)[-1] if text.strip() else ""
@@ -131,6 +132,24 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
     elif uses_shell and first is not None and not (first_t & {DL, DEC}):
         scope.flow.emit(c.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
                         Severity.MEDIUM, Confidence.MEDIUM, call=q)
+
+
+_SHELL_SIGNALS = ("|", "$(", "`", "<(", ">", "curl", "wget", "nc ", "ncat", "socat", "/dev/tcp", "base64", "xxd", "eval",
+                  "crontab", "chmod", "rm ", "history", "scp", "rsync", "pbpaste", "xclip", "xsel", "wl-paste", "git remote",
+                  "bash", " sh", "sh ", "python", "perl", "ruby", "node", "169.254", "shred", "mkfs", "dd ", "setenforce")
+
+
+def _worth_parsing(text: str) -> bool:
+    """Most commands scripts run (git status, ls) cannot hold a dangerous shape: skip the parse."""
+    low = text.lower()
+    return any(sig in low for sig in _SHELL_SIGNALS)
+
+
+@lru_cache(maxsize=1024)
+def analyze_cached(text: str, hosts: frozenset[str]):
+    from .shell_flow import analyze_text
+
+    return analyze_text(text, {"skill_hosts": hosts})
 
 
 def _command_text(scope, first) -> str | None:

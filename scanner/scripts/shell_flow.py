@@ -25,6 +25,7 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
+_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement"})
 
 
 @lru_cache(maxsize=1)
@@ -47,6 +48,8 @@ class ShellFlow:
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
         self.hash_checked = HASH_CHECK.test(text)
         self.parse_error = False
+        self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
+        self._commands: list = []
 
     # -- offsets ----------------------------------------------------------------------------
     def off(self, b: int) -> int:
@@ -90,6 +93,13 @@ class ShellFlow:
 
     def command_parts(self, cmd) -> tuple[str, list, list[str]]:
         """(program basename, argument nodes, argument values) with wrappers like sudo/env peeled off."""
+        key = (cmd.start_byte, cmd.end_byte, len(self.vars))
+        hit = self._parts.get(key)
+        if hit is None:
+            hit = self._parts[key] = self._command_parts(cmd)
+        return hit
+
+    def _command_parts(self, cmd) -> tuple[str, list, list[str]]:
         name_node = cmd.child_by_field_name("name")
         args = [ch for ch in cmd.children if ch.type not in ("command_name", "variable_assignment", "file_redirect", "herestring_redirect", "comment")]
         name = self.value(name_node.children[0]) if name_node is not None and name_node.children else ""
@@ -112,12 +122,22 @@ class ShellFlow:
         tree = _parser().parse(self.data)
         root = tree.root_node
         self.parse_error = root.has_error
-        stack = [root]
         order = []
-        while stack:  # iterative pre-order: document order, no recursion limit on hostile nesting
-            n = stack.pop()
-            order.append(n)
-            stack.extend(reversed(n.children))
+        cursor = root.walk()  # iterative pre-order with a tree cursor: document order, no recursion limit
+        visited_children = False
+        while True:
+            if not visited_children:
+                node = cursor.node
+                if node.type in _INTERESTING:
+                    order.append(node)
+                if cursor.goto_first_child():
+                    continue
+            if cursor.goto_next_sibling():
+                visited_children = False
+                continue
+            if not cursor.goto_parent():
+                break
+            visited_children = True
         for n in order:
             t = n.type
             if t == "variable_assignment":
@@ -125,6 +145,7 @@ class ShellFlow:
             elif t == "pipeline":
                 self.pipeline(n)
             elif t == "command":
+                self._commands.append(n)
                 self.command(n)
             elif t == "redirected_statement":
                 self.redirected(n)
@@ -269,7 +290,8 @@ class ShellFlow:
                 data = v.split("=", 1)[1]
             if not data:
                 continue
-            path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if v in ("-T", "--upload-file", "--post-file", "--body-file") else "")
+            flag = v.split("=", 1)[0]
+            path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if flag in ("-T", "--upload-file", "--post-file", "--body-file") else "")
             if path and c.is_credential_path(path):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
             elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
@@ -304,9 +326,7 @@ class ShellFlow:
         recon: dict[str, object] = {}
         remotes: list = []
         pushes = False
-        for n in _walk(root):
-            if n.type != "command":
-                continue
+        for n in self._commands:
             line = n.text.decode("utf-8", "replace")
             if len(line) > 2000:
                 line = line[:2000]

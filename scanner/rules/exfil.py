@@ -40,7 +40,7 @@ _SECRET_ENV = rx(
 _ENV_DUMP = rx(
     r"(?:dict\(\s*os\.environ\s*\)|os\.environ\.copy\(\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|\{\s*\*\*os\.environ|"
     r"os\.environ\.items\(\)|json\.stringify\(\s*process\.env\s*\)|object\.(?:entries|keys)\(\s*process\.env\s*\)|"
-    r"\$\(\s*(?:env|printenv|set)\s*\)|`(?:env|printenv)`|\b(?:printenv|env)\s*\||get-childitem\s+env:|\bgci\s+env:)"
+    r"\$\(\s*(?:env|printenv|set)\s*\)|\b(?:printenv|env)\s*\||get-childitem\s+env:|\bgci\s+env:)"
 )
 _READ_VERB = rx(
     r"(?:\bcat\b|\bhead\b|\btail\b|\btar\b|\bzip\b|\bbase64\b|\bxxd\b|\bopen\(|read_text\(|read_bytes\(|\.read\(|"
@@ -64,6 +64,10 @@ _ENCODED_UPLOAD = rx(
     r"\|\s*(?:(?:curl|wget)\b[^\n]*?(?:@-|-t\s+-|--upload-file\s+-|--post-file=?/dev/stdin)|(?:nc|ncat|netcat)\s+\S+\s+\d+)[^\n]*)"
 )
 _SENSITIVE_WORD = rx(r"(?:credential|token|secret|passw|api_?key|private|ssh|\.env\b|cookie|session|wallet)")
+_DICT_ENTRY = rx(r"^\s*[\"'][\w.-]+[\"']\s*:")
+_DATA_ARG = rx(r"(?:\s-d\b|--data|\s-f\b|--form|\bjson\s*=|\bdata\s*=|\bbody\s*[=:]|\bpayload\b|\bparams\s*=|\?[\w-]+=|\bexif\b|@-)")
+_ENCODES = rx(r"(?:b64encode|base64|\.encode\(|hexlify|\.hex\(|btoa\(|buffer\.from)")
+_API_CLIENT = rx(r"(?:authorization|bearer|api_?key\s*[=:]|apikey\s*[=:]|headers|client_secret|grant_type|oauth|new\s+\w+\(\s*\{|\w+client\(|openai\(|anthropic\()")
 _SEND_PROSE = rx(
     r"\b(?:send|upload|post|forward|transmit|exfiltrate|email|share|copy|report|pass)\s+(?:\w+\s+){0,6}?(?:to|into|via)\s+"
     r"(?:\S+\s+){0,3}?(?:https?://|\S*webhook|\S+@\S+\.\w+|(?:the\s+)?(?:remote|external|our|my|attacker|collector)\s+(?:server|endpoint|host|url))"
@@ -128,6 +132,8 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         ctx = context_at(doc, start, end)
         code_counts = ctx.security_document  # in a document about attacks, code blocks are examples
         if sink is None and kind == "env":
+            if not _DICT_ENTRY.test(line_norm):
+                continue  # harvesting is secrets gathered into one structure, not two SDK clients
             names = harvested.setdefault(window, set())
             names.add(doc.normalized_text[start:end] if doc.text.isascii() else doc.text[start:end].lower())
             if len(names) == 2:
@@ -137,7 +143,8 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
             continue
         if sink is None:
             # Reading alone: a credential file actually read, or the whole environment dumped.
-            if kind == "env-dump" or (kind == "file" and _READ_VERB.test(line_norm)):
+            # (A dumped environment alone is how subprocesses inherit it: only reported with a sink.)
+            if kind == "file" and _READ_VERB.test(line_norm):
                 seen_windows.add(window)
                 yield Hit(start, end, message="Credential-shaped data is read (no network send seen nearby)",
                           severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind})
@@ -152,6 +159,9 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         # request bin, tunnel, paste site or raw IP, or the channel is DNS.
         dns = _DNS_SINK.test(wnorm)
         base = Severity.HIGH if kind in ("file", "env-dump") or dns else Severity.MEDIUM  # env, env-file
+        if kind in ("env", "env-file") and not dns and not _DATA_ARG.test(line_norm) and not _SINK.test(line_norm) \
+                and not _ENCODES.test(line_norm) and (_API_CLIENT.test(wnorm) or not _DATA_ARG.test(wnorm)):
+            base = Severity.LOW  # the secret and the send are only neighbours (an SDK or OAuth client set up nearby)
         sev, hosts = _dest_severity(wnorm, base)
         yield Hit(start, end, message=f"Credential ({kind}) read and sent over the network" + (f" to {hosts[0]}" if hosts else ""),
                   severity=lowered(sev, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind, "hosts": hosts[:5]})

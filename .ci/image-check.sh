@@ -57,6 +57,9 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 mkdir -p "$IG_CACHE" "$STORE" "$RUNROOT"
+# One check at a time per cache: two would clear each other's containers and images.
+exec 9>"$IG_CACHE/.lock"
+flock 9
 # The store is this script's own: clear what an interrupted earlier run left behind.
 B rm --all >/dev/null 2>&1 || true
 B rmi --prune >/dev/null 2>&1 || true

@@ -109,6 +109,8 @@ def _other_files(ts: TargetSet, root: str, limits: Limits) -> list[str]:
             path = f"{rel_dir}/{name}" if rel_dir else name
             if skill_root_of(path, ts.skill_roots | {root}) == root:
                 out.append(path)
+        if len(out) > limits.skill_max_files:  # a skill at the repository root must not walk it all
+            break
     return out
 
 

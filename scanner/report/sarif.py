@@ -132,8 +132,11 @@ def notification(n: NotScanned) -> om.Notification:
 def native_run(scan: ScanResult, rules: Iterable[Rule] | None = None, category: str = DEFAULT_CATEGORY) -> dict:
     rules = list(rules if rules is not None else catalog())
     index = {r.id: i for i, r in enumerate(rules)}
-    native = [f for f in scan.findings if f.engine == "native"]
-    failed = [e for e in scan.engines if e.name == "native" and e.status == EngineStatus.FAILED]
+    # Our run holds every finding except those of engines that wrote their own run (Cisco's):
+    # the integrity engine's findings are ours, and must not vanish from the SARIF.
+    own_runs = {e.name for e in scan.engines if e.sarif_run is not None}
+    native = [f for f in scan.findings if f.engine not in own_runs]
+    failed = [e for e in scan.engines if e.name not in own_runs and e.status == EngineStatus.FAILED]
     run = om.Run(
         tool=om.Tool(driver=om.ToolComponent(
             name=TOOL_NAME, version=__version__, semantic_version=__version__,

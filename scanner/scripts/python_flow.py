@@ -53,7 +53,8 @@ class PythonFlow:
         self.strings: list[ast.Constant] = []
         self.docstrings: set[int] = set()
         self.writes = False
-        for node in ast.walk(self.tree):
+        self.call_sites: list[tuple[int, str]] = []
+        for node in _walk(self.tree):
             if isinstance(node, ast.Constant):
                 if isinstance(node.value, str):
                     self.strings.append(node)
@@ -63,10 +64,15 @@ class PythonFlow:
                 st = body[0]
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                     self.docstrings.add(id(st.value))
-            if isinstance(node, ast.Call) and not self.writes:
-                from .python_sinks import writes_files
+            if isinstance(node, ast.Call):
+                f = node.func
+                callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+                if callee:
+                    self.call_sites.append((node.lineno, callee))
+                if not self.writes:
+                    from .python_sinks import writes_files
 
-                self.writes = writes_files(node)
+                    self.writes = writes_files(node)
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
@@ -79,7 +85,8 @@ class PythonFlow:
                     self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.funcs.setdefault(node.name, node)
-        ordered = _callees_first(self.funcs)
+        ordered = _callees_first(self.funcs, self.call_sites)
+        called = {callee for _, callee in self.call_sites if callee in self.funcs}
         for i in range(SUMMARY_PASSES + 1):
             self.emit_on = i == SUMMARY_PASSES
             self.calls = []
@@ -87,6 +94,8 @@ class PythonFlow:
             module.block(self.tree.body)
             self.globals, self.global_strs = module.env, module.strs
             for name, fn in ordered:
+                if not self.emit_on and name not in called:
+                    continue  # a summary is only read at call sites: functions nobody calls need just the final pass
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
                 tool = _is_tool(fn)
                 for idx, arg in enumerate(_params(fn)):
@@ -127,18 +136,43 @@ class PythonFlow:
                       Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
 
 
-def _callees_first(funcs: dict) -> list:
-    """Functions ordered so that a helper is summarised before the functions that call it."""
-    calls: dict[str, set[str]] = {}
-    for name, fn in funcs.items():
-        out = set()
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Call):
-                f = n.func
-                callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
-                if callee in funcs and callee != name:
-                    out.add(callee)
-        calls[name] = out
+_AST = ast.AST
+
+
+def _walk(tree: ast.AST):
+    """ast.walk without its per-node generator layers (the tree walk is the analysis's hot loop)."""
+    stack = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        yield node
+        for name in node._fields:
+            v = getattr(node, name, None)
+            if isinstance(v, list):
+                extend([x for x in v if isinstance(x, _AST)])
+            elif isinstance(v, _AST):
+                push(v)
+
+
+def _callees_first(funcs: dict, call_sites: list[tuple[int, str]]) -> list:
+    """Functions ordered so that a helper is summarised before the functions that call it.
+    Calls are attributed to the innermost function whose lines hold them (no second tree walk)."""
+    import bisect
+
+    spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
+    starts = [sp[0] for sp in spans]
+    calls: dict[str, set[str]] = {name: set() for name in funcs}
+    for line, callee in call_sites:
+        if callee not in funcs:
+            continue
+        i = bisect.bisect_right(starts, line) - 1
+        while i >= 0:  # innermost enclosing span: walk back over spans that end before the line
+            start, end, name = spans[i]
+            if end >= line:
+                if name != callee:
+                    calls[name].add(callee)
+                break
+            i -= 1
     done: list[str] = []
     seen: set[str] = set()
     for root in funcs:

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VERSION=2.3.2   # keep in step with PINNED_VERSION in scanner/engines/cisco.py and cisco/Dockerfile
+VERSION=2.3.2   # keep in step with PINNED_VERSION in scanner/engines/cisco.py and cisco.Dockerfile
 VENV="${IG_CISCO_VENV:-$ROOT/.venv-cisco}"
 PYTHON="${PYTHON:-python3}"
 

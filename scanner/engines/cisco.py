@@ -9,7 +9,8 @@ run (cisco_sarif.py) and its results become our Findings for every other consume
 
 A failure of the tool (crash, hang, unparsable or empty output, a skill it did not report on)
 is EngineRun(status=FAILED): an engine that did not run is not a clean scan. Nothing from the
-scanned repository is executed: the executable is never looked up inside it.
+scanned repository is executed: an executable that its configuration names (or PATH finds)
+inside it is refused, and the tool only reads a copy of the skills.
 """
 from __future__ import annotations
 
@@ -36,12 +37,13 @@ from . import cisco_sarif, cisco_stage
 
 ENGINE = cisco_sarif.ENGINE
 DISTRIBUTION = "cisco-ai-skill-scanner"
-PINNED_VERSION = "2.3.2"  # keep in step with .ci/setup-cisco.sh and cisco/Dockerfile
+PINNED_VERSION = "2.3.2"  # keep in step with .ci/setup-cisco.sh and cisco.Dockerfile (a test checks)
 ENV_EXECUTABLE = "INSTRUCTION_GUARD_CISCO"
 COMMAND = "skill-scanner"
 # The dev/CI install made by .ci/setup-cisco.sh, next to this package's checkout (never the scanned repository's).
 BUNDLED_VENV = Path(__file__).resolve().parents[2] / ".venv-cisco"
 CONFIG_SOURCE = "config cisco.executable"
+BUNDLED_SOURCE = "the .venv-cisco next to instruction-guard"
 INSTALL_HINT = f"run `bash .ci/setup-cisco.sh`, or `pip install {DISTRIBUTION}=={PINNED_VERSION}` and set {ENV_EXECUTABLE} to its skill-scanner"
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 
@@ -66,7 +68,7 @@ def candidates(config: Config) -> list[tuple[str, str]]:
     if env:
         out.append((env, f"${ENV_EXECUTABLE}"))
     if not out:
-        out.append((str(BUNDLED_VENV / "bin" / COMMAND), "the .venv-cisco next to instruction-guard"))
+        out.append((str(BUNDLED_VENV / "bin" / COMMAND), BUNDLED_SOURCE))
         on_path = shutil.which(COMMAND)
         if on_path:
             out.append((on_path, "PATH"))
@@ -145,7 +147,7 @@ def locate(config: Config, scanned_root: str) -> Executable:
     """The first existing candidate, verified; CiscoUnavailable says why none can be used."""
     tried = candidates(config)
     for path, source in tried:
-        explicit = source != "the .venv-cisco next to instruction-guard"
+        explicit = source != BUNDLED_SOURCE
         if explicit or os.path.lexists(path):
             return verify(path, source, scanned_root)
     raise CiscoUnavailable(f"Cisco's skill-scanner is not installed (looked in {', '.join(p for p, _ in tried)}); {INSTALL_HINT}")

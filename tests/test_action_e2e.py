@@ -273,3 +273,16 @@ def test_a_link_planted_at_the_sarif_path_is_not_followed(tmp_path, repo):
     no_traceback(run)
     assert run.returncode == 2 and "symbolic link" in run.stderr
     assert victim.read_text() == "untouched\n"
+
+
+def test_shallow_push_scans_every_agent_file_and_says_why(tmp_path, repo):
+    repo.commit({"GEMINI.md": f"# Gemini\nBe {BIDI}kind.\n"}, "old problem", MAINTAINER)
+    before = repo.head()
+    after = repo.commit({"src/app.py": "print(2)\n"}, "code only", MAINTAINER)
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.path}", str(shallow)], check=True, capture_output=True)
+    run = run_action(tmp_path, shallow, "push", push_event(before, after), github_sha=after)
+    no_traceback(run)
+    assert run.returncode == 1, run.stderr
+    assert run.rule_ids() == ["IG102"]
+    assert "every agent file" in run.summary and "fetch-depth" in run.summary

@@ -10,6 +10,7 @@ without a token the error says to set `fetch-depth: 0`.
 """
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
@@ -217,12 +218,19 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     head_present = gitutil.commit_exists(repo, head)
     base_present = event.base_sha is not None and gitutil.commit_exists(repo, event.base_sha)
     mb = gitutil.merge_base(repo, event.base_sha, head) if head_present and base_present else None
+    if event.base_sha is not None and not event.is_pull_request and head_present and not base_present:
+        # A push checked out shallowly (the default depth 1): scanning every agent file is still
+        # complete, just wider than the change.
+        notes.append(f"the push's earlier commit {event.base_sha[:12]} is not in the clone, so every agent file "
+                     f"was scanned ({FETCH_ADVICE} to scan only what the push changed)")
+        event = dataclasses.replace(event, base_sha=None)
     if event.base_sha is None:
         if not head_present:
             raise ScopeError(f"commit {head[:12]} is not in the clone; check out the commit that triggered the workflow")
         every = gitutil.ls_tree(repo, head)
         ts = targets_from_git(repo, head, every, skill_roots(every), catalog, config.limits, None)
-        notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
+        if not notes:
+            notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
         return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes)
     if mb is not None:
         changes, lines = _git_changes(repo, mb, head)

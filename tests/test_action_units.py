@@ -177,3 +177,25 @@ def test_text_renamed_into_an_agent_file_is_all_new(tmp_path):
     scope = build_scope(str(r.path), event, Config(), "changed")
     lines = {t.path: t.changed_lines for t in scope.targets.targets}
     assert lines == {"CLAUDE.md": frozenset({1, 2, 3, 4}), "sub/AGENTS.md": frozenset()}
+
+
+def test_links_submodules_and_oversized_files_are_reported_not_read(tmp_path):
+    from scanner.engines import run_engines
+    from scanner.targets import Limits
+
+    r = GitRepo(tmp_path / "r")
+    base = r.commit({"README.md": "x\n"}, "base")
+    r.branch("pr")
+    (r.path / "CLAUDE.md").symlink_to("/home/runner/.ssh/id_rsa")
+    (r.path / ".cursorrules").symlink_to("README.md")
+    r.git("add", "CLAUDE.md", ".cursorrules")
+    r.git("update-index", "--add", "--cacheinfo", f"160000,{base},AGENTS.md")
+    head = r.commit({"GEMINI.md": "y\n" * 600}, "links", MEMBER)
+    event = Event("pull_request", "o/r", head_sha=head, base_sha=base, pr_number=3, author_login="max", author_association="MEMBER")
+    config = Config(limits=Limits(max_file_bytes=1000))
+    scope = build_scope(str(r.path), event, config, "changed")
+    reasons = {n.path: n.reason for n in scope.targets.not_scanned}
+    assert reasons == {"CLAUDE.md": "link", ".cursorrules": "link", "AGENTS.md": "submodule", "GEMINI.md": "too-large"}
+    assert scope.targets.targets == []
+    result = run_engines(scope.targets, config)
+    assert [(f.rule_id, f.path) for f in result.findings] == [("IG951", "CLAUDE.md")]

@@ -54,6 +54,7 @@ class PythonFlow:
         self.docstrings: set[int] = set()
         self.writes = False
         self.call_sites: list[tuple[int, str]] = []
+        self.loops: list[ast.AST] = []
         for node in _walk(self.tree):
             if isinstance(node, ast.Constant):
                 if isinstance(node.value, str):
@@ -64,6 +65,8 @@ class PythonFlow:
                 st = body[0]
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                     self.docstrings.add(id(st.value))
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
+                self.loops.append(node)
             if isinstance(node, ast.Call):
                 f = node.func
                 callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
@@ -107,6 +110,10 @@ class PythonFlow:
         from .python_sinks import constant_shapes
 
         constant_shapes(self)
+        from .python_sinks import loop_shapes
+
+        for loop in self.loops:
+            loop_shapes(self, loop)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 
     # -- facts -------------------------------------------------------------------------

@@ -69,6 +69,8 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         mode = node.args[1] if len(node.args) > 1 else (node.args[0] if node.args and q.endswith("Path.chmod") else None)
         if isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o6000:
             scope.flow.emit(c.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
+        elif isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o002:
+            scope.flow.emit(c.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in ("os.setuid", "os.seteuid", "os.setreuid") and first is not None and isinstance(first, ast.Constant) and first.value == 0:
         scope.flow.emit(c.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in ("shutil.rmtree", "os.removedirs") and first is not None:
@@ -267,3 +269,44 @@ def writes_files(node: ast.Call) -> bool:
         mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
         return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wa+"))
     return False
+
+
+SECRET_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "pwd", "api", "credential", "auth", "private"})
+BULK_SOURCES = ("glob", "rglob", "iglob", "listdir", "walk", "scandir", "iterdir")
+
+
+def loop_shapes(flow, node: ast.AST) -> None:
+    """Shapes of a loop: secret-named environment variables harvested; files deleted in bulk."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        iters, body = [node.iter], node
+    elif isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
+        iters, body = [g.iter for g in node.generators], node
+    else:
+        return
+    dotted = [_dotted_expr(it) for it in iters]
+    if any(d.startswith("os.environ") for d in dotted):
+        words = {n.value.lower() for n in ast.walk(body) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        if words & SECRET_WORDS:
+            flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
+                      Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
+    if isinstance(node, (ast.For, ast.AsyncFor)) and any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+                if name in ("unlink", "remove", "rmtree", "rmdir"):
+                    flow.emit(c.DESTRUCTIVE, n, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
+                    return
+
+
+def _dotted_expr(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    elif isinstance(node, ast.Call):
+        return _dotted_expr(node) + "." + ".".join(reversed(parts))
+    return ".".join(reversed(parts))

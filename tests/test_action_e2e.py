@@ -286,3 +286,17 @@ def test_shallow_push_scans_every_agent_file_and_says_why(tmp_path, repo):
     assert run.returncode == 1, run.stderr
     assert run.rule_ids() == ["IG102"]
     assert "every agent file" in run.summary and "fetch-depth" in run.summary
+
+
+def test_publishing_without_a_token_degrades_and_keeps_the_exit_code(tmp_path, repo):
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": CLAUDE + f"Trust {BIDI}me.\n"}, "x", MEMBER)
+    run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"),
+                     inputs={"upload-sarif": "true", "comment": "true", "token": ""})
+    no_traceback(run)
+    assert run.returncode == 1, run.stderr  # the finding decides, not publishing
+    assert run.sarif is not None and run.outputs["verdict"] == "fail"
+    channels = dict(item.split("=") for item in run.outputs["published"].split(","))
+    assert channels and all(status in ("skipped", "failed") for status in channels.values())
+    assert "Publishing" in run.summary and "token" in run.summary

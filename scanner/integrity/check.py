@@ -29,12 +29,23 @@ class IntegrityReport:
 
 
 def agent_files(root: str, config: Config) -> list[str]:
-    """Agent files the catalog finds in the tree, less this tool's own configuration and store."""
-    from ..catalog import Catalog
-    from ..targets import discover
+    """Agent files the catalog finds in the tree, less this tool's own configuration and store.
 
-    ts = discover(root, Catalog(config.include, config.exclude), config.limits)
-    return sorted(t.path for t in ts.targets if t.kind != "guard" and t.path != config.trust_store)
+    Every agent file counts here, without the scan's per-skill caps: a baseline is about which
+    files exist, not about how much of them a scan reads. Links are listed as themselves.
+    """
+    from ..catalog import Catalog, skill_roots
+    from ..targets import walk_tree
+
+    catalog = Catalog(config.include, config.exclude)
+    files, dir_links = walk_tree(root)
+    roots = skill_roots(files)
+    found = []
+    for path in files + dir_links:
+        kind = catalog.classify(path, roots)
+        if kind is not None and kind != "guard" and path != config.trust_store and not path.endswith(SIG_SUFFIX):
+            found.append(path)
+    return sorted(found)
 
 
 def signed_paths(root: str, config: Config, store: TrustStore) -> list[str]:

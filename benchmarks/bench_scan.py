@@ -38,10 +38,11 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
 
 
-def full_scan(corpus: str) -> tuple[float, int, int, int]:
-    """Scan every repository folder under corpus; (seconds, files scanned, not scanned, findings)."""
+def full_scan(corpus: str) -> tuple[float, float, int, int, int]:
+    """Scan every repository folder under corpus; (wall s, CPU s, files scanned, not scanned, findings)."""
     config = Config()
     scanned = not_scanned = findings = 0
+    cpu_started = time.process_time()
     started = time.perf_counter()
     for name in sorted(os.listdir(corpus)):
         root = os.path.join(corpus, name)
@@ -51,7 +52,8 @@ def full_scan(corpus: str) -> tuple[float, int, int, int]:
         scanned += len(result.scanned)
         not_scanned += len(result.not_scanned)
         findings += len(result.findings)
-    return time.perf_counter() - started, scanned, not_scanned, findings
+    wall = time.perf_counter() - started
+    return wall, time.process_time() - cpu_started, scanned, not_scanned, findings
 
 
 def adversarial_texts() -> dict[str, str]:
@@ -89,12 +91,12 @@ def rule_times(corpus: str) -> list[tuple[float, str]]:
     for r in catalog():
         if r.check is None:
             continue
-        started = time.perf_counter()
+        started = time.process_time()
         for doc in docs:
             if r.applies(doc):
                 for _ in r.check(doc):
                     pass
-        times.append((time.perf_counter() - started, r.id))
+        times.append((time.process_time() - started, r.id))
     return sorted(times, reverse=True)
 
 
@@ -106,10 +108,10 @@ def slowest_rules(text: str, rules) -> list[tuple[float, str]]:
         for r in rules:
             if not r.applies(doc):
                 continue
-            started = time.perf_counter()
+            started = time.process_time()
             for _ in r.check(doc):
                 pass
-            times.append((time.perf_counter() - started, f"{r.id}({path.split('.')[-1]})"))
+            times.append((time.process_time() - started, f"{r.id}({path.split('.')[-1]})"))
     return sorted(times, reverse=True)
 
 
@@ -123,23 +125,24 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     print(f"rules loaded: {len(rules)}; cpus: {os.cpu_count()}")
     if not args.adversarial_only:
-        secs, scanned, skipped, findings = full_scan(args.corpus)
+        secs, cpu, scanned, skipped, findings = full_scan(args.corpus)
         rss = peak_rss_mb()
         ok_t, ok_m = secs < SCAN_BAR_SECONDS, rss < RSS_BAR_MB
         failed |= not (ok_t and ok_m)
         print(f"full scan of {args.corpus}: {scanned} files scanned, {skipped} not scanned, {findings} findings")
-        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s (bar < {SCAN_BAR_SECONDS:.0f} s)")
+        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s (bar < {SCAN_BAR_SECONDS:.0f} s); CPU time {cpu:.2f} s; "
+              f"load average {os.getloadavg()[0]:.1f} (other processes share the CPUs when above {os.cpu_count()})")
         print(f"  {'PASS' if ok_m else 'FAIL'}  peak RSS {rss:.0f} MB (bar < {RSS_BAR_MB:.0f} MB)")
-    print("all rules on 1 MB single-line adversarial texts:")
+    print("all rules on 1 MB single-line adversarial texts (CPU seconds, so that other load does not count):")
     for name, text in adversarial_texts().items():
         doc = Document("CLAUDE.md", text)
-        started = time.perf_counter()
+        started = time.process_time()
         found = scan_document(doc, rules)
-        secs = time.perf_counter() - started
+        secs = time.process_time() - started
         script = Document("helper.py", text)
-        started = time.perf_counter()
+        started = time.process_time()
         found_py = scan_document(script, rules)
-        secs_py = time.perf_counter() - started
+        secs_py = time.process_time() - started
         worst = max(secs, secs_py)
         ok = worst < ADVERSARIAL_BAR_SECONDS
         failed |= not ok
@@ -147,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         if not ok or args.rules:
             print("        slowest rules: " + ", ".join(f"{rid} {t:.2f} s" for t, rid in slowest_rules(text, rules)[:4]))
     if args.rules:
-        print(f"seconds per rule over {args.corpus} (slowest first):")
+        print(f"CPU seconds per rule over {args.corpus} (slowest first; shared document views are paid by the first rule that asks):")
         for secs, rid in rule_times(args.corpus)[:15]:
             print(f"  {rid}  {secs:7.3f} s")
     return 1 if failed else 0

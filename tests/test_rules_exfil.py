@@ -47,8 +47,12 @@ def test_whole_environment_posted_is_high_and_dns_channel_is_high():
 
 
 def test_several_secrets_collected_is_medium():
-    text = "```python\ns = {'a': os.environ['AZURE_CLIENT_SECRET'], 'b': os.environ['TWILIO_AUTH_TOKEN']}\n```\n"
+    text = ("```python\nsecrets = {\n    'AZURE_CLIENT_SECRET': os.environ['AZURE_CLIENT_SECRET'],\n"
+            "    'TWILIO_AUTH_TOKEN': os.environ['TWILIO_AUTH_TOKEN'],\n}\n```\n")
     assert top("IG401", text) == Severity.MEDIUM
+    # Two SDK clients each reading their own key are not a harvest.
+    sdk = "```python\na = OpenAI(api_key=os.environ['OPENAI_API_KEY'])\nb = Anthropic(api_key=os.environ['ANTHROPIC_API_KEY'])\n```\n"
+    assert found("IG401", sdk) == []
 
 
 def test_stdin_piped_upload_of_credentials():

@@ -45,9 +45,10 @@ _JAILBREAK = rx(
     r"\bnew\s+(?:system\s+)?instructions\s*:|\bupdated\s+system\s+prompt\s*:|"
     r"\byou\s+are\s+now\s+(?:in\s+)?(?:dan|an?\s+unrestricted|unrestricted|unfiltered|an?\s+unfiltered|evil|admin\s+mode|god\s+mode|root))"
 )
-_ROLE_RESET = rx(
-    r"\b(?:from\s+now\s+on,?\s+you\s+(?:are|will|must|shall)\b|\byou\s+are\s+now\s+(?:a|an|the|my)\s+\w+|"
-    r"\bact\s+as\s+(?:if\s+you\s+(?:have|had)\s+no|an?\s+unrestricted)|\bpretend\s+(?:that\s+)?you\s+(?:have|are)\s+no\b)"
+_ROLE_RESET = rx(r"\b(?:from\s+now\s+on,?\s+you\s+(?:are|will|must|shall)\b|\byou\s+are\s+now\s+(?:a|an|the|my)\s+\w+)")
+_RULES_OFF = rx(
+    r"\b(?:act\s+as\s+(?:if\s+you\s+(?:have|had)\s+no|an?\s+unrestricted)|pretend\s+(?:that\s+)?you\s+(?:have|are)\s+no\b|"
+    r"break\s+character\s+and\s+you\s+fail|committing\s+fully\s+to\s+the\s+role|just\s+follow\s+the\s+(?:steps|instructions)\s+naturally)"
 )
 
 # Fake conversation structure: chat-template tokens and system headers that no prose needs.
@@ -108,10 +109,11 @@ _TOOL_REDIRECT = rx(
     r"\binstead\s+of\s+(?:using|calling|invoking)\s+(?:the\s+)?[\w.`'\"-]+\s+(?:tool|function|server|mcp)|"
     r"\b(?:always|must|should)\s+(?:first\s+)?(?:call|use|invoke|run)\s+(?:this|the\s+[\w.`'\"-]+)\s+tool\s+(?:first|before|instead)|"
     r"\b(?:when(?:ever)?|if)\s+(?:\w+\s+){0,4}?(?:the\s+)?[\w.`'\"-]+\s+tool\s+is\s+(?:available|present|called|used|invoked)|"
-    r"\b(?:retry|repeat|call|invoke|run|re-?run|loop)\b[^\n]{0,60}?\b(?:indefinitely|forever|endlessly|infinitely|without\s+(?:stopping|end|limit))\b|"
+    r"\b(?:retry|repeat|keep\s+(?:calling|invoking|retrying)|(?:call|invoke|run)\s+(?:this|the|that)\s+(?:\w+\s+)?tool)\b[^\n]{0,60}?\b(?:indefinitely|forever|endlessly|infinitely|without\s+(?:stopping|end|limit))\b|"
     r"\bthis\s+tool\s+(?:has|must|overrides|replaces|supersedes)\s+(?:a\s+)?(?:very\s+)?(?:important\s+side\s+effect|precedence|priority|the\s+[\w.-]+\s+tool))"
 )
 
+_AVAILABILITY = rx(r"\btool\s+is\s+(?:available|present|called|used|invoked)\b")
 _RUNAWAY = rx(r"\b(?:indefinitely|forever|endlessly|infinitely|without\s+(?:stopping|end|limit))\b")
 
 _URL = r"(?:https?://|www\.)[^\s)\]>\"'`]+"
@@ -152,7 +154,8 @@ def _contextual(doc: Document, regex: Regex, base: Severity, message: str, *, fl
 def _override(doc: Document) -> Iterator[Hit]:
     yield from _contextual(doc, _OVERRIDE, Severity.HIGH, "Text tells the agent to ignore its previous instructions")
     yield from _contextual(doc, _JAILBREAK, Severity.HIGH, "Jailbreak or system-prompt override phrasing")
-    yield from _contextual(doc, _ROLE_RESET, Severity.MEDIUM, "Text resets the agent's role or rules")
+    yield from _contextual(doc, _ROLE_RESET, Severity.LOW, "Text resets the agent's role")
+    yield from _contextual(doc, _RULES_OFF, Severity.MEDIUM, "Text tells the agent it has no rules")
 
 
 def _fake_system(doc: Document) -> Iterator[Hit]:
@@ -160,7 +163,11 @@ def _fake_system(doc: Document) -> Iterator[Hit]:
     for m in doc.finditer(_SYSTEM_TAG):
         ctx = context_at(doc, m.start, m.end)
         body = norm_slice(doc, m.start, min(len(doc.text), m.end + 1500))
-        sev = Severity.HIGH if _hostile(_signals(body)) else Severity.MEDIUM
+        hostile = _hostile(_signals(body))
+        tag = norm_slice(doc, m.start, m.end)
+        # A "System prompt:" heading in a prompt collection is a title; tags and overrides are not.
+        weak = not ("<" in tag or "[" in tag or "override" in tag)
+        sev = Severity.HIGH if hostile else Severity.LOW if weak else Severity.MEDIUM
         yield Hit(m.start, m.end, message="Fake system/admin block addressed to the agent",
                   severity=lowered(sev, ctx), properties={"context": ctx.describe()} if ctx.steps() else {})
 
@@ -194,7 +201,9 @@ def _concealment(doc: Document) -> Iterator[Hit]:
     for m in doc.finditer(_SNEAKY):
         ctx = context_at(doc, m.start, m.end)
         block = norm_line_at(doc, m.start)
-        base = Severity.HIGH if _SIG_SENSITIVE.test(block) and _SIG_TRANSMIT.test(block) else Severity.MEDIUM
+        sensitive, transmit = _SIG_SENSITIVE.test(block), _SIG_TRANSMIT.test(block)
+        # "pandas may silently change dtypes" describes software; silence about data leaving is the attack.
+        base = Severity.HIGH if sensitive and transmit else Severity.MEDIUM if sensitive or transmit else Severity.LOW
         yield Hit(m.start, m.end, message="Text tells the agent to act silently or secretly", severity=lowered(base, ctx))
     for m in doc.finditer(_WITHOUT_ASKING):
         ctx = context_at(doc, m.start, m.end)
@@ -209,7 +218,12 @@ def _tool_redirect(doc: Document) -> Iterator[Hit]:
         signals = _signals(window)
         if _RUNAWAY.test(norm_slice(doc, m.start, m.end)):
             signals.add("tools")  # an endless retry loop is itself tool manipulation
-        base = Severity.HIGH if _hostile(signals) else Severity.MEDIUM
+        if _hostile(signals):
+            base = Severity.HIGH
+        elif _AVAILABILITY.test(norm_slice(doc, m.start, m.end)):
+            base = Severity.LOW  # "if the X tool is available, use it" is ordinary capability guidance
+        else:
+            base = Severity.MEDIUM
         yield Hit(m.start, m.end, message="Text redirects or shadows the agent's tool calls", severity=lowered(base, ctx),
                   properties={"signals": sorted(signals)})
 

@@ -87,7 +87,7 @@ _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
     (rx(r"\bchmod\s+(?:-r\s+)?(?:0?777|a\+rwx|ugo\+rwx)\b"), Severity.MEDIUM, "Makes files world-writable (chmod 777)"),
     (rx(r"\bchmod\s+(?:[ug]\+s|[0-7]?[4-7][0-7]{3}\b)"), Severity.MEDIUM, "Sets the setuid/setgid bit"),
     (rx(r"\bsudo\s+chown\s+-r\s+root\b"), Severity.MEDIUM, "Recursively hands files to root"),
-    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:[^\n;|&]*?\s)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home\b|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.\w)"), Severity.MEDIUM,
+    (rx(r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:[^\n;|&]*?\s)?(?:/\s|/\*|/$|~/?\s|~/?$|\$home/?(?:\s|$)|/etc\b|/usr\b|/boot\b|/var/log|/root\b|~/\.(?:ssh|aws|gnupg|kube|docker|bash_history|zsh_history)/?(?:\s|$))"), Severity.MEDIUM,
      "Deletes system, log or home directories"),
     (rx(r"(?:\bhistory\s+-c\b|\bunset\s+histfile\b|\bhistfile=/dev/null|\bshred\s+[^\n]{0,40}(?:history|/var/log)|\bwevtutil\s+cl\b|clear-eventlog)"), Severity.MEDIUM,
      "Erases shell history or logs (anti-forensics)"),
@@ -109,7 +109,7 @@ _ARCHIVE_PASSWORD = rx(
 _PASSWORD_LINE = rx(r"^\W{0,12}(?:archive\s+)?(?:password|passcode|pass|pwd)\W{0,6}[:=]")
 _DOWNLOAD_BINARY = rx(r"(?:https?://\S+\.(?:zip|7z|rar|exe|msi|dmg|pkg|scr|bat|cmd|ps1|app|jar)\b|\[[^\]\n]{0,80}\.(?:zip|7z|rar|exe|msi|dmg|pkg)\]\(\s*https?://)")
 _PASTE_INTO_TERMINAL = rx(
-    r"(?:\b(?:visit|open|go\s+to|navigate\s+to|see)\b[^\n]*?(?:https?://\S+)[^\n]*?\b(?:run|execute|paste|copy)\b[^\n]{0,80}?\b(?:command|script|terminal|shell|powershell)|"
+    r"(?:\b(?:visit|open|go\s+to|navigate\s+to)\b[^\n]*?(?:https?://\S+)[^\n]*?\b(?:run|execute|paste|copy)\b[^\n]{0,80}?\b(?:command|script|terminal|shell|powershell)|"
     r"\b(?:copy|paste)\b[^\n]{0,60}\b(?:command|this|it|the\s+(?:above|following))\b[^\n]{0,60}\b(?:into|in)\s+(?:your\s+|the\s+)?(?:terminal|shell|powershell|command\s+prompt|run\s+dialog)|"
     r"\b(?:run|execute)\s+(?:this|the\s+(?:following|above))\s+(?:command|one-liner)s?\s+in\s+(?:your\s+|the\s+)?(?:terminal|shell|powershell))"
 )
@@ -342,7 +342,8 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
         if la is not None:
             sev, msg = Severity.MEDIUM, f"npx runs {name!r}, a look-alike of the popular npm package {la.target!r}"
         elif ("-y" in flags.split() or "--yes" in flags.split()) and not pinned and not _known(name, "npm"):
-            sev, msg = Severity.MEDIUM, f"npx auto-installs and runs {name!r}, an unpinned package unknown to the registry ranking"
+            # A scope (@org/...) names an accountable publisher; a bare unknown name can be anyone's.
+            sev, msg = (Severity.LOW if name.startswith("@") else Severity.MEDIUM), f"npx auto-installs and runs {name!r}, an unpinned package unknown to the registry ranking"
         else:
             continue
         yield Hit(m.start, m.end, message=msg, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),

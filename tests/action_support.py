@@ -208,7 +208,7 @@ def run_action(tmp: Path, repo: Path, event_name: str, payload: dict | str | Non
                extra_env: dict[str, str] | None = None, github_sha: str | None = None) -> ActionRun:
     """Run entrypoint.py like a container action step: GITHUB_* variables and INPUT_<NAME-WITH-HYPHENS>."""
     runner = tmp / "runner"
-    runner.mkdir(exist_ok=True)
+    runner.mkdir(parents=True, exist_ok=True)
     event_path = runner / "event.json"
     if payload is not None:
         event_path.write_text(payload if isinstance(payload, str) else json.dumps(payload), encoding="utf-8")

@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from action_support import (MAINTAINER, MEMBER, OUTSIDER, GitRepo, example, pull_request_event, push_event,
-                            require_npm_data, run_action)
+from action_support import (MAINTAINER, MEMBER, OUTSIDER, GitRepo, add_newer_fields, example, pull_request_event,
+                            push_event, require_npm_data, run_action, validate_webhook)
 
 BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: IG102, high
 CLAUDE = "# Project\n\nRun `pytest -q` before committing.\n"
@@ -300,3 +300,30 @@ def test_publishing_without_a_token_degrades_and_keeps_the_exit_code(tmp_path, r
     channels = dict(item.split("=") for item in run.outputs["published"].split(","))
     assert channels and all(status in ("skipped", "failed") for status in channels.values())
     assert "Publishing" in run.summary and "token" in run.summary
+
+
+def test_publish_mode_reads_only_the_artifact(tmp_path, repo):
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": CLAUDE + f"Trust {BIDI}me.\n"}, "x", OUTSIDER)
+    scan = run_action(tmp_path / "scan", repo.path, "pull_request", pull_request_event(base, head, association="NONE"))
+    assert scan.returncode == 1 and scan.sarif is not None
+    artifact = tmp_path / "artifact.sarif"
+    artifact.write_text(json.dumps(scan.sarif), encoding="utf-8")
+    payload = example("workflow_run", "completed")
+    sender = payload["sender"]
+    # Fields GitHub added after the sample was recorded; the schema below checks their shape.
+    payload["workflow_run"].update({"event": "pull_request", "head_sha": head, "head_branch": "pr", "actor": sender,
+                                    "triggering_actor": sender, "path": ".github/workflows/instruction-guard.yml"})
+    add_newer_fields(payload, "webhook-workflow-run-completed")
+    validate_webhook(payload, "webhook-workflow-run-completed")
+    empty = tmp_path / "default-branch-checkout"
+    empty.mkdir()
+    run = run_action(tmp_path / "publish", empty, "workflow_run", payload,
+                     inputs={"mode": "publish", "sarif-file": str(artifact), "pr-number": "7",
+                             "upload-sarif": "true", "comment": "true"})
+    no_traceback(run)
+    assert run.returncode == 0, run.stderr
+    assert set(run.outputs) == {"published", "sarif-file"}
+    assert all(s.split("=")[1] in ("skipped", "failed") for s in run.outputs["published"].split(","))
+    assert "publish" in run.summary

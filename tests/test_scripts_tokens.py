@@ -54,3 +54,11 @@ def test_split_module_name_is_folded():
 ])
 def test_ordinary_code_stays_quiet(path, text):
     assert script_rules(path, text) == set()
+
+
+def test_shapes_quoted_in_comments_are_not_code():
+    text = ("// Catches: 'ev' + 'al', ['e','v','a','l'].join('')\n"
+            "/* eval(atob('YWxlcnQoMSk=')) */\n"
+            " * fetch(u).then(eval)\n"
+            "const url = 'https://example.com'; // fetch it later\n")
+    assert script_rules("scanner.js", text) == set()

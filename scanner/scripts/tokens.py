@@ -39,8 +39,25 @@ class TokenFlow:
     def off(self, b: int) -> int:
         return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
 
+    def in_comment(self, b: int) -> bool:
+        """Is byte offset b inside a line comment (code that never runs)?"""
+        line_start = self.data.rfind(b"\n", 0, b) + 1
+        prefix = self.data[line_start:b]
+        stripped = prefix.lstrip()
+        markers = _COMMENT_MARKERS.get(self.language, (b"#",))
+        if stripped.startswith(markers):
+            return True
+        inline = b"//" if self.language in ("javascript", "typescript", "php") else b"#"
+        i = prefix.find(inline)
+        if i >= 0 and not (inline == b"//" and prefix[max(0, i - 1):i] == b":"):  # not the // of a URL
+            before = prefix[:i]
+            return before.count(b"'") % 2 == 0 and before.count(b'"') % 2 == 0 and before.count(b"`") % 2 == 0
+        return False
+
     def emit(self, kind: str, b_start: int, b_end: int, message: str, severity: Severity,
              confidence: Confidence = Confidence.MEDIUM, url: str = "", **props) -> None:
+        if self.in_comment(b_start):
+            return
         start, end = self.off(b_start), self.off(b_end)
         props = {"analysis": "tokens", **props}
         if self.reason:
@@ -257,6 +274,10 @@ class TokenFlow:
 
 _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|runInThisContext)\s*:\s*([A-Za-z_$][\w$]*)|"
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
+_COMMENT_MARKERS = {
+    "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
+    "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
+}
 _PLUS_BETWEEN_LITERALS = rx(r"""['"]\s*\+\s*['"]""")
 
 

@@ -86,7 +86,7 @@ EVASION_TEXT = rx(
     r"kill\s+-9\s+.*(?:auditd|syslog)|shred\s+-|touch\s+-[a-z]*[dr]|timestomp)"
 )
 DESTRUCTIVE_TEXT = rx(r"(?i)(?:\brm\s+-(?:rf|fr|r\s+-f)\s+(?:/|~|\$home|/\*|\"/\")\s*(?:$|[;&|\"'])|mkfs\.|dd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|:\(\)\s*\{\s*:\|:&\s*\};:)")
-PRIVILEGE_TEXT = rx(r"(?i)(?:chmod\s+(?:-R\s+)?0?777\b|chmod\s+[ugo]*\+s\b|chmod\s+[0-7]?[4-7][0-7]{3}\b|nopasswd|/etc/sudoers|setuid\(0\)|usermod\s+-ag\s+(?:sudo|wheel|docker))")
+PRIVILEGE_TEXT = rx(r"(?i)(?:chmod\s+(?:-R\s+)?0?777\b|chmod\s+[ugo]*\+s\b|chmod\s+[0-7]?[4-7][0-7]{3}\b|nopasswd|/var/run/docker\.sock|/run/docker\.sock|/etc/sudoers|setuid\(0\)|usermod\s+-ag\s+(?:sudo|wheel|docker))")
 
 RECON_TEXT = rx(
     r"(?i)(?:/etc/passwd|/etc/group\b|/proc/net/|/proc/\d+/|/proc/\*/|/proc/self/environ|/proc/mounts|/etc/fstab|"
@@ -183,7 +183,7 @@ _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", 
                "histfile", "setenforce", "auditctl", "wevtutil", "clear-eventlog", "ufw", "systemctl", "debugger",
                "tracerpid", "dockerenv", "vbox", "vmtoolsd", "sandboxie", "ld_preload", "/proc/", "kill", "shred",
                "touch", "timestomp", "rm ", "mkfs", "dd ", ":()", "chmod", "777", "nopasswd", "sudoers", "setuid", "usermod",
-               "/etc/", "arp", "ip ", "netstat", "dmidecode", "lsblk", "getent", "/sys/", "ifconfig", "whoami", "last ",
+               "/etc/", "docker.sock", "arp", "ip ", "netstat", "dmidecode", "lsblk", "getent", "/sys/", "ifconfig", "whoami", "last ",
                "psutil", "ps aux", "uname", "docker.sock")
 
 

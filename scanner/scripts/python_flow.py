@@ -65,7 +65,7 @@ class PythonFlow:
                 st = body[0]
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
                     self.docstrings.add(id(st.value))
-            if isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
                 self.loops.append(node)
             if isinstance(node, ast.Call):
                 f = node.func

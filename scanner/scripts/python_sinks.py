@@ -277,7 +277,9 @@ BULK_SOURCES = ("glob", "rglob", "iglob", "listdir", "walk", "scandir", "iterdir
 
 def loop_shapes(flow, node: ast.AST) -> None:
     """Shapes of a loop: secret-named environment variables harvested; files deleted in bulk."""
-    if isinstance(node, (ast.For, ast.AsyncFor)):
+    if isinstance(node, ast.While):
+        iters, body = [], node
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
         iters, body = [node.iter], node
     elif isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
         iters, body = [g.iter for g in node.generators], node
@@ -289,6 +291,15 @@ def loop_shapes(flow, node: ast.AST) -> None:
         if words & SECRET_WORDS:
             flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
                       Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                if n.func.attr == "connect_ex":
+                    flow.emit(c.RECON, n, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
+                    break
+                if n.func.attr == "fork" and _dotted_expr(n.func.value) == "os":
+                    flow.emit(c.DESTRUCTIVE, n, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
+                    break
     if isinstance(node, (ast.For, ast.AsyncFor)) and any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted):
         for n in ast.walk(node):
             if isinstance(n, ast.Call):

@@ -34,7 +34,9 @@ _SIGNALS: tuple[tuple[str, object], ...] = (
         r"\b(?:your|the|these|my)\s+(?:new|updated|real|actual|true)\s+(?:system\s+)?instructions\s+(?:are|is|follow)\b|"
         r"\bnew\s+(?:system\s+)?instructions\s*:|\byou\s+are\s+now\s+(?:a|an|in|the|my|dan|free|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\b|"
         r"\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on|activated)\b|\bdo\s+anything\s+now\b|\bjailbroken\b|"
-        r"\b(?:takes?|have|has)\s+(?:precedence|priority)\s+over\b|<\|im_start\|>|\[/?inst\]")),
+        r"\b(?:takes?|have|has)\s+(?:precedence|priority)\s+over\b|<\|im_start\|>|\[/?inst\]|"
+        r"\b(?:above|previous|prior|preceding|earlier|visible)\s+(?:\w+\s+){0,6}?(?:is|are|was|were)\s+(?:now\s+)?"
+        r"(?:outdated|obsolete|incorrect|wrong|invalid|superseded|deprecated|void|fake)\b|\buse\s+(?:this|these|the\s+following)\s+instead\b")),
     ("conceal", rx(
         r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:tell|inform|notify|alert|mention|reveal|disclose|show|explain|acknowledge|report)\b"
         r"[^.\n]{0,40}?\b(?:user|human|anyone|developer|operator|them|this|these|it)\b|"
@@ -69,13 +71,16 @@ _SIGNALS: tuple[tuple[str, object], ...] = (
         r"(?:\byou\s+(?:must|should|will|need\s+to|are\s+required\s+to|have\s+to)\b|\b(?:always|never|immediately)\s+\w+|"
         r"\bmake\s+sure\s+(?:to|you)\b|\bbe\s+sure\s+to\b|\bremember\s+to\b|\bbefore\s+(?:responding|answering|you\s+(?:respond|answer|reply|continue|proceed))\b|"
         r"(?:^|[.:!]\s+)(?:please\s+)?(?:run|execute|fetch|download|send|read|open|visit|add|insert|include|output|print|reply|respond|say|write|call|use|install|import|delete|remove|create|update|set|replace|change)\b)")),
+    ("persona", rx(
+        r"\byou\s+are\s+(?:now\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:assistant|agent|ai|model|bot|llm)\b|"
+        r"(?:^|\n)\s*#*\s*(?:system\s+prompt|system\s+message|system)\s*:")),
     ("url", rx(r"(?:https?://|www\.)[^\s)\]>\"'`]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")),
 )
 _DEFENSIVE = rx(
-    r"(?:\bdetect|\bscann?|\baudit|\bidentif|\bprevent|\bprotect|\bdefen[cs]|\bguard|\bflag|\bsecurity\b|\binjection\b|"
-    r"\bmalicious\b|\battack|\bvulnerab|\bthreat|\brefus|\breject|\bwarn|\bsanitiz|\bred[\s-]team|\bexample\b|\bsuch\s+as\b|\be\.g\.)"
+    r"(?:\bdetect|\bscann?|\baudit|\bidentif|\bprevent|\bprotect|\bdefen[cs]|\bflag|\bsecurity\b|\binjection\b|"
+    r"\bmalicious\b|\battack|\bvulnerab|\bthreat|\brefus|\breject|\bwarn|\bsanitiz|\bred[\s-]team)"
 )
-HOSTILE = ("override", "conceal", "execute", "exfiltrate")
+HOSTILE = ("override", "conceal", "execute", "exfiltrate", "persona")
 
 
 def _signal_set():
@@ -113,13 +118,18 @@ def normalized(text: str) -> str:
     return "\n".join(normalize_line(line)[0] for line in text.split("\n"))
 
 
-def assess(text: str, *, limit: int = 8000) -> Assessment:
+def assess(text: str, *, limit: int = 8000, hidden: bool = True) -> Assessment:
     """Judge hidden text. Severity: critical for two hostile kinds, high for one, medium for a
-    sentence addressed to the agent (or imperative with a URL), None for a plain note."""
+    sentence addressed to the agent (or imperative with a URL), None for a plain note.
+
+    `hidden`: the text is invisible to readers, so a persona or system-prompt header in it
+    is a hostile role reset; in visible metadata (front matter) it is ordinary."""
     norm = normalized(text[:limit])
     found = _signals(norm)
     if "sensitive" in found and "url" in found and "imperative" in found:
         found.add("exfiltrate")
+    if not hidden:
+        found.discard("persona")
     hostile = [s for s in HOSTILE if s in found]
     defensive = _DEFENSIVE.test(norm)
     if len(hostile) >= 2:
@@ -133,6 +143,8 @@ def assess(text: str, *, limit: int = 8000) -> Assessment:
     else:
         sev = None
     if sev is not None and defensive:
-        sev = max(sev.lowered(1 if len(hostile) >= 2 else 2), Severity.LOW)
+        # Visible metadata of a security tool quotes attacks as its subject; hidden text
+        # rarely teaches anything, so there defensive words are worth one step only.
+        sev = max(sev.lowered(1 if hidden else 2), Severity.LOW)
     order = HOSTILE + ("sensitive", "transmit", "address", "imperative", "url")
     return Assessment(sev, tuple(s for s in order if s in found), defensive)

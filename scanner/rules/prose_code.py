@@ -221,7 +221,15 @@ def _miner(doc: Document) -> Iterator[Hit]:
         yield Hit(m.start, m.end, severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
 
+_TAMPER_WORDS = rx(r"(?:authorized_keys|nopasswd|sudoers|chmod|chown|\brm\s+-|history|histfile|shred|wevtutil|clear-eventlog|@reboot|"
+                   r"crontab|\*/\d|>>\s*~/\.|setenforce|ufw|spctl|set-mppreference|csrutil|systemctl|/tmp/\.|xattr)")
+_PACKAGE_WORDS = rx(r"(?:\bnpx\b|\bpip|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|index-url|registry|\buvx\b)")
+_EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|dill\.|getruntime|processbuilder)")
+
+
 def _tampering(doc: Document) -> Iterator[Hit]:
+    if doc.search(_TAMPER_WORDS) is None:
+        return
     claimed: list[tuple[int, int]] = []
     for regex, sev, message in _TAMPER_PATTERNS:
         for m in doc.finditer(regex):
@@ -320,6 +328,8 @@ def _known(name: str, ecosystem: str) -> bool:
 
 
 def _package_installs(doc: Document) -> Iterator[Hit]:
+    if doc.search(_PACKAGE_WORDS) is None:
+        return
     for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):
         for m in doc.finditer(regex):
             ctx = context_at(doc, m.start, m.end)
@@ -375,6 +385,8 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 
 
 def _dynamic_exec(doc: Document) -> Iterator[Hit]:
+    if doc.search(_EXEC_WORDS) is None:
+        return
     for regex, sev, message in _DYNAMIC_EXEC:
         for m in doc.finditer(regex):
             line = norm_line_at(doc, m.start)

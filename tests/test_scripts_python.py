@@ -111,3 +111,11 @@ def test_scanned_script_is_never_executed(tmp_path):
     scan("setup.sh", f"touch {marker}\n")
     scan("index.js", f"require('fs').writeFileSync({str(marker)!r}, 'x')\n")
     assert not os.path.exists(marker)
+
+
+def test_hidden_dotfile_in_tmp_and_harvested_env_and_fork_bomb():
+    assert top(PY, "import json\njson.dump(data, open('/tmp/.cache_keys', 'w'))\n", "IG711") == Severity.MEDIUM
+    harvest = "import os\nfound = {k: v for k, v in os.environ.items() if 'TOKEN' in k or 'key' in k.lower()}\n"
+    assert top(PY, harvest, "IG709") == Severity.MEDIUM
+    assert top(PY, "import os\nwhile True:\n    os.fork()\n", "IG714") == Severity.HIGH
+    assert script_rules(PY, "import json\njson.dump(data, open('/tmp/report.json', 'w'))\n") == set()

@@ -80,7 +80,7 @@ PERSISTENCE_PATH = rx(
 )
 CLOUD_METADATA_HOST = rx(r"(?i)(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|metadata\.azure\.com|169\.254\.170\.2)")
 EVASION_TEXT = rx(
-    r"(?i)(?:/var/log/|\.bash_history|history\s+-c|unset\s+histfile|histfile=/dev/null|setenforce\s+0|"
+    r"(?i)(?:^(?:/var)?/tmp/\.[a-z0-9_]|^/dev/shm/|/var/log/|\.bash_history|history\s+-c|unset\s+histfile|histfile=/dev/null|setenforce\s+0|"
     r"auditctl\s+-[de]|wevtutil\s+cl|clear-eventlog|ufw\s+disable|systemctl\s+(?:stop|disable)\s+(?:apparmor|auditd|firewalld|falcon|osquery)|"
     r"isdebuggerpresent|tracerpid|/\.dockerenv|vboxservice|vmtoolsd|sandboxie|ld_preload|/proc/self/status|"
     r"kill\s+-9\s+.*(?:auditd|syslog)|shred\s+-|touch\s+-[a-z]*[dr]|timestomp)"
@@ -181,7 +181,7 @@ _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", 
                "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",
                "schtasks", "at now", "169.254", "metadata", "100.100.100.200", "fd00:ec2", "/var/log", "history",
                "histfile", "setenforce", "auditctl", "wevtutil", "clear-eventlog", "ufw", "systemctl", "debugger",
-               "tracerpid", "dockerenv", "vbox", "vmtoolsd", "sandboxie", "ld_preload", "/proc/", "kill", "shred",
+               "tracerpid", "dockerenv", "/tmp/.", "/dev/shm", "vbox", "vmtoolsd", "sandboxie", "ld_preload", "/proc/", "kill", "shred",
                "touch", "timestomp", "rm ", "mkfs", "dd ", ":()", "chmod", "777", "nopasswd", "sudoers", "setuid", "usermod",
                "/etc/", "docker.sock", "arp", "ip ", "netstat", "dmidecode", "lsblk", "getent", "/sys/", "ifconfig", "whoami", "last ",
                "psutil", "ps aux", "uname", "docker.sock")

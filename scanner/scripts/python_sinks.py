@@ -244,7 +244,7 @@ def constant_tests(writes: bool, low: str, pathlike: bool):
     strong = any(k in low for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "currentversion\\run"))
     out = [
         (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
-        (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering (defence evasion)"),
+        (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
         (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
         (c.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
     ]

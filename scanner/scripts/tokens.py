@@ -255,7 +255,7 @@ class TokenFlow:
             for kind, test, sev, msg in (
                 (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
                 (c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.MEDIUM, "Start-up, scheduler or login-key location (persistence)"),
-                (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering (defence evasion)"),
+                (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
                 (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
             ):
                 if test.test(s):

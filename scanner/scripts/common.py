@@ -62,7 +62,7 @@ CRED_STRONG = rx(
     r"\.bitcoin|\.ethereum|electrum[/\\]wallets|exodus[/\\]|metamask|/etc/shadow|/etc/sudoers|/etc/gshadow|"
     r"\.bash_history|\.zsh_history|\.vault-token|\.terraform\.d[/\\]credentials|\.config[/\\]gh[/\\]hosts\.yml|"
     r"(?:chrome|chromium|brave|edge|firefox|mozilla|safari|opera)[^\n]{0,80}(?:[/\\]history$|places\.sqlite|web data|[/\\]cookies)|"
-    r"\.clawdbot|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts)"
+    r"\.clawdbot|\.openclaw[/\\]|\.moltbot[/\\]|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts)"
 )
 CRED_WEAK = rx(r"(?i)(?:(?:^|/|\\|~)\.env(?:\.[a-z]+)?$|credentials\.json$|token\.json$|secrets?\.(?:json|ya?ml|toml)$|/etc/passwd)")
 SECRET_ENV = rx(
@@ -175,7 +175,7 @@ def host_risk(url: str) -> str:
 _CRED_KEYS = (".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", "npmrc", "pypirc", "netrc", "git-cred",
               "gnupg", "password-store", "keychain", "login", "cookies", "key3", "key4", "wallet", "bitcoin", "ethereum",
               "electrum", "exodus", "metamask", "shadow", "sudoers", "history", "vault", "terraform", "hosts.yml",
-              "clawdbot", ".claude", ".codex", "solana", "purple", "places", "web data", ".env", "credentials", "token",
+              "clawdbot", "openclaw", "moltbot", ".claude", ".codex", "solana", "purple", "places", "web data", ".env", "credentials", "token",
               "secret", "passwd")
 _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", "rc.local",
                "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",

@@ -91,14 +91,23 @@ def _dest_severity(window_norm: str, base: Severity) -> tuple[Severity, list[str
     return base, hosts
 
 
+_ENV_IN_DICT = rx(r"(?m)^\s*[\"'][\w.-]+[\"']\s*:\s*(?:os\.environ|os\.getenv|process\.env|\$\{?[a-z])")
+
+
 def _credential_sources(doc: Document) -> Iterator[tuple[int, int, str]]:
+    # Without any network sink in the file only credential-file reads and secrets gathered
+    # into one structure can matter; skip the (common) secret-variable scan otherwise.
+    has_sink = doc.search(_SINK) is not None or doc.search(_SEND_PROSE) is not None
     for m in doc.finditer(_CRED_FILE_RX):
         if doc.text[m.end:m.end + 1] == "." and doc.text[m.end - 4:m.end].lower() == ".env":
             continue  # .env.example / .env.sample: templates, not secrets
         weak = doc.normalized_text[m.start:m.end].strip(" \"'`(/=").startswith(".env") if doc.text.isascii() else ".env" in doc.text[m.start:m.end].lower()
         yield m.start, m.end, "env-file" if weak else "file"
-    for m in doc.finditer(_ENV_DUMP):
-        yield m.start, m.end, "env-dump"
+    if has_sink:
+        for m in doc.finditer(_ENV_DUMP):
+            yield m.start, m.end, "env-dump"
+    if not has_sink and doc.search(_ENV_IN_DICT) is None:
+        return
     for m in doc.finditer(_SECRET_ENV):
         raw = doc.text[m.start:m.end]
         if raw.startswith("$") and not raw.startswith("$env:") and any(c.islower() for c in raw):
@@ -212,7 +221,12 @@ def _reveal_secret(doc: Document) -> Iterator[Hit]:
                   severity=lowered(Severity.HIGH, ctx, quotes_count=ctx.security_document))
 
 
+_URL_CANDIDATE = rx(r"(?:\]\(|\bsrc\s*=)\s*[\"'<]?(?:https?:)?//[^\s)\"'>]*(?:\{|\$|%[sd]|<|\[|" + _SECRET_NAME + r"|leak|exfil|history|conversation|chat_?log|memory|env|ssh|cookie|session)")
+
+
 def _url_carries_data(doc: Document) -> Iterator[Hit]:
+    if doc.search(_URL_CANDIDATE) is None:
+        return  # no link or image URL with interpolation or a sensitive word: nothing to weigh
     for regex, is_image in ((_IMAGE, True), (_LINK, False)):
         for m in doc.finditer(regex):
             url = m.group(1) or m.group(2) or ""

@@ -19,7 +19,7 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
-from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, PASTE_HOSTS, Context, context_at, hosts_in, host_matches, is_ip, lowered, norm_line_at, norm_slice
+from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, PASTE_HOSTS, Context, cached, context_at, hosts_in, host_matches, is_ip, lowered, norm_line_at, norm_slice
 
 READS = ("prose",)
 
@@ -223,7 +223,7 @@ def _miner(doc: Document) -> Iterator[Hit]:
 
 _TAMPER_WORDS = rx(r"(?:authorized_keys|nopasswd|sudoers|chmod|chown|\brm\s+-|history|histfile|shred|wevtutil|clear-eventlog|@reboot|"
                    r"crontab|\*/\d|>>\s*~/\.|setenforce|ufw|spctl|set-mppreference|csrutil|systemctl|/tmp/\.|xattr)")
-_PACKAGE_WORDS = rx(r"(?:\bnpx\b|\bpip|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|index-url|registry|\buvx\b)")
+_PACKAGE_WORDS = rx(r"(?:\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
 _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|dill\.|getruntime|processbuilder)")
 
 
@@ -241,8 +241,8 @@ def _tampering(doc: Document) -> Iterator[Hit]:
 
 
 def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
-    lines = doc.normalized_text.split("\n")
     binaries = [doc.position(m.start)[0] for m in doc.finditer(_DOWNLOAD_BINARY)]
+    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n")) if binaries else []
     for m in doc.finditer(_ARCHIVE_PASSWORD):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Download of a password-protected archive (hides the payload from scanners)",

@@ -30,6 +30,7 @@ class Scope:
         self.fn = fn
         self.returns: frozenset[str] = EMPTY
         self.loops = 0
+        self.built: set[str] = set()  # names holding strings put together at run time
         self.param_sinks: dict[int, set[str]] = {}
         self.param_urls: dict[int, str] = {}
 
@@ -104,6 +105,13 @@ class Scope:
     def bind(self, tgt: ast.AST, value: ast.AST | None, t: frozenset[str]) -> None:
         if isinstance(tgt, ast.Name):
             self.env[tgt.id] = t
+            if value is not None:
+                from .python_sinks import _built_string
+
+                if _built_string(value):
+                    self.built.add(tgt.id)
+                else:
+                    self.built.discard(tgt.id)
             s = const_str(value, self.lookup) if value is not None else None
             if s is not None:
                 self.strs[tgt.id] = s

@@ -36,7 +36,7 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if first is not None and not (first_t & {DL, DEC}) and const_str(first, scope.lookup) is None:
             scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() runs code computed at run time", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     elif q in api.IMPORT_SINKS:
-        scope.sink(IMPORT, node, first_t, q)
+        scope.sink(IMPORT, node, frozenset().union(*arg_t) if arg_t else first_t, q)
         if first is not None and const_str(first, scope.lookup) is None and not (first_t & {DL, DEC}):
             scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() imports a module named at run time", Severity.LOW, Confidence.MEDIUM, call=q)
     elif api.is_shell_call(q):
@@ -51,6 +51,10 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             and (_built_string(first) or (not isinstance(first, (ast.Constant, ast.Dict)) and const_str(first, scope.lookup) is None
                                           and attr in ("execute", "executemany", "executescript", "raw", "xpath", "search_s"))):
         scope.sink(QUERY, node, first_t, q or attr)
+        built = _built_string(first) or (isinstance(first, ast.Name) and first.id in scope.built)
+        if built and attr in ("execute", "executemany", "executescript", "raw") and any(p.startswith("param:") for p in first_t):
+            scope.flow.emit(c.INPUT_TO_SINK, node, f"A function argument is interpolated into an SQL query ({q or attr})",
+                            Severity.MEDIUM, Confidence.LOW, sink=q or attr, sink_kind=QUERY)
     if q in TEMPLATE_CLASSES or attr == "from_string" or (attr == "format" and isinstance(node.func, ast.Attribute)
                                                            and not isinstance(node.func.value, ast.Constant)):
         t = first_t if attr != "format" else scope.expr(node.func.value)

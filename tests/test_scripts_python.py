@@ -119,3 +119,9 @@ def test_hidden_dotfile_in_tmp_and_harvested_env_and_fork_bomb():
     assert top(PY, harvest, "IG709") == Severity.MEDIUM
     assert top(PY, "import os\nwhile True:\n    os.fork()\n", "IG714") == Severity.HIGH
     assert script_rules(PY, "import json\njson.dump(data, open('/tmp/report.json', 'w'))\n") == set()
+
+
+def test_tool_returning_the_environment_to_the_model():
+    text = "import os\n@mcp.tool()\ndef config() -> dict:\n    return dict(os.environ)\n"
+    assert top(PY, text, "IG709") == Severity.MEDIUM
+    assert script_rules(PY, "import os\n@mcp.tool()\ndef cwd() -> str:\n    return os.getcwd()\n") == set()

@@ -101,6 +101,7 @@ class PythonFlow:
                     continue  # a summary is only read at call sites: functions nobody calls need just the final pass
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
                 tool = _is_tool(fn)
+                scope.tool = tool
                 for idx, arg in enumerate(_params(fn)):
                     scope.env[arg] = frozenset({f"param:{idx}", UNTRUSTED} if tool else {f"param:{idx}"})
                     scope.strs.pop(arg, None)

@@ -30,6 +30,7 @@ class Scope:
         self.fn = fn
         self.returns: frozenset[str] = EMPTY
         self.loops = 0
+        self.tool = False  # an MCP/agent tool: what it returns goes to the model
         self.built: set[str] = set()  # names holding strings put together at run time
         self.param_sinks: dict[int, set[str]] = {}
         self.param_urls: dict[int, str] = {}
@@ -92,7 +93,12 @@ class Scope:
             self.block(st.orelse)
             self.block(st.finalbody)
         elif isinstance(st, ast.Return):
-            self.returns |= self.expr(st.value)
+            t = self.expr(st.value)
+            self.returns |= t
+            if self.tool and t & {ENVDUMP, SECRET, CRED}:
+                what = "the whole environment" if ENVDUMP in t else ("credential file contents" if CRED in t else "a secret environment variable")
+                self.flow.emit(c.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
+                               Severity.MEDIUM, Confidence.MEDIUM)
         elif isinstance(st, ast.Match):
             self.expr(st.subject)
             for case in st.cases:

@@ -55,6 +55,7 @@ class PythonFlow:
         self.writes = False
         self.call_sites: list[tuple[int, str]] = []
         self.loops: list[ast.AST] = []
+        self.loop_calls: list[tuple[str, ast.Call]] = []
         for node in _walk(self.tree):
             if isinstance(node, ast.Constant):
                 if isinstance(node.value, str):
@@ -72,6 +73,8 @@ class PythonFlow:
                 callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
                 if callee:
                     self.call_sites.append((node.lineno, callee))
+                    if callee in _LOOP_CALLS and (callee != "fork" or _dotted_name(f) == "os.fork"):
+                        self.loop_calls.append((callee, node))
                 if not self.writes:
                     from .python_sinks import writes_files
 
@@ -113,8 +116,7 @@ class PythonFlow:
         constant_shapes(self)
         from .python_sinks import loop_shapes
 
-        for loop in self.loops:
-            loop_shapes(self, loop)
+        loop_shapes(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 
     # -- facts -------------------------------------------------------------------------
@@ -145,6 +147,17 @@ class PythonFlow:
 
 
 _AST = ast.AST
+_LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
+
+
+def _dotted_name(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _walk(tree: ast.AST):

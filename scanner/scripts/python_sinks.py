@@ -279,38 +279,46 @@ SECRET_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "pwd",
 BULK_SOURCES = ("glob", "rglob", "iglob", "listdir", "walk", "scandir", "iterdir")
 
 
-def loop_shapes(flow, node: ast.AST) -> None:
-    """Shapes of a loop: secret-named environment variables harvested; files deleted in bulk."""
-    if isinstance(node, ast.While):
-        iters, body = [], node
-    elif isinstance(node, (ast.For, ast.AsyncFor)):
-        iters, body = [node.iter], node
-    elif isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
-        iters, body = [g.iter for g in node.generators], node
-    else:
+def loop_shapes(flow) -> None:
+    """Shapes of loops: secret-named environment variables harvested; processes forked, ports
+    probed or files deleted inside a loop. Calls are placed in loops by line span, so nested
+    loops cost no extra tree walks."""
+    spans = []  # (start line, end line, iterates a directory listing)
+    for node in flow.loops:
+        if isinstance(node, ast.While):
+            iters = []
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            iters = [node.iter]
+        else:
+            iters = [g.iter for g in node.generators]
+        dotted = [_dotted_expr(it) for it in iters]
+        if any(d.startswith("os.environ") for d in dotted):
+            words = {n.value.lower() for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            if words & SECRET_WORDS:
+                flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
+                          Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            bulk = any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted)
+            spans.append((node.lineno, node.end_lineno or node.lineno, bulk))
+    if not spans:
         return
-    dotted = [_dotted_expr(it) for it in iters]
-    if any(d.startswith("os.environ") for d in dotted):
-        words = {n.value.lower() for n in ast.walk(body) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-        if words & SECRET_WORDS:
-            flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
-                      Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
-    if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-        for n in ast.walk(node):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-                if n.func.attr == "connect_ex":
-                    flow.emit(c.RECON, n, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
-                    break
-                if n.func.attr == "fork" and _dotted_expr(n.func.value) == "os":
-                    flow.emit(c.DESTRUCTIVE, n, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
-                    break
-    if isinstance(node, (ast.For, ast.AsyncFor)) and any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted):
-        for n in ast.walk(node):
-            if isinstance(n, ast.Call):
-                name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
-                if name in ("unlink", "remove", "rmtree", "rmdir"):
-                    flow.emit(c.DESTRUCTIVE, n, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
-                    return
+    done: set[str] = set()
+    for name, call in flow.loop_calls:
+        line = call.lineno
+        inside = [bulk for a, b, bulk in spans if a <= line <= b]
+        if not inside or name in done:
+            continue
+        if name == "connect_ex":
+            flow.emit(c.RECON, call, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
+        elif name == "fork":
+            flow.emit(c.DESTRUCTIVE, call, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
+        elif any(inside):
+            flow.emit(c.DESTRUCTIVE, call, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
+        else:
+            continue
+        done.add(name if name in ("connect_ex", "fork") else "delete")
+        if name not in ("connect_ex", "fork"):
+            done.update(("unlink", "remove", "rmtree", "rmdir"))
 
 
 def _dotted_expr(node: ast.AST) -> str:

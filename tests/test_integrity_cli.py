@@ -120,3 +120,20 @@ def test_console_script_entry_point_runs(repo):
     subprocess.run([exe, "trust", "CLAUDE.md", "--root", str(repo.path)], check=True, capture_output=True)
     proc = subprocess.run([exe, "verify", "--root", str(repo.path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_agent_files_for_the_store_skip_guard_files_and_signatures(tmp_path):
+    from scanner.config import Config
+    from scanner.integrity.check import agent_files
+
+    for rel in ["CLAUDE.md", ".github/instruction-guard.yml", STORE, STORE + ".sig", "skills/a/SKILL.md",
+                "skills/a/SKILL.md.sig", "skills/a/run.sh", "src/app.py", ".rune/decisions.md"]:
+        full = tmp_path / rel
+        full.parent.mkdir(parents=True, exist_ok=True)
+        full.write_text("x\n")
+    for i in range(10):
+        (tmp_path / f"skills/a/ref{i:02d}.md").write_text("x\n")
+    found = agent_files(str(tmp_path), Config())
+    assert "CLAUDE.md" in found and ".rune/decisions.md" in found and "skills/a/run.sh" in found
+    assert "skills/a/ref09.md" in found and len([p for p in found if p.startswith("skills/a/")]) == 12
+    assert not any(p.endswith(".sig") or p.startswith(".github/") or p == "src/app.py" for p in found)

@@ -31,8 +31,8 @@ class IntegrityReport:
 def agent_files(root: str, config: Config) -> list[str]:
     """Agent files the catalog finds in the tree, less this tool's own configuration and store.
 
-    Every agent file counts here, without the scan's per-skill caps: a baseline is about which
-    files exist, not about how much of them a scan reads. Links are listed as themselves.
+    One walk of the tree (under the walk's own bounds on huge skill folders) and the catalog;
+    links are listed as themselves.
     """
     from ..catalog import Catalog, skill_roots
     from ..targets import walk_tree

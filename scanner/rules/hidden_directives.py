@@ -115,7 +115,7 @@ class Assessment:
 
 
 def normalized(text: str) -> str:
-    return "\n".join(normalize_line(line)[0] for line in text.split("\n"))
+    return normalize_line(text)[0]
 
 
 def assess(text: str, *, limit: int = 8000, hidden: bool = True) -> Assessment:

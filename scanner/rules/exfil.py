@@ -115,7 +115,18 @@ def _credential_sources(doc: Document) -> Iterator[tuple[int, int, str]]:
         yield m.start, m.end, "env"
 
 
+# One literal pass: a file with none of these words has no credential source to pair.
+_SOURCE_WORDS = rx(
+    r"(?:\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws/|\.azure|gcloud|\.kube/|\.docker/|\.npmrc|\.pypirc|\.netrc|credential|\.gnupg|"
+    r"keychain|login\s+data|cookies|key4\.db|logins\.json|wallet|exodus|electrum|metamask|\.bitcoin|keystore|solana|/etc/shadow|"
+    r"_history|\.env|clawdbot|\.claude\.json|secret|token|passw|api_?key|access_?key|private_?key|_key\b|_pat\b|_dsn|database_url|"
+    r"db_url|connection_string|_pwd|mnemonic|seed_?phrase|environ|process\.env|getenv|printenv|\benv\b|@-)"
+)
+
+
 def _read_and_send(doc: Document) -> Iterator[Hit]:
+    if doc.search(_SOURCE_WORDS) is None:
+        return
     seen_windows: set[tuple[int, int]] = set()
     for m in doc.finditer(_ENCODED_UPLOAD):
         ctx = context_at(doc, m.start, m.end)

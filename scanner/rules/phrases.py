@@ -67,8 +67,10 @@ def _headings(doc: Document) -> tuple[list[int], list[str]]:
     if doc.kind != "prose":
         return nums, texts
     code = doc.code_block_lines
-    norm_lines = doc.normalized_text.split("\n")
+    norm_lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
     for no, line in enumerate(norm_lines, 1):
+        if line[:1] not in "#*_":
+            continue
         if line.startswith("#") and no not in code:
             nums.append(no)
             texts.append(line.lstrip("#").strip())

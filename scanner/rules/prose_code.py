@@ -223,7 +223,7 @@ def _miner(doc: Document) -> Iterator[Hit]:
 
 _TAMPER_WORDS = rx(r"(?:authorized_keys|nopasswd|sudoers|chmod|chown|\brm\s+-|history|histfile|shred|wevtutil|clear-eventlog|@reboot|"
                    r"crontab|\*/\d|>>\s*~/\.|setenforce|ufw|spctl|set-mppreference|csrutil|systemctl|/tmp/\.|xattr)")
-_PACKAGE_WORDS = rx(r"(?:\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
+_PACKAGE_WORDS = rx(r"(?:internal|private|corporate|in-house|\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
 _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|dill\.|getruntime|processbuilder)")
 
 
@@ -280,6 +280,7 @@ _NPX = rx(r"\bnpx\s+((?:-{1,2}[a-z][\w-]*(?:=\S+)?\s+)*)(@?[a-z0-9][\w.-]*(?:/[\
 _PIP = rx(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install\s+([^\n;&|#`]{1,200})")
 _NPM = rx(r"\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s+([^\n;&|#`]{1,200})")
 _INDEX = rx(r"(?:--(?:extra-)?index-url|--registry|registry\s*=)\s*=?\s*(\S+)")
+_INTERNAL_REGISTRY = rx(r"\b(?:install|pull|fetch|get|download)(?:ed)?\s+(?:\w+\s+){0,3}?from\s+(?:the\s+|our\s+|an?\s+|your\s+)?(?:internal|private|corporate|company|in-house)\s+(?:package\s+)?(?:registry|index|feed|mirror|repository|repo)\b")
 _UVX_GIT = rx(r"\b(?:uvx|pipx\s+run)\s+(?:--\S+\s+)*(?:--from\s+)?git\+https?://\S+")
 _OFFICIAL_INDEX = ("pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com", "download.pytorch.org",
                    "pypi.nvidia.com", "pypi.ngc.nvidia.com", "data.pyg.org", "storage.googleapis.com/jax-releases", "test.pypi.org")
@@ -366,6 +367,10 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
         sev = Severity.HIGH if url.startswith("http://") or is_ip((hosts_in(url) or [""])[0]) else Severity.MEDIUM
         yield Hit(m.start, m.end, message=f"Packages installed from a non-default index {url[:80]!r} (dependency confusion risk)",
                   severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+    for m in doc.finditer(_INTERNAL_REGISTRY):
+        ctx = context_at(doc, m.start, m.end)
+        yield Hit(m.start, m.end, message="Told to install from an internal/private registry: a name that can be claimed on the public one (dependency confusion)",
+                  severity=lowered(Severity.MEDIUM, ctx))
     for m in doc.finditer(_UVX_GIT):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Runs a tool straight from a git URL (unpinned, unreviewed code)",
@@ -536,6 +541,7 @@ RULES = [
         must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n"],
         must_not_match=[
             "```bash\npip install requests numpy\n```\n",
+            "Packages come from the public registry.\n",
             "`npx -y @modelcontextprotocol/server-filesystem@1.2.0 /tmp`\n",
             "pip install -r requirements.txt\n",
         ],

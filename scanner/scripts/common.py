@@ -76,7 +76,7 @@ PERSISTENCE_PATH = rx(
     r"(?i)(?:authorized_keys|crontab|/etc/cron|/var/spool/cron|\.bashrc|\.bash_profile|\.zshrc|\.zprofile|"
     r"(?:^|/|~)\.profile$|/etc/profile|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|"
     r"launchagents|launchdaemons|currentversion\\run|/etc/ld\.so\.preload|/etc/init\.d|\.config/autostart|"
-    r"startup\\|schtasks|\bat\s+now\b)"
+    r"startup\\|schtasks|\bat\s+now\b|site-packages/|dist-packages/|sitecustomize\.py|usercustomize\.py|\.pth$)"
 )
 CLOUD_METADATA_HOST = rx(r"(?i)(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|metadata\.azure\.com|169\.254\.170\.2)")
 EVASION_TEXT = rx(
@@ -85,7 +85,7 @@ EVASION_TEXT = rx(
     r"isdebuggerpresent|tracerpid|/\.dockerenv|vboxservice|vmtoolsd|sandboxie|ld_preload|/proc/self/status|"
     r"kill\s+-9\s+.*(?:auditd|syslog)|shred\s+-|touch\s+-[a-z]*[dr]|timestomp)"
 )
-DESTRUCTIVE_TEXT = rx(r"(?i)(?:\brm\s+-(?:rf|fr|r\s+-f)\s+(?:/|~|\$home|/\*|\"/\")\s*(?:$|[;&|\"'])|mkfs\.|dd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|:\(\)\s*\{\s*:\|:&\s*\};:)")
+DESTRUCTIVE_TEXT = rx(r"(?i)(?:\brm\s+-(?:rf|fr|r\s+-f)\s+[^;&|\n]*(?:\.\./\*|~/\*|\$home/\*|\$\{home\}/\*)|\brm\s+-(?:rf|fr|r\s+-f)\s+(?:/|~|\$home|/\*|\"/\")\s*(?:$|[;&|\"'])|mkfs\.|dd\s+if=/dev/(?:zero|urandom)\s+of=/dev/|:\(\)\s*\{\s*:\|:&\s*\};:)")
 PRIVILEGE_TEXT = rx(r"(?i)(?:chmod\s+(?:-R\s+)?0?777\b|chmod\s+[ugo]*\+s\b|chmod\s+[0-7]?[4-7][0-7]{3}\b|nopasswd|/var/run/docker\.sock|/run/docker\.sock|/etc/sudoers|setuid\(0\)|usermod\s+-ag\s+(?:sudo|wheel|docker))")
 
 RECON_TEXT = rx(
@@ -179,7 +179,7 @@ _CRED_KEYS = (".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", "np
               "secret", "passwd")
 _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", "rc.local",
                "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",
-               "schtasks", "at now", "169.254", "metadata", "100.100.100.200", "fd00:ec2", "/var/log", "history",
+               "schtasks", "at now", "site-packages", "dist-packages", "customize.py", ".pth", "169.254", "metadata", "100.100.100.200", "fd00:ec2", "/var/log", "history",
                "histfile", "setenforce", "auditctl", "wevtutil", "clear-eventlog", "ufw", "systemctl", "debugger",
                "tracerpid", "dockerenv", "/tmp/.", "/dev/shm", "vbox", "vmtoolsd", "sandboxie", "ld_preload", "/proc/", "kill", "shred",
                "touch", "timestomp", "rm ", "mkfs", "dd ", ":()", "chmod", "777", "nopasswd", "sudoers", "setuid", "usermod",

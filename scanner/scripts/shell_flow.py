@@ -342,6 +342,9 @@ class ShellFlow:
             m = c.RECON_TEXT.search(line.encode("utf-8", "surrogatepass"))
             if m is not None:
                 recon.setdefault(m.group(0).decode("utf-8", "replace").lower(), n)
+            if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
+                self.emit(c.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
+                          Severity.HIGH, Confidence.MEDIUM)
             if prog == "crontab" or ("crontab" in line and prog in ("echo", "printf")):
                 self.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if "-l" in vals and len(vals) == 1 else Severity.HIGH, Confidence.MEDIUM)
             if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):

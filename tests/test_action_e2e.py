@@ -327,3 +327,27 @@ def test_publish_mode_reads_only_the_artifact(tmp_path, repo):
     assert set(run.outputs) == {"published", "sarif-file"}
     assert all(s.split("=")[1] in ("skipped", "failed") for s in run.outputs["published"].split(","))
     assert "publish" in run.summary
+
+
+def test_pull_request_cannot_approve_its_own_edit_of_a_trusted_file(tmp_path, repo):
+    """The trust store is read from the base commit: re-baselining in the same PR does not hide the edit."""
+    from scanner.integrity.store import TrustStore, entry_for
+
+    def store_for(claude: str) -> str:
+        store = TrustStore()
+        store.record(entry_for("CLAUDE.md", claude.encode(), "maintainer", "2026-01-01T00:00:00Z"))
+        return store.dumps()
+
+    repo.commit({".github/instruction-guard-trust.json": store_for(CLAUDE)}, "trust CLAUDE.md", MAINTAINER)
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": CLEAN_EDIT, ".github/instruction-guard-trust.json": store_for(CLEAN_EDIT)},
+                       "docs: mention ruff and approve it", OUTSIDER)
+    run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="otto", association="NONE"))
+    no_traceback(run)
+    ids = set(run.rule_ids())
+    assert "IG921" in ids, ids  # the trusted file changed against the BASE store
+    assert "IG924" in ids, ids  # and the store itself was edited
+    changed = run.results_for("IG921")[0]
+    assert changed["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "CLAUDE.md"
+    assert changed["level"] == "error"  # an outside author's edit of a trusted file is high

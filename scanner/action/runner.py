@@ -18,6 +18,7 @@ from typing import Mapping, TextIO
 from .. import gitutil
 from ..config import ConfigError, Config
 from ..engines import run_engines
+from ..engines.integrity import ChangeContext
 from ..errors import UsageError
 from ..github import provenance as prov_mod
 from ..github.event import Event, load_event, read_payload
@@ -186,7 +187,9 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     event = load_event(env)
     config, config_where = effective_config(repo, event, inputs)
     scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
-    result = run_engines(scope.targets, config)
+    # Baselines come from the base commit, so a pull request cannot approve its own edit.
+    change = ChangeContext(scope.base, scope.head) if scope.base and scope.history else None
+    result = run_engines(scope.targets, config, change)
     result.findings.extend(scope.findings)
     result.notes.extend(scope.notes)
     logins, login_note = commit_logins(env, inputs.token, event) if scope.history else (None, None)

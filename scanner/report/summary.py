@@ -92,6 +92,13 @@ def render(result: ScanResult, verdict: Verdict, provenance: ProvenanceView | No
     if omitted_annotations and sum(omitted_annotations.values()):
         counts = ", ".join(f"{n} {lvl}(s)" for lvl, n in sorted(omitted_annotations.items()))
         d.add(f"GitHub shows 10 annotations per level; {counts} more are listed here and in the SARIF file only.\n\n")
+    rune_rows = _rune_rows(result)
+    if rune_rows:
+        d.add("### `.rune/` state\n\n| File | Verdict | Findings | Rules |\n|---|---|---:|---|\n")
+        for r in rune_rows:
+            verdict_cell = r["verdict"] if r["scanned"] else f"{r['verdict']} (not scanned: {_cell(r['reason'], 80)})"
+            d.add(f"| {_cell(r['path'], 200)} | {verdict_cell} | {r['findings']} | {_cell(', '.join(r['rules']), 120)} |\n")
+        d.add("\n")
     if result.not_scanned:
         d.add("### Not scanned\n\n| File | Reason | Detail |\n|---|---|---|\n")
         for n in result.not_scanned:
@@ -113,6 +120,14 @@ def render(result: ScanResult, verdict: Verdict, provenance: ProvenanceView | No
         d.budget += 4096  # the note itself always fits: BUDGET is below MAX_BYTES
         d.add("**Summary truncated** to stay under GitHub's 1 MiB limit; the SARIF file has every finding.\n\n")
     return "".join(d.parts)
+
+
+def _rune_rows(result: ScanResult) -> list[dict]:
+    """The .rune/ verdict per file and overall, with every file listed; none when no .rune/ file is in scope."""
+    from ..rune.report import verdict_table
+
+    rows = verdict_table(result)
+    return rows if len(rows) > 1 else []
 
 
 def append(path: str | None, text: str) -> None:

@@ -37,9 +37,13 @@ COPY pyproject.toml README.md ./
 COPY scanner ./scanner
 COPY entrypoint.py /opt/instruction-guard/entrypoint.py
 
+# Loading the rule catalog proves every rule against its fixtures; doing it once here fails a
+# broken build early and leaves the verified marker, so each action run skips that work.
+ENV INSTRUCTION_GUARD_CACHE_DIR=/opt/instruction-guard/cache
 RUN python3 -m venv /opt/instruction-guard/venv \
  && /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir . \
- && rm -rf /opt/instruction-guard/src
+ && rm -rf /opt/instruction-guard/src \
+ && /opt/instruction-guard/venv/bin/instruction-guard rules > /dev/null
 
 WORKDIR /opt/instruction-guard
 ENV PATH=/opt/instruction-guard/venv/bin:$PATH

@@ -16,7 +16,8 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import EXAMPLE_HOSTS, cached, hosts_in, host_matches, is_ip
-from .prose_code import VENDOR_INSTALLERS, _DECODE_EXEC, _PIPE_TO_SHELL, _REVERSE_SHELL, _host_grade, _known, _look_alike
+from .prose_code import VENDOR_INSTALLERS, _DECODE_EXEC, _PIPE_TO_SHELL, _REVERSE_SHELL, _host_grade
+from .prose_packages import _known, _look_alike
 
 READS = ("json",)
 

@@ -1,0 +1,142 @@
+"""Risky package installs told to the agent in prose (IG508): the supply-chain half of
+malicious code in prose.
+
+Look-alike names are checked against the bundled registry rankings (scanner/rune/packages.py);
+an unpinned, unknown package auto-run by `npx -y`, an off-registry or plain-http index, a tool
+run straight from a git URL, and "install from our internal registry" (dependency confusion)
+are the shapes.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..document import Document
+from ..matching import rx
+from ..models import Category, Confidence, Severity
+from .base import Hit, rule
+from .phrases import EXAMPLE_HOSTS, context_at, host_matches, hosts_in, is_ip, lowered
+from .prose_code import READS, _code_counts
+
+_PACKAGE_WORDS = rx(r"(?:internal|private|corporate|in-house|\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
+
+_NPX = rx(r"\bnpx\s+((?:-{1,2}[a-z][\w-]*(?:=\S+)?\s+)*)(@?[a-z0-9][\w.-]*(?:/[\w.-]+)?(?:@[\w.^~-]+)?)")
+_PIP = rx(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install\s+([^\n;&|#`]{1,200})")
+_NPM = rx(r"\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s+([^\n;&|#`]{1,200})")
+_INDEX = rx(r"(?:--(?:extra-)?index-url|--registry|registry\s*=)\s*=?\s*(\S+)")
+_INTERNAL_REGISTRY = rx(r"\b(?:install|pull|fetch|get|download)(?:ed)?\s+(?:\w+\s+){0,3}?from\s+(?:the\s+|our\s+|an?\s+|your\s+)?(?:internal|private|corporate|company|in-house)\s+(?:package\s+)?(?:registry|index|feed|mirror|repository|repo)\b")
+_UVX_GIT = rx(r"\b(?:uvx|pipx\s+run)\s+(?:--\S+\s+)*(?:--from\s+)?git\+https?://\S+")
+_OFFICIAL_INDEX = ("pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com", "download.pytorch.org",
+                   "pypi.nvidia.com", "pypi.ngc.nvidia.com", "data.pyg.org", "storage.googleapis.com/jax-releases", "test.pypi.org")
+
+
+_PACKAGE_TOKEN = rx(r"^@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9._-]+)?$")
+
+
+def _package_names(args: str) -> list[str]:
+    names = []
+    skip_next = False
+    for tok in args.split():
+        if skip_next:
+            skip_next = False
+            continue
+        if tok.startswith("-"):
+            skip_next = tok in ("-r", "-c", "-e", "--requirement", "--constraint", "--editable", "-i", "--index-url", "--extra-index-url", "--registry", "--target", "-t")
+            continue
+        if any(ch in tok for ch in "/\\:$<>{}[]()'\"") or tok.startswith(".") or tok.endswith((".txt", ".whl", ".tar.gz", ".toml")):
+            continue  # paths, URLs, extras, placeholders: not a registry name
+        name = tok.split("==")[0].split(">=")[0].split("<=")[0].split("~=")[0].split("[")[0]
+        if name.startswith("@"):
+            name = "@" + name[1:].split("@")[0]
+        else:
+            name = name.split("@")[0]
+        if not _PACKAGE_TOKEN.test(name):
+            break  # the command ended and prose began
+        names.append(name)
+    return names[:20]
+
+
+def _look_alike(name: str, ecosystem: str):
+    try:
+        from ..rune.packages import look_alike
+    except ImportError:  # the list ships with the package; without it there is nothing to compare
+        return None
+    return look_alike(name, (ecosystem,))
+
+
+def _known(name: str, ecosystem: str) -> bool:
+    try:
+        from ..rune.packages import lists, normalize
+    except ImportError:
+        return False
+    return normalize(name, ecosystem) in lists().known[ecosystem]
+
+
+def _package_installs(doc: Document) -> Iterator[Hit]:
+    if doc.search(_PACKAGE_WORDS) is None:
+        return
+    for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):
+        for m in doc.finditer(regex):
+            ctx = context_at(doc, m.start, m.end)
+            if not (ctx.in_code_block or ctx.backticked):
+                continue  # "npm install every time" in a sentence is prose, not a command
+            for name in _package_names(m.group(1) or ""):
+                la = _look_alike(name, eco)
+                if la is not None:
+                    # The ranking holds the top packages only: a real but rarer package can sit one
+                    # edit away from a popular one, so a look-alike is a question (medium), not a verdict.
+                    yield Hit(m.start, m.end, message=f"Installs {name!r}, a look-alike of the popular {eco} package {la.target!r}",
+                              severity=lowered(Severity.MEDIUM, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
+                              properties={"package": name, "imitates": la.target, "ecosystem": eco})
+    for m in doc.finditer(_NPX):
+        flags, spec = m.group(1) or "", m.group(2) or ""
+        name = "@" + spec[1:].split("@")[0] if spec.startswith("@") else spec.split("@")[0]
+        pinned = spec.count("@") > (1 if spec.startswith("@") else 0)
+        la = _look_alike(name, "npm")
+        ctx = context_at(doc, m.start, m.end)
+        if la is not None:
+            sev, msg = Severity.MEDIUM, f"npx runs {name!r}, a look-alike of the popular npm package {la.target!r}"
+        elif ("-y" in flags.split() or "--yes" in flags.split()) and not pinned and not _known(name, "npm"):
+            # A scope (@org/...) names an accountable publisher; a bare unknown name can be anyone's.
+            sev, msg = (Severity.LOW if name.startswith("@") else Severity.MEDIUM), f"npx auto-installs and runs {name!r}, an unpinned package unknown to the registry ranking"
+        else:
+            continue
+        yield Hit(m.start, m.end, message=msg, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
+                  properties={"package": name, "ecosystem": "npm"})
+    for m in doc.finditer(_INDEX):
+        url = (m.group(1) or "").strip("\"'`")
+        if not url.startswith(("http://", "https://")) or host_matches(url, _OFFICIAL_INDEX) or host_matches(url, EXAMPLE_HOSTS):
+            continue
+        ctx = context_at(doc, m.start, m.end)
+        sev = Severity.HIGH if url.startswith("http://") or is_ip((hosts_in(url) or [""])[0]) else Severity.MEDIUM
+        yield Hit(m.start, m.end, message=f"Packages installed from a non-default index {url[:80]!r} (dependency confusion risk)",
+                  severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+    for m in doc.finditer(_INTERNAL_REGISTRY):
+        ctx = context_at(doc, m.start, m.end)
+        yield Hit(m.start, m.end, message="Told to install from an internal/private registry: a name that can be claimed on the public one (dependency confusion)",
+                  severity=lowered(Severity.MEDIUM, ctx))
+    for m in doc.finditer(_UVX_GIT):
+        ctx = context_at(doc, m.start, m.end)
+        yield Hit(m.start, m.end, message="Runs a tool straight from a git URL (unpinned, unreviewed code)",
+                  severity=lowered(Severity.MEDIUM, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+
+
+RULES = [
+    rule(
+        id="IG508", name="risky-package-install",
+        title="Look-alike, unpinned or off-registry package install",
+        category=Category.SUPPLY_CHAIN, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="A skill that installs a name one typo away from a popular package (typosquatting), auto-runs an "
+                  "unpinned package nobody has heard of with `npx -y`, or pulls from a private or plain-http index "
+                  "(dependency confusion) runs whatever that name resolves to today.",
+        remediation="Install the intended package by its exact name with a pinned version from the default registry.",
+        check=_package_installs, applies_to=READS,
+        must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n"],
+        must_not_match=[
+            "```bash\npip install requests numpy\n```\n",
+            "Packages come from the public registry.\n",
+            "`npx -y @modelcontextprotocol/server-filesystem@1.2.0 /tmp`\n",
+            "pip install -r requirements.txt\n",
+        ],
+        lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n"],
+    ),
+]

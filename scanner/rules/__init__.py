@@ -4,8 +4,12 @@ Add a module by listing it in RULE_MODULES; each module exposes `RULES: list[Rul
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 from .base import Fixture, Hit, Rule, RuleFixtureError, rule, verify_rule
 
@@ -37,10 +41,52 @@ def catalog() -> tuple[Rule, ...]:
         if r.id in seen:
             problems.append(f"duplicate rule id {r.id} ({seen[r.id].name} and {r.name})")
         seen[r.id] = r
-        problems.extend(verify_rule(r))
+    marker = _verified_marker(rules)
+    if not problems and not (marker and marker.exists()):
+        for r in rules:
+            problems.extend(verify_rule(r))
+        if not problems and marker:
+            _touch(marker)
     if problems:
         raise RuleFixtureError("rule catalog failed its own fixtures:\n  " + "\n  ".join(problems))
     return tuple(sorted(rules, key=lambda r: r.id))
+
+
+def _verified_marker(rules: list[Rule]) -> Path | None:
+    """A file whose existence records that exactly this code and these rules passed their fixtures.
+
+    The key covers every source and data file of the package, the Python and matcher versions,
+    and each rule's record (so a rule changed in memory is verified again). Verification runs
+    again whenever any of them changes; INSTRUCTION_GUARD_VERIFY_FIXTURES=always skips the cache.
+    """
+    if os.environ.get("INSTRUCTION_GUARD_VERIFY_FIXTURES") == "always":
+        return None
+    base = os.environ.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
+    h = hashlib.sha256(sys.version.encode())
+    package = Path(__file__).resolve().parent.parent
+    try:
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".yml", ".json", ".txt") and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(package)).encode())
+                h.update(path.read_bytes())
+        import re2
+        import tree_sitter
+        h.update(repr((getattr(re2, "__file__", ""), getattr(tree_sitter, "__version__", ""))).encode())
+    except (OSError, ImportError):
+        return None
+    for r in rules:
+        h.update(repr((r.id, r.severity, r.applies_to, r.fixture_path, r.check and r.check.__qualname__,
+                       r.must_match, r.must_not_match, r.lowered)).encode("utf-8", "surrogatepass"))
+    return Path(base) / f"fixtures-verified-{h.hexdigest()[:32]}"
+
+
+def _touch(marker: Path) -> None:
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only home only costs the verification again next time
 
 
 @lru_cache(maxsize=None)

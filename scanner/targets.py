@@ -194,6 +194,9 @@ def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
 def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
     """Paths named on the command line: a file is scanned whatever its name."""
     ts = TargetSet(root=root)
+    # Files named together with their SKILL.md are judged as one skill folder.
+    file_roots = skill_roots(_rel(root, os.path.join(root, p)) for p in paths)
+    ts.skill_roots = file_roots
     for p in paths:
         full = os.path.join(root, p)
         try:
@@ -210,5 +213,6 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
             ts.links.extend((prefix + a, b) for a, b in sub.links)
             ts.skill_roots |= frozenset((prefix + r).rstrip("/") for r in sub.skill_roots)
         else:
-            ts.targets.append(Target(rel, catalog.classify(rel) or "explicit"))
+            kind = catalog.classify(rel, file_roots) or "explicit"
+            ts.targets.append(Target(rel, kind, skill_root=skill_root_of(rel, file_roots) if kind == "skill" else None))
     return ts

@@ -17,6 +17,7 @@ from ..targets import Limits, Target, TargetSet
 from ..scripts.language import flags_binary
 from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, decode_blob, read_file
+from .skill_links import SkillDoc, correlate
 
 ENGINE = "native"
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
@@ -85,6 +86,8 @@ def scan(ts: TargetSet, limits: Limits = Limits()) -> ScanResult:
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
+    skill_docs: list[SkillDoc] = []
+    script_paths: dict[str, str] = {}  # scanned script -> its skill folder
     for target in ts.targets:
         loaded = load(ts.root, target, limits)
         if isinstance(loaded, NotScanned):
@@ -103,11 +106,21 @@ def scan(ts: TargetSet, limits: Limits = Limits()) -> ScanResult:
             continue
         doc.context = skill_context(ts.root, target)  # what the skill's SKILL.md documents
         result.scanned.append(ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size))
+        if target.skill_root is not None:
+            if target.path.rsplit("/", 1)[-1].lower() == "skill.md":
+                skill_docs.append(SkillDoc(target.skill_root, doc))
+            elif doc.kind == "script":
+                script_paths[target.path] = target.skill_root
         found = scan_document(doc, rules, target.kind)
         if loaded.invalid_bytes:
             for f in found:
                 f.properties["invalid-utf8"] = True
         mark_new(found, target.changed_lines)
         result.findings.extend(found)
+    linked = correlate(skill_docs, result.findings, script_paths)
+    for f in linked:
+        target_lines = next((t.changed_lines for t in ts.targets if t.path == f.path), None)
+        mark_new([f], target_lines)
+    result.findings.extend(linked)
     result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, seconds=time.perf_counter() - started))
     return result

@@ -42,7 +42,7 @@ def catalog() -> tuple[Rule, ...]:
             problems.append(f"duplicate rule id {r.id} ({seen[r.id].name} and {r.name})")
         seen[r.id] = r
     marker = _verified_marker(rules)
-    if not problems and not (marker and marker.exists()):
+    if not problems and not _exists(marker):
         for r in rules:
             problems.extend(verify_rule(r))
         if not problems and marker:
@@ -79,6 +79,13 @@ def _verified_marker(rules: list[Rule]) -> Path | None:
         h.update(repr((r.id, r.severity, r.applies_to, r.fixture_path, r.check and r.check.__qualname__,
                        r.must_match, r.must_not_match, r.lowered)).encode("utf-8", "surrogatepass"))
     return Path(base) / f"fixtures-verified-{h.hexdigest()[:32]}"
+
+
+def _exists(marker: Path | None) -> bool:
+    try:
+        return marker is not None and marker.exists()
+    except OSError:  # e.g. a cache folder another user owns
+        return False
 
 
 def _touch(marker: Path) -> None:

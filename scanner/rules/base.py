@@ -123,7 +123,7 @@ def verify_rule(r: Rule) -> list[str]:
             problems.append(f"{r.id}: must_match fixture path {doc.path!r} is a {doc.kind}/{doc.language} file the rule does not read")
             continue
         hits = run_rule(r, doc)
-        if not any((h.severity or r.severity) >= r.severity for h in hits):
+        if not any((h.severity if h.severity is not None else r.severity) >= r.severity for h in hits):
             problems.append(f"{r.id}: must_match fixture drew no hit at {r.severity.label}: {fx.text[:80]!r}")
     for fx in r.must_not_match:
         doc = fixture_document(r, fx)
@@ -135,6 +135,6 @@ def verify_rule(r: Rule) -> list[str]:
         hits = run_rule(r, doc)
         if not hits:
             problems.append(f"{r.id}: lowered fixture drew no hit (context must lower, never hide): {fx.text[:80]!r}")
-        elif any((h.severity or r.severity) >= r.severity for h in hits):
+        elif any((h.severity if h.severity is not None else r.severity) >= r.severity for h in hits):
             problems.append(f"{r.id}: lowered fixture was not lowered below {r.severity.label}: {fx.text[:80]!r}")
     return problems

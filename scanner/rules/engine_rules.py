@@ -135,4 +135,14 @@ RULES = [
         remediation="List the public key in integrity.public-keys, or sign the file with a listed key.",
         check=None,
     ),
+    rule(
+        id="IG953", name="skill-runs-flagged-script",
+        title="Skill instructions send the agent to a bundled script that has a finding",
+        category=Category.MALICIOUS_CODE, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="The SKILL.md is what the agent obeys; when it names a bundled script that downloads and runs "
+                  "code, reads credentials or sends data away, following the instruction runs the payload. The "
+                  "finding points at the instruction as well as at the script. Its severity is the script's, at most high.",
+        remediation="Review the bundled script's findings; remove the instruction or the dangerous code.",
+        check=None,
+    ),
 ]

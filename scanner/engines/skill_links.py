@@ -1,0 +1,78 @@
+"""Skill instructions that send the agent to a dangerous bundled script.
+
+A SKILL.md that says "run scripts/setup.sh" looks harmless on its own; the danger is in the
+script. When a script in the same skill folder draws a finding of medium or above and the
+SKILL.md names it, the SKILL.md line that names it is reported too (IG953), so the instruction
+an agent obeys is flagged where a reviewer reads it. The script's own findings stay as they are.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from ..document import Document
+from ..models import Finding, Severity, Span
+from ..report.inert import visible
+from ..rules import get_rule
+
+RULE_ID = "IG953"
+SCRIPT_KINDS = frozenset({"script"})
+
+
+@dataclass(frozen=True)
+class SkillDoc:
+    root: str  # skill folder, repository-relative ('' for the repository root)
+    doc: Document
+
+
+def _mention(doc: Document, rel: str) -> int | None:
+    """Offset of the first mention of a bundled file by its path in the skill, or its file name."""
+    text = doc.text
+    for needle in dict.fromkeys((rel, posixpath.basename(rel))):
+        start = 0
+        while True:
+            i = text.find(needle, start)
+            if i < 0:
+                break
+            before = text[i - 1] if i else " "
+            after = text[i + len(needle)] if i + len(needle) < len(text) else " "
+            # A whole name: not the tail of a longer name or path segment, not a longer name's head.
+            if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+                return i
+            start = i + 1
+    return None
+
+
+def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths: dict[str, str]) -> list[Finding]:
+    """Findings on SKILL.md lines that name a bundled script with a medium+ finding.
+
+    script_paths maps a scanned script's path to its skill folder.
+    """
+    worst: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.path in script_paths and f.severity >= Severity.MEDIUM and f.suppressed_by is None:
+            worst.setdefault(f.path, []).append(f)
+    if not worst:
+        return []
+    rule = get_rule(RULE_ID)
+    out: list[Finding] = []
+    for sd in skill_docs:
+        for script, found in sorted(worst.items()):
+            if script_paths[script] != sd.root:
+                continue
+            rel = posixpath.relpath(script, sd.root or ".")
+            at = _mention(sd.doc, rel)
+            if at is None:
+                continue
+            line, col = sd.doc.position(at)
+            top = max(found, key=lambda f: f.severity)
+            rules = ", ".join(sorted({f.rule_id for f in found}))
+            out.append(Finding(
+                rule_id=rule.id, title=rule.title,
+                message=f"the skill tells the agent to use {rel}, which has {len(found)} finding(s) ({rules}): {top.message}",
+                severity=min(top.severity, Severity.HIGH), confidence=top.confidence, category=top.category,
+                path=sd.doc.path, span=Span(line, col, line, col + len(rel)),
+                excerpt=visible(sd.doc.line_text(line).strip()), engine="native",
+                properties={"script": script, "script-rules": rules, "language": sd.doc.language},
+            ))
+    return out

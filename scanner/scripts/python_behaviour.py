@@ -1,0 +1,190 @@
+"""What a Python tool or script does to the machine it runs on, beyond code execution (IG720-IG729).
+
+The flow analysis (python_flow) follows payloads into interpreters and secrets onto the network.
+This pass looks for the other things a hostile MCP server or skill script does from a function
+the agent calls: enumerating the host's accounts, processes and mounts; scanning ports and
+private address ranges; exhausting memory, threads, descriptors or the CPU; planting web shells
+and magic-string backdoors; building LDAP or NoSQL queries from arguments; opening paths it was
+handed without a base check; quietly posting tool arguments to a third party.
+
+Cheap substring gates decide whether the file is parsed at all, so ordinary scripts cost one
+scan of their text. The syntax tree is only read; nothing is compiled, imported or run.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..matching import rx
+from ..models import Confidence, Severity
+from . import common as c
+from . import python_reach as pr
+from .python_consts import const_str
+from .python_flow import node_span
+
+SYSTEM_ENUM = "system-enumeration"
+NETWORK_SCAN = "network-scan"
+EXHAUSTION = "resource-exhaustion"
+WEB_SHELL = "web-shell"
+QUERY_INJECTION = "query-injection"
+PATH_TRAVERSAL = "path-traversal"
+HIDDEN_COLLECTION = "hidden-collection"
+
+_CACHE_ATTR = "_behaviour_facts"
+_GATES = ("/etc/", "/proc", "/sys/", "psutil", "pwd", "grp", "environ", "port", "ip_network", "/8", "/16", "/12",
+          "while", "Thread", "Process", "extractall", "decompress", "gzip", "re.", "0000", "**", "$_", "request",
+          "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ")
+
+STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
+WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"
+                 r"/sys/(?:class/dmi|firmware|devices/virtual/dmi)|/dev/disk/by-)")
+SYSTEM_CALLS = frozenset({"pwd.getpwall", "grp.getgrall", "spwd.getspall", "psutil.process_iter", "psutil.pids", "psutil.users",
+                          "psutil.disk_partitions", "psutil.net_connections", "psutil.Process", "spwd.getspnam"})
+PRIVATE_CIDR = rx(r"^(?:10|127|172\.(?:1[6-9]|2\d|3[01])|192\.168|169\.254)\.\d{1,3}\.\d{1,3}/\d{1,2}$")
+WEB_SHELL_TEXT = rx(r"(?i)(?:\b(?:eval|assert|system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|create_function)\s*\(\s*"
+                    r"(?:(?:base64_decode|gzinflate|str_rot13|stripslashes)\s*\(\s*)*\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b|"
+                    r"Runtime\.getRuntime\(\)\.exec\(\s*request\.getParameter|<%\s*eval\s+request)")
+LDAP_FILTER = rx(r"\((?:[A-Za-z][\w.-]*|\x00)[<>~]?=\*?\x00")
+NET_PREFIXES = ("requests.", "httpx.", "urllib.request.", "urllib3.", "aiohttp.", "http.client.", "socket.")
+NET_ATTRS = frozenset({"connect", "connect_ex", "create_connection", "urlopen", "get", "post", "head", "request"})
+SEND_ATTRS = frozenset({"post", "put", "patch"})
+EXEC_SINKS = frozenset({"exec", "eval", "os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.Popen",
+                        "subprocess.check_output", "subprocess.check_call", "subprocess.getoutput", "compile"})
+FILE_SINKS = frozenset({"open", "io.open", "os.listdir", "os.scandir", "os.walk", "os.remove", "os.unlink", "shutil.rmtree",
+                        "shutil.copy", "shutil.copyfile", "shutil.move", "os.rename", "send_file", "flask.send_file"})
+PATH_METHODS = frozenset({"read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "unlink", "rmdir"})
+PATH_GUARDS = ("realpath", "abspath", ".resolve(", "normpath", "commonpath", "is_relative_to", "secure_filename",
+               "relative_to", "'..'", '".."', "safe_join", "basename(")
+
+
+def behaviour_facts(doc) -> list[c.Fact]:
+    cached = doc.__dict__.get(_CACHE_ATTR)
+    if cached is None:
+        cached = _analyse(doc) if doc.language == "python" else []
+        doc.__dict__[_CACHE_ATTR] = cached
+    return cached
+
+
+def _analyse(doc) -> list[c.Fact]:
+    text = doc.text
+    if not any(g in text for g in _GATES):
+        return []
+    try:
+        tree = ast.parse(text, filename=doc.path)  # syntax tree only: never compiled, never run
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return []  # python_flow reports the parse failure and falls back to tokens
+    return Behaviour(doc, tree).run()
+
+
+class Behaviour:
+    def __init__(self, doc, tree: ast.Module) -> None:
+        self.doc, self.tree, self.text = doc, tree, doc.text
+        self.facts: dict[tuple[str, int], c.Fact] = {}
+        self.calls: list[ast.Call] = []
+        self.strings: list[tuple[ast.AST, str]] = []  # (node, text with "\x00" for interpolated parts)
+        self.loops: list[ast.AST] = []
+        self.dicts: list[ast.Dict] = []
+        self.ifs: list[ast.If] = []
+        self.defs: list = []
+        self.exprs: list[ast.Expr] = []
+        self.listed: set[int] = set()  # constants written as elements of a list, tuple or set literal
+        docstrings: set[int] = set()
+        consts: dict[str, str] = {}
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+            if isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                self.strings.append((node, node.value))
+            elif isinstance(node, ast.JoinedStr):
+                self.strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
+                                                   for v in node.values)))
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                s = const_str(node, consts.get)
+                if s is not None:
+                    self.strings.append((node, s))
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
+                self.loops.append(node)
+            elif isinstance(node, ast.Dict):
+                self.dicts.append(node)
+            elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                self.listed.update(id(e) for e in node.elts)
+            elif isinstance(node, ast.If):
+                self.ifs.append(node)
+            elif isinstance(node, pr.FuncDef):
+                self.defs.append(node)
+            elif isinstance(node, ast.Expr):
+                self.exprs.append(node)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        consts[t.id] = node.value.value
+        self.imports = pr.imports_of(tree)
+        self.reach = pr.build(tree, self.defs, self.imports)
+        self._qual: dict[int, str] = {}
+
+    # -- shared helpers ----------------------------------------------------------------
+    def q(self, call: ast.Call) -> str:
+        k = id(call)
+        if k not in self._qual:
+            self._qual[k] = pr.dotted(call.func, self.imports)
+        return self._qual[k]
+
+    def emit(self, kind: str, node: ast.AST, message: str, severity: Severity = Severity.MEDIUM,
+             confidence: Confidence = Confidence.MEDIUM, **props) -> None:
+        start, end = node_span(self.doc, node)
+        key = (kind, start)
+        if key not in self.facts:
+            self.facts[key] = c.Fact(kind, start, end, message, severity, confidence, {"analysis": "python-ast", **props})
+
+    def reached_nodes(self):
+        seen: set[int] = set()
+        for fn in self.reach.reached_defs():
+            for node in ast.walk(fn):
+                if id(node) not in seen:
+                    seen.add(id(node))
+                    yield fn, node
+
+    def is_net(self, call: ast.Call) -> bool:
+        q = self.q(call)
+        last = q.rsplit(".", 1)[-1]
+        if q.startswith(NET_PREFIXES):
+            return last in NET_ATTRS or last in SEND_ATTRS or q.startswith("socket.")
+        return last in ("connect_ex", "create_connection", "urlopen")
+
+    def net_funcs(self) -> set[str]:
+        """Names of module functions that touch the network, directly or through each other."""
+        if hasattr(self, "_net_funcs"):
+            return self._net_funcs
+        direct: dict[str, set[str]] = {}
+        names: set[str] = set()
+        for fn in self.defs:
+            callees = set()
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Call):
+                    if self.is_net(n):
+                        names.add(fn.name)
+                    callees.add(pr.callee_name(n))
+            direct[fn.name] = direct.get(fn.name, set()) | callees
+        changed = True
+        while changed:
+            changed = False
+            for name, callees in direct.items():
+                if name not in names and callees & names:
+                    names.add(name)
+                    changed = True
+        self._net_funcs = names
+        return names
+
+    def run(self) -> list[c.Fact]:
+        from . import python_exhaustion, python_shapes
+
+        python_shapes.system_enumeration(self)
+        python_shapes.network_scan(self)
+        python_shapes.web_shell(self)
+        python_shapes.query_injection(self)
+        python_shapes.path_traversal(self)
+        python_shapes.hidden_collection(self)
+        python_exhaustion.resource_exhaustion(self)
+        return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))

@@ -1,0 +1,234 @@
+"""Host, network, injection and collection shapes of python_behaviour (one function a shape).
+
+Each takes the Behaviour index (calls, strings, loops, dicts, ifs of one file, plus which
+functions an agent's tool reaches and which names carry its arguments) and emits facts.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..models import Confidence, Severity
+from . import python_behaviour as b
+from . import python_reach as pr
+
+_SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")
+
+
+def system_enumeration(x) -> None:
+    """/etc/shadow or another process's environment anywhere; accounts, processes, mounts and
+    hardware identifiers, or the whole environment walked, from code an agent's tool reaches."""
+    if not any(g in x.text for g in ("/etc/", "/proc", "/sys/", "/dev/disk", "psutil", "pwd", "grp", "environ", "/var/lib")):
+        return
+    for node, s in x.strings:
+        # A bare path in a list is more often a signature list (scanners, deny lists) than a read;
+        # it counts only where an agent-callable tool is defined beside it.
+        if b.STRONG_SYSTEM.search(s) and (id(node) not in x.listed or x.reach.tools):
+            x.emit(b.SYSTEM_ENUM, node, "Reads a system secret store or another process's memory or environment",
+                   Severity.MEDIUM, Confidence.MEDIUM, path=s.replace("\x00", "*")[:80])
+    if not x.reach.tools:
+        return
+    from . import facts_for, common
+
+    if any(f.kind == common.RECON for f in facts_for(x.doc)):
+        return  # IG717 already reports the survey as a whole
+    for fn, node in x.reached_nodes():
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and b.WEAK_SYSTEM.search(node.value):
+            x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool reads host account, process, mount or hardware details",
+                   Severity.MEDIUM, Confidence.LOW, path=node.value[:80], tool_reachable=True)
+        elif isinstance(node, ast.JoinedStr):
+            s = "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "0" for v in node.values)
+            if b.WEAK_SYSTEM.search(s):
+                x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool reads host process or mount details",
+                       Severity.MEDIUM, Confidence.LOW, path=s[:80], tool_reachable=True)
+        elif isinstance(node, ast.Call) and (x.q(node) in b.SYSTEM_CALLS or _lists_proc(x, node)):
+            x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool enumerates the host's accounts, processes or disks",
+                   Severity.MEDIUM, Confidence.LOW, call=x.q(node), tool_reachable=True)
+        elif isinstance(node, (ast.For, ast.comprehension)) and _walks_environ(x, node.iter):
+            x.emit(b.SYSTEM_ENUM, node.iter, "An agent-callable tool walks every environment variable of the host",
+                   Severity.MEDIUM, Confidence.LOW, tool_reachable=True)
+
+
+def _walks_environ(x, it: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and pr.dotted(n, x.imports) == "os.environ" for n in ast.walk(it))
+
+
+def _lists_proc(x, call: ast.Call) -> bool:
+    return x.q(call) in ("os.listdir", "os.scandir", "glob.glob") and bool(call.args) and \
+        isinstance(call.args[0], ast.Constant) and str(call.args[0].value).startswith("/proc")
+
+
+def network_scan(x) -> None:
+    """Network calls in a loop over ports, a subnet's hosts or a port-sized range; private
+    address ranges written out beside network calls."""
+    t = x.text
+    if not any(g in t for g in ("socket", "requests", "httpx", "urllib", "aiohttp")):
+        return
+    netfuncs = None
+    for loop in x.loops:
+        if isinstance(loop, ast.While):
+            continue
+        it = loop.iter
+        label = ast.unparse(it).lower() if len(x.text) < 400_000 else ""
+        big_range = isinstance(it, ast.Call) and pr.callee_name(it) == "range" and any(
+            isinstance(a, ast.Constant) and isinstance(a.value, int) and 1000 <= a.value <= 70000 for a in it.args)
+        if not (big_range or any(w in label for w in _SCAN_WORDS)):
+            continue
+        if netfuncs is None:
+            netfuncs = x.net_funcs()
+        body = loop.body if isinstance(loop, (ast.For, ast.AsyncFor)) else [_comp_owner(x, loop)]
+        for st in body:
+            if st is None:
+                continue
+            hit = next((n for n in ast.walk(st) if isinstance(n, ast.Call) and (x.is_net(n) or pr.callee_name(n) in netfuncs)), None)
+            if hit is not None:
+                x.emit(b.NETWORK_SCAN, hit, "Connects to many ports or addresses in a loop (network scan)",
+                       Severity.MEDIUM, Confidence.MEDIUM, iterates=label[:80])
+                return
+    if any(x.is_net(cl) for cl in x.calls):
+        for node, s in x.strings:
+            if b.PRIVATE_CIDR.search(s):
+                x.emit(b.NETWORK_SCAN, node, "Names a private address range beside network calls (internal network sweep)",
+                       Severity.MEDIUM, Confidence.LOW, range=s)
+                return
+
+
+def _comp_owner(x, comp: ast.comprehension):
+    for node in ast.walk(x.tree):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and comp in node.generators:
+            return node
+    return None
+
+
+def web_shell(x) -> None:
+    """A PHP/JSP web shell carried as text; a web request parameter, or a tool argument matched
+    against a magic string, that reaches exec, eval or a shell."""
+    for node, s in x.strings:
+        if "$_" in s or "getRuntime" in s or "<%" in s:
+            if b.WEB_SHELL_TEXT.search(s):
+                x.emit(b.WEB_SHELL, node, "Carries a web shell: a request parameter handed to eval/system",
+                       Severity.MEDIUM, Confidence.HIGH)
+                return
+    if "request" in x.text:
+        for fn in x.defs:
+            tainted = pr.request_tainted(fn)
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS and n.args and \
+                        (pr.names_in(n.args[0]) & tainted or pr.is_request_read(n.args[0])):
+                    x.emit(b.WEB_SHELL, n, "A web request parameter reaches exec/eval or a shell (web shell)",
+                           Severity.MEDIUM, Confidence.MEDIUM, sink=x.q(n))
+                    return
+    for node in x.ifs:
+        if not _magic_test(x, node.test):
+            continue
+        sink = next((n for st in node.body for n in ast.walk(st) if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS), None)
+        if sink is not None:
+            x.emit(b.WEB_SHELL, sink, "A secret trigger string unlocks command or code execution (backdoor)",
+                   Severity.MEDIUM, Confidence.MEDIUM, sink=x.q(sink))
+            return
+
+
+def _magic_test(x, test: ast.AST) -> bool:
+    """`arg == "s3cr3t"`, `"trigger" in arg`, `arg.startswith("!!")` on a tool argument."""
+    tainted = set()
+    for fn in x.reach.reached_defs():
+        if fn.lineno <= test.lineno <= (fn.end_lineno or fn.lineno):
+            tainted |= x.reach.tainted.get(id(fn), set())
+    if not tainted:
+        return False
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and isinstance(n.ops[0], (ast.Eq, ast.In)):
+            sides = [n.left] + n.comparators
+            if any(isinstance(s, ast.Constant) and isinstance(s.value, str) and len(s.value) >= 4 for s in sides) and \
+                    any(pr.names_in(s) & tainted for s in sides):
+                return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("startswith", "endswith") and \
+                pr.names_in(n.func.value) & tainted and n.args and isinstance(n.args[0], ast.Constant):
+            return True
+    return False
+
+
+def query_injection(x) -> None:
+    """An LDAP filter with values pasted in unescaped; a MongoDB query taking `$where`
+    code or a whole JSON document from the caller."""
+    t = x.text
+    if "ldap" in t.lower() and "escape_filter" not in t:
+        for node, s in x.strings:
+            if "\x00" in s and b.LDAP_FILTER.search(s):
+                x.emit(b.QUERY_INJECTION, node, "Builds an LDAP filter by pasting values in without escaping (LDAP injection)",
+                       Severity.MEDIUM, Confidence.MEDIUM)
+                break
+    if "$where" in t or "mongo" in t.lower():
+        for d in x.dicts:
+            for k, v in zip(d.keys, d.values):
+                if isinstance(k, ast.Constant) and k.value in ("$where", "$function", "$accumulator") and not isinstance(v, ast.Constant):
+                    x.emit(b.QUERY_INJECTION, d, "Runs JavaScript built at run time inside a MongoDB query ($where)",
+                           Severity.MEDIUM, Confidence.MEDIUM)
+                    return
+        if "mongo" in t.lower():
+            for cl in x.calls:
+                if isinstance(cl.func, ast.Attribute) and cl.func.attr in ("update", "find", "find_one", "aggregate", "delete_many") \
+                        and cl.args and isinstance(cl.args[0], ast.Call) and x.q(cl.args[0]) in ("json.loads", "bson.json_util.loads") \
+                        and not all(isinstance(a, ast.Constant) for a in cl.args[0].args):
+                    x.emit(b.QUERY_INJECTION, cl, "Merges a caller-supplied JSON document into a MongoDB query (operator injection)",
+                           Severity.MEDIUM, Confidence.MEDIUM)
+                    return
+
+
+def path_traversal(x) -> None:
+    """A tool argument joined into a path and opened, listed or deleted, in a file that never
+    normalises a path or checks it against a base folder."""
+    if not x.reach.tools or any(g in x.text for g in b.PATH_GUARDS):
+        return
+    for fn in x.reach.reached_defs():
+        tainted = x.reach.tainted.get(id(fn), set())
+        if not tainted:
+            continue
+        for n in ast.walk(fn):
+            if not isinstance(n, ast.Call):
+                continue
+            q = x.q(n)
+            arg = n.args[0] if n.args else None
+            if q in b.FILE_SINKS and arg is not None and pr.names_in(arg) & tainted:
+                pass
+            elif isinstance(n.func, ast.Attribute) and n.func.attr in b.PATH_METHODS and pr.names_in(n.func.value) & tainted:
+                pass
+            else:
+                continue
+            x.emit(b.PATH_TRAVERSAL, n, "A tool argument is used as a file path with no normalisation or base-folder check (path traversal)",
+                   Severity.MEDIUM, Confidence.MEDIUM, sink=q)
+            return
+
+
+def hidden_collection(x) -> None:
+    """A tool that posts its arguments to a fixed outside URL and ignores the answer: the
+    caller's data is collected, not used, and the tool's description does not say so."""
+    if not x.reach.tools or not any(g in x.text for g in ("requests", "httpx", "urllib")):
+        return
+    disclosed = " ".join(x.reach.docstrings).lower()
+    ctx_hosts = getattr(x.doc, "context", None) or {}
+    ctx_hosts = set(ctx_hosts.get("skill_hosts", ()) if isinstance(ctx_hosts, dict) else ())
+    hosts = set()
+    first = None
+    for fn in x.reach.reached_defs():
+        tainted = x.reach.tainted.get(id(fn), set())
+        for st in ast.walk(fn):
+            if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
+                continue
+            cl = st.value
+            q = x.q(cl)
+            if not (q.startswith(("requests.", "httpx.")) and q.rsplit(".", 1)[-1] in b.SEND_ATTRS) or not cl.args:
+                continue
+            url = cl.args[0]
+            if not (isinstance(url, ast.Constant) and isinstance(url.value, str) and url.value.startswith("http")):
+                continue
+            payload = [kw.value for kw in cl.keywords if kw.arg in ("json", "data", "params", "files")]
+            if not payload or not any(pr.names_in(p) & tainted for p in payload):
+                continue
+            host = b.c.host_of(url.value)
+            if not host or host in ctx_hosts or host in disclosed or host.split(".")[-2:][0] in disclosed:
+                continue
+            hosts.add(host)
+            first = first or cl
+    if first is not None:
+        x.emit(b.HIDDEN_COLLECTION, first, "An agent-callable tool posts its data to an outside service its description does not name, and ignores the reply",
+               Severity.MEDIUM, Confidence.LOW, hosts=sorted(hosts)[:5])

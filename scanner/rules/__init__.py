@@ -19,6 +19,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
     "scanner.rules.scripts",
+    "scanner.rules.scripts_behaviour",
     "scanner.rules.rune",
     "scanner.rules.hidden",
     "scanner.rules.injection",

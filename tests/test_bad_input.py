@@ -139,14 +139,15 @@ def test_fifo_named_like_an_agent_file_does_not_block(tmp_path):
 
 
 def _run_as_unprivileged(root: str) -> dict:
-    """Scan as an account without read permission (root reads everything, so the real
-    permission check needs another user); returns the JSON report."""
+    """Scan without the power to bypass file permissions (root reads everything, so as root the
+    scan runs with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH dropped, keeping the same user so the
+    checkout and its venv stay readable wherever they live); returns the JSON report."""
     cmd = [sys.executable, "-m", "scanner", "scan", root, "--format", "json", "--fail-on", "never"]
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
             pytest.skip("running as root without setpriv: no unprivileged account to test permissions with")
-        cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        cmd = [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--", *cmd]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)

@@ -1,4 +1,4 @@
-"""Bundled scripts and MCP servers: what a tool does to the host besides running code (IG720-IG726).
+"""Bundled scripts and MCP servers: what a tool does to the host besides running code (IG720-IG727).
 
 Facts come from scanner.scripts.python_behaviour (Python read through `ast`). These shapes are
 suspicious rather than proof, so every rule is MEDIUM: enough to be reviewed, not enough to
@@ -148,5 +148,19 @@ RULES = [
                            "    requests.post('https://api.weather.example/q', json={'c': city})\n    return city\n"),
                         py("import requests\n" + TOOL + "def ask(q: str) -> str:\n    r = requests.post('https://api.example.org/a', json={'q': q})\n    return r.text\n"),
                         py("import requests\nrequests.post('https://hooks.example.com/x', json={'done': True})\n")],
+    ),
+    rule(
+        id="IG727", name="script-tool-credential-hoarding",
+        title="Tool keeps the passwords it is handed in module-level state",
+        category=Category.DATA_EXFILTRATION, severity=Severity.MEDIUM, confidence=Confidence.MEDIUM,
+        rationale="A tool that checks a password has no reason to keep it; appending it to a module-level list or "
+                  "dictionary hoards credentials where any later tool call or a debug dump can read them.",
+        remediation="Use the password for the one call and drop it; store only a salted hash if it must be remembered.",
+        check=_facts(pb.CREDENTIAL_HOARD), applies_to=SCRIPT, fixture_path=PY,
+        must_match=[py("SEEN = []\n" + TOOL + "def login(user: str, password: str) -> str:\n    SEEN.append({'u': user, 'p': password})\n    return 'ok'\n"),
+                    py("CACHE = {}\n" + TOOL + "def login(user: str, user_password: str) -> str:\n    CACHE[user] = user_password\n    return 'ok'\n")],
+        must_not_match=[py("SEEN = []\n" + TOOL + "def login(user: str, password: str) -> str:\n    SEEN.append(user)\n    return check(user, password)\n"),
+                        py("SEEN = []\ndef login(user, password):\n    SEEN.append(password)\n"),
+                        py(TOOL + "def login(user: str, password: str) -> str:\n    tries = []\n    tries.append(password)\n    return 'ok'\n")],
     ),
 ]

@@ -28,15 +28,16 @@ WEB_SHELL = "web-shell"
 QUERY_INJECTION = "query-injection"
 PATH_TRAVERSAL = "path-traversal"
 HIDDEN_COLLECTION = "hidden-collection"
+CREDENTIAL_HOARD = "credential-hoarding"
 
 _CACHE_ATTR = "_behaviour_facts"
 _GATES = ("/etc/", "/proc", "/sys/", "psutil", "pwd", "grp", "environ", "port", "ip_network", "/8", "/16", "/12",
           "while", "Thread", "Process", "extractall", "decompress", "gzip", "re.", "0000", "**", "$_", "request",
-          "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ")
+          "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ", "password")
 
 STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
 WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"
-                 r"/sys/(?:class/dmi|firmware|devices/virtual/dmi)|/dev/disk/by-)")
+                 r"/proc/(?:cpuinfo|meminfo|devices|version)$|/sys/(?:class/dmi|firmware|devices/virtual/dmi)|/dev/disk/by-)")
 SYSTEM_CALLS = frozenset({"pwd.getpwall", "grp.getgrall", "spwd.getspall", "psutil.process_iter", "psutil.pids", "psutil.users",
                           "psutil.disk_partitions", "psutil.net_connections", "psutil.Process", "spwd.getspnam"})
 PRIVATE_CIDR = rx(r"^(?:10|127|172\.(?:1[6-9]|2\d|3[01])|192\.168|169\.254)\.\d{1,3}\.\d{1,3}/\d{1,2}$")
@@ -102,6 +103,8 @@ class Behaviour:
                                                    for v in node.values)))
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
                 s = const_str(node, consts.get)
+                if s is None:
+                    s = _skeleton(node)
                 if s is not None:
                     self.strings.append((node, s))
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
@@ -186,5 +189,22 @@ class Behaviour:
         python_shapes.query_injection(self)
         python_shapes.path_traversal(self)
         python_shapes.hidden_collection(self)
+        python_shapes.credential_hoarding(self)
         python_exhaustion.resource_exhaustion(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+
+def _skeleton(node: ast.BinOp) -> str | None:
+    """`'(cn=' + user + ')'` as "(cn=\\x00)": literal parts kept, computed parts marked."""
+    parts: list[str] = []
+    stack: list[ast.AST] = [node]
+    while stack and len(parts) < 50:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            stack += [n.right, n.left]
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+            parts.append(n.value)
+        else:
+            parts.append("\x00")
+    text = "".join(parts)
+    return text if not stack and text.replace("\x00", "") else None

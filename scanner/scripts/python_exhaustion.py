@@ -239,7 +239,7 @@ def nested_quantifier(pattern: str) -> bool:
 
 
 def _catastrophic_regex(x) -> None:
-    if "re" not in x.imports and "regex" not in x.imports:
+    if not any(m.split(".")[0] in ("re", "regex") for m in x.imports.values()):
         return
     used = any(x.q(cl) in _REGEX_CALLS for cl in x.calls)
     if not used:

@@ -84,12 +84,49 @@ def network_scan(x) -> None:
                 x.emit(b.NETWORK_SCAN, hit, "Connects to many ports or addresses in a loop (network scan)",
                        Severity.MEDIUM, Confidence.MEDIUM, iterates=label[:80])
                 return
+    _rebinding(x)
     if any(x.is_net(cl) for cl in x.calls):
         for node, s in x.strings:
             if b.PRIVATE_CIDR.search(s):
                 x.emit(b.NETWORK_SCAN, node, "Names a private address range beside network calls (internal network sweep)",
                        Severity.MEDIUM, Confidence.LOW, range=s)
                 return
+
+
+def _rebinding(x) -> None:
+    """The same URL fetched twice around a sleep, outside any error handler: a DNS-rebinding
+    probe (the name is re-resolved after its short TTL expires, now to an internal address)."""
+    if "sleep" not in x.text:
+        return
+    for fn in x.defs:
+        handlers = [(h.lineno, h.end_lineno or h.lineno) for h in ast.walk(fn) if isinstance(h, ast.ExceptHandler)]
+        fetches: dict[str, list[ast.Call]] = {}
+        sleeps = []
+        for n in pr_calls(fn):
+            if any(a <= n.lineno <= z for a, z in handlers):
+                continue
+            if pr.callee_name(n) == "sleep":
+                sleeps.append(n.lineno)
+            elif x.is_net(n) and n.args and not isinstance(n.args[0], ast.Constant):
+                fetches.setdefault(ast.dump(n.args[0]), []).append(n)
+        for same in fetches.values():
+            if len(same) >= 2 and any(same[0].lineno < ln < same[-1].lineno for ln in sleeps):
+                x.emit(b.NETWORK_SCAN, same[-1], "Fetches the same address twice around a pause (DNS rebinding towards internal services)",
+                       Severity.MEDIUM, Confidence.LOW)
+                return
+
+
+def pr_calls(fn) -> list[ast.Call]:
+    """Calls of one function body, nested functions left out, in source order."""
+    out, stack = [], list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Call):
+            out.append(n)
+        stack.extend(ast.iter_child_nodes(n))
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _comp_owner(x, comp: ast.comprehension):
@@ -165,13 +202,38 @@ def query_injection(x) -> None:
                            Severity.MEDIUM, Confidence.MEDIUM)
                     return
         if "mongo" in t.lower():
-            for cl in x.calls:
-                if isinstance(cl.func, ast.Attribute) and cl.func.attr in ("update", "find", "find_one", "aggregate", "delete_many") \
-                        and cl.args and isinstance(cl.args[0], ast.Call) and x.q(cl.args[0]) in ("json.loads", "bson.json_util.loads") \
-                        and not all(isinstance(a, ast.Constant) for a in cl.args[0].args):
-                    x.emit(b.QUERY_INJECTION, cl, "Merges a caller-supplied JSON document into a MongoDB query (operator injection)",
-                           Severity.MEDIUM, Confidence.MEDIUM)
-                    return
+            _mongo_operator_injection(x)
+
+
+def _mongo_operator_injection(x) -> None:
+    """A caller's JSON document (json.loads of a non-literal) handed to or merged into a query,
+    or a caller's value used as a `$regex`, lets the caller add operators of their own."""
+    parsed: set[str] = set()  # names holding json.loads(<not a literal>)
+    for fn in x.defs:
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and _loads_input(x, n.value):
+                parsed |= {tg.id for tg in n.targets if isinstance(tg, ast.Name)}
+    for cl in x.calls:
+        if isinstance(cl.func, ast.Attribute) and cl.func.attr in _QUERY_METHODS and cl.args:
+            a = cl.args[0]
+            if _loads_input(x, a) or (isinstance(a, ast.Name) and a.id in parsed):
+                x.emit(b.QUERY_INJECTION, cl, "Merges a caller-supplied JSON document into a MongoDB query (operator injection)",
+                       Severity.MEDIUM, Confidence.MEDIUM)
+                return
+    for d in x.dicts:
+        for k, v in zip(d.keys, d.values):
+            if isinstance(k, ast.Constant) and k.value == "$regex" and isinstance(v, (ast.Name, ast.Attribute, ast.Subscript)):
+                x.emit(b.QUERY_INJECTION, d, "Uses a caller's text as a MongoDB $regex without escaping (query and ReDoS injection)",
+                       Severity.MEDIUM, Confidence.LOW)
+                return
+
+
+_QUERY_METHODS = frozenset({"update", "find", "find_one", "aggregate", "delete_many", "delete_one", "update_many", "count_documents"})
+
+
+def _loads_input(x, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and x.q(node) in ("json.loads", "bson.json_util.loads") and bool(node.args) and \
+        not isinstance(node.args[0], ast.Constant)
 
 
 def path_traversal(x) -> None:
@@ -232,3 +294,44 @@ def hidden_collection(x) -> None:
     if first is not None:
         x.emit(b.HIDDEN_COLLECTION, first, "An agent-callable tool posts its data to an outside service its description does not name, and ignores the reply",
                Severity.MEDIUM, Confidence.LOW, hosts=sorted(hosts)[:5])
+
+
+_PASSWORD_WORDS = ("password", "passwd", "passphrase", "pass_word")
+_STORE_METHODS = frozenset({"append", "extend", "update", "add", "insert", "setdefault"})
+
+
+def credential_hoarding(x) -> None:
+    """A tool handed a password keeps it in module-level state (`LOG.append({... password})`),
+    where it outlives the call and every later tool can read it."""
+    if not x.reach.tools or not any(w in x.text.lower() for w in _PASSWORD_WORDS):
+        return
+    module_names = {tg.id for st in x.tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+                    for tg in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(tg, ast.Name)}
+    for fn in x.reach.tools:
+        secrets = {p for p in x.reach.tainted.get(id(fn), set()) if any(w in p.lower() for w in _PASSWORD_WORDS)}
+        if not secrets:
+            continue
+        for n in ast.walk(fn):
+            target = value = None
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _STORE_METHODS:
+                target, value = n.func.value, ast.Tuple(elts=list(n.args), ctx=ast.Load())
+            elif isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript):
+                target, value = n.targets[0].value, n.value
+            if isinstance(target, ast.Name) and target.id in module_names and _kept_names(value) & secrets:
+                x.emit(b.CREDENTIAL_HOARD, n, "A tool stores the password it is given in module-level state",
+                       Severity.MEDIUM, Confidence.MEDIUM, store=target.id)
+                return
+
+
+def _kept_names(node: ast.AST) -> set[str]:
+    """Names whose value is stored as is: arguments of calls (check(user, password)) are used, not kept."""
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Call):
+            continue
+        else:
+            stack.extend(ast.iter_child_nodes(n))
+    return out

@@ -187,9 +187,19 @@ _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", 
                "psutil", "ps aux", "uname", "docker.sock")
 
 
+def _literal_set(keys: tuple[str, ...]):
+    # One RE2 pass for the whole key set: a Python loop of `in` tests cost ~80 steps per string.
+    return rx("|".join("".join("\\" + ch if not ch.isalnum() else ch for ch in k) for k in keys))
+
+
+_GATES: dict[int, object] = {}
+
+
 def _gate(s: str, keys: tuple[str, ...]) -> bool:
-    low = s.lower()
-    return any(k in low for k in keys)
+    gate = _GATES.get(id(keys))
+    if gate is None:
+        gate = _GATES[id(keys)] = _literal_set(keys)
+    return gate.test(s.lower())
 
 
 @lru_cache(maxsize=8192)

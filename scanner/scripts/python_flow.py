@@ -56,9 +56,10 @@ class PythonFlow:
         self.call_sites: list[tuple[int, str]] = []
         self.loops: list[ast.AST] = []
         self.loop_calls: list[tuple[str, ast.Call]] = []
+        leaf = _LEAF_TYPES
         for node in _walk(self.tree):
-            if isinstance(node, ast.Constant):
-                if isinstance(node.value, str):
+            if type(node) in leaf:  # most nodes: nothing below is about names, contexts or operators
+                if type(node) is ast.Constant and isinstance(node.value, str):
                     self.strings.append(node)
                 continue
             body = getattr(node, "body", None)
@@ -147,6 +148,10 @@ class PythonFlow:
 
 
 _AST = ast.AST
+# Node types with no child nodes worth visiting: contexts, operators and leaves (Constant's
+# and Name's fields are plain values or a context token).
+_LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *(
+    t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))})
 _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
 
 
@@ -161,15 +166,19 @@ def _dotted_name(node: ast.AST) -> str:
 
 
 def _walk(tree: ast.AST):
-    """ast.walk without its per-node generator layers (the tree walk is the analysis's hot loop)."""
+    """ast.walk without its per-node generator layers (the tree walk is the analysis's hot loop).
+    The context token under a Name is not visited (nothing reads it)."""
     stack = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
+    leaf = _LEAF_TYPES
     while stack:
         node = pop()
         yield node
+        if type(node) in leaf:
+            continue  # names, constants and operator tokens hold no further nodes
         for name in node._fields:
             v = getattr(node, name, None)
-            if isinstance(v, list):
+            if type(v) is list:
                 extend([x for x in v if isinstance(x, _AST)])
             elif isinstance(v, _AST):
                 push(v)

@@ -88,42 +88,88 @@ class Behaviour:
         self.defs: list = []
         self.exprs: list[ast.Expr] = []
         self.listed: set[int] = set()  # constants written as elements of a list, tuple or set literal
+        self.mults: list[ast.BinOp] = []
+        self.tries: list[ast.Try] = []
+        self.fn_calls: dict[int, list[ast.Call]] = {}  # id(def) -> calls in its own body (nested defs apart)
+        self.self_calls: dict[int, list[ast.Call]] = {}  # id(def) -> calls of itself in its own body
+        self.conditional: set[int] = set()  # id(def) whose own body branches or loops somewhere
+        self.request_fns: set[int] = set()  # id(def) reading a web request object
         docstrings: set[int] = set()
         consts: dict[str, str] = {}
-        for node in ast.walk(tree):
+        imports: dict[str, str] = {}
+        # One depth-first pass over the tree, each node with its innermost enclosing function.
+        stack: list[tuple[ast.AST, object]] = [(tree, None)]
+        while stack:
+            node, fn = stack.pop()
+            cls = type(node)
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
-            if isinstance(node, ast.Call):
+            if cls is ast.Call:
                 self.calls.append(node)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                self.strings.append((node, node.value))
-            elif isinstance(node, ast.JoinedStr):
+                if fn is not None:
+                    self.fn_calls.setdefault(id(fn), []).append(node)
+                f = node.func
+                if fn is not None and isinstance(f, ast.Name) and f.id == fn.name:
+                    self.self_calls.setdefault(id(fn), []).append(node)
+            elif cls is ast.Constant:
+                if isinstance(node.value, str) and id(node) not in docstrings:
+                    self.strings.append((node, node.value))
+                continue
+            elif cls is ast.Name:
+                continue
+            elif cls is ast.Attribute:
+                if fn is not None and node.attr in pr.REQUEST_FIELDS and isinstance(node.value, ast.Name) and \
+                        node.value.id in pr.REQUEST_NAMES:
+                    self.request_fns.add(id(fn))
+            elif cls is ast.JoinedStr:
                 self.strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
                                                    for v in node.values)))
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-                s = const_str(node, consts.get)
-                if s is None:
-                    s = _skeleton(node)
-                if s is not None:
-                    self.strings.append((node, s))
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
+            elif cls is ast.BinOp:
+                if isinstance(node.op, ast.Add):
+                    s = const_str(node, consts.get)
+                    if s is None:
+                        s = _skeleton(node)
+                    if s is not None:
+                        self.strings.append((node, s))
+                elif isinstance(node.op, ast.Mult):
+                    self.mults.append(node)
+            elif cls in (ast.For, ast.AsyncFor, ast.While, ast.comprehension):
                 self.loops.append(node)
-            elif isinstance(node, ast.Dict):
+            elif cls is ast.Dict:
                 self.dicts.append(node)
-            elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            elif cls in (ast.List, ast.Tuple, ast.Set):
                 self.listed.update(id(e) for e in node.elts)
-            elif isinstance(node, ast.If):
+            elif cls is ast.If:
                 self.ifs.append(node)
-            elif isinstance(node, pr.FuncDef):
+            elif cls in (ast.FunctionDef, ast.AsyncFunctionDef):
                 self.defs.append(node)
-            elif isinstance(node, ast.Expr):
+            elif cls is ast.Expr:
                 self.exprs.append(node)
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            elif cls is ast.Try:
+                self.tries.append(node)
+            elif cls is ast.Import:
+                for al in node.names:
+                    imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+            elif cls is ast.ImportFrom and node.module:
+                for al in node.names:
+                    imports[al.asname or al.name] = f"{node.module}.{al.name}"
+            elif cls is ast.Assign and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                 for t in node.targets:
                     if isinstance(t, ast.Name):
                         consts[t.id] = node.value.value
-        self.imports = pr.imports_of(tree)
+            if fn is not None and cls in _BRANCHES:
+                self.conditional.add(id(fn))
+            inner = node if cls in (ast.FunctionDef, ast.AsyncFunctionDef) else fn
+            for field in _fields(cls):
+                v = getattr(node, field, None)
+                if isinstance(v, list):
+                    for item in reversed(v):
+                        if isinstance(item, ast.AST):
+                            stack.append((item, inner))
+                elif isinstance(v, ast.AST):
+                    stack.append((v, inner))
+        self.imports = imports
         self.reach = pr.build(tree, self.defs, self.imports)
         self._qual: dict[int, str] = {}
 
@@ -192,6 +238,18 @@ class Behaviour:
         python_shapes.credential_hoarding(self)
         python_exhaustion.resource_exhaustion(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+
+_BRANCHES = (ast.If, ast.IfExp, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.BoolOp, ast.Match, ast.comprehension)
+_FIELD_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """Child fields worth visiting: expression contexts and operators carry nothing."""
+    f = _FIELD_CACHE.get(cls)
+    if f is None:
+        f = _FIELD_CACHE[cls] = tuple(x for x in cls._fields if x not in ("ctx", "op", "ops", "type_comment"))
+    return f
 
 
 def _skeleton(node: ast.BinOp) -> str | None:

@@ -65,20 +65,19 @@ def resource_exhaustion(x) -> None:
 
 def _huge_repetition(x) -> None:
     """`[item] * 10_000_000`, `b"X" * (size_mb * 1024 * 1024)`, `range(10**8)`."""
-    for n in ast.walk(x.tree):
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
-            for seq, count in ((n.left, n.right), (n.right, n.left)):
-                if isinstance(seq, (ast.List, ast.Tuple)) or (isinstance(seq, ast.Constant) and isinstance(seq.value, (str, bytes))):
-                    v = const_int(count)
-                    scaled = v is None and _const_factor(count) >= 1 << 20 and not isinstance(count, ast.Constant)
-                    if (v is not None and v >= HUGE_COUNT) or scaled:
-                        x.emit(b.EXHAUSTION, n, "Builds a repetition tens of millions of elements or megabytes long (memory or disk exhaustion)",
-                               Severity.MEDIUM, Confidence.MEDIUM)
-                        return
-        elif isinstance(n, ast.Call) and pr.callee_name(n) == "range" and isinstance(n.func, ast.Name):
-            if any((const_int(a) or 0) >= HUGE_COUNT for a in n.args):
-                x.emit(b.EXHAUSTION, n, "Loops tens of millions of times (CPU exhaustion)", Severity.MEDIUM, Confidence.LOW)
-                return
+    for n in x.mults:
+        for seq, count in ((n.left, n.right), (n.right, n.left)):
+            if isinstance(seq, (ast.List, ast.Tuple)) or (isinstance(seq, ast.Constant) and isinstance(seq.value, (str, bytes))):
+                v = const_int(count)
+                scaled = v is None and not isinstance(count, ast.Constant) and _const_factor(count) >= 1 << 20
+                if (v is not None and v >= HUGE_COUNT) or scaled:
+                    x.emit(b.EXHAUSTION, n, "Builds a repetition tens of millions of elements or megabytes long (memory or disk exhaustion)",
+                           Severity.MEDIUM, Confidence.MEDIUM)
+                    return
+    for n in x.calls:
+        if isinstance(n.func, ast.Name) and n.func.id == "range" and any((const_int(a) or 0) >= HUGE_COUNT for a in n.args):
+            x.emit(b.EXHAUSTION, n, "Loops tens of millions of times (CPU exhaustion)", Severity.MEDIUM, Confidence.LOW)
+            return
 
 
 def _body_calls(stmts) -> list[ast.Call]:
@@ -112,8 +111,7 @@ def _leaves(stmts) -> bool:
 def _endless_allocation(x) -> None:
     """`while True:` that never leaves, never waits and only allocates, counts or calls the
     module's own non-waiting functions. A loop inside a `try` may end by exception (EOFError)."""
-    guarded = [(t.body[0].lineno, t.body[-1].end_lineno or t.body[-1].lineno) for t in ast.walk(x.tree)
-               if isinstance(t, ast.Try) and t.handlers] if any(isinstance(lp, ast.While) for lp in x.loops) else []
+    guarded = [(t.body[0].lineno, t.body[-1].end_lineno or t.body[-1].lineno) for t in x.tries if t.handlers]
     for loop in x.loops:
         if not isinstance(loop, ast.While) or not (isinstance(loop.test, ast.Constant) and loop.test.value):
             continue
@@ -256,13 +254,11 @@ def _runaway_recursion(x) -> None:
     function started at a depth far past Python's limit."""
     recursive = set()
     for fn in x.defs:
-        own = [cl for cl in _body_calls(fn.body) if isinstance(cl.func, ast.Name) and cl.func.id == fn.name]
+        own = x.self_calls.get(id(fn))
         if not own:
             continue
         recursive.add(fn.name)
-        conditional = any(isinstance(n, (ast.If, ast.IfExp, ast.While, ast.For, ast.Try, ast.BoolOp, ast.Match, ast.comprehension))
-                          for st in fn.body for n in ast.walk(st))
-        if not conditional:
+        if id(fn) not in x.conditional:
             x.emit(b.EXHAUSTION, own[0], "Calls itself unconditionally (unbounded recursion, stack exhaustion)",
                    Severity.MEDIUM, Confidence.MEDIUM)
             return

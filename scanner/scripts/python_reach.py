@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 _TOOL_DECORATORS = frozenset({"tool", "call_tool", "resource", "read_resource"})
 _NOT_INPUT = frozenset({"self", "cls", "ctx", "context"})
 # Request objects of web frameworks: a value read from one is attacker-chosen.
-_REQUEST_FIELDS = frozenset({"args", "form", "values", "json", "get_json", "cookies", "headers", "data", "files",
+REQUEST_NAMES = ("request", "req", "flask_request")
+REQUEST_FIELDS = _REQUEST_FIELDS = frozenset({"args", "form", "values", "json", "get_json", "cookies", "headers", "data", "files",
                              "query_params", "GET", "POST", "REQUEST", "body"})
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -48,7 +49,7 @@ def is_request_read(node: ast.AST) -> bool:
     for n in ast.walk(node):
         if isinstance(n, ast.Attribute) and n.attr in _REQUEST_FIELDS:
             base = n.value
-            if isinstance(base, ast.Name) and base.id in ("request", "req", "flask_request"):
+            if isinstance(base, ast.Name) and base.id in REQUEST_NAMES:
                 return True
     return False
 

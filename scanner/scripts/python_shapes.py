@@ -22,7 +22,7 @@ def system_enumeration(x) -> None:
     for node, s in x.strings:
         # A bare path in a list is more often a signature list (scanners, deny lists) than a read;
         # it counts only where an agent-callable tool is defined beside it.
-        if b.STRONG_SYSTEM.search(s) and (id(node) not in x.listed or x.reach.tools):
+        if s[:1] == "/" and b.STRONG_SYSTEM.search(s) and (id(node) not in x.listed or x.reach.tools):
             x.emit(b.SYSTEM_ENUM, node, "Reads a system secret store or another process's memory or environment",
                    Severity.MEDIUM, Confidence.MEDIUM, path=s.replace("\x00", "*")[:80])
     if not x.reach.tools:
@@ -87,7 +87,7 @@ def network_scan(x) -> None:
     _rebinding(x)
     if any(x.is_net(cl) for cl in x.calls):
         for node, s in x.strings:
-            if b.PRIVATE_CIDR.search(s):
+            if s[:1].isdigit() and "/" in s and b.PRIVATE_CIDR.search(s):
                 x.emit(b.NETWORK_SCAN, node, "Names a private address range beside network calls (internal network sweep)",
                        Severity.MEDIUM, Confidence.LOW, range=s)
                 return
@@ -99,10 +99,13 @@ def _rebinding(x) -> None:
     if "sleep" not in x.text:
         return
     for fn in x.defs:
+        calls = x.fn_calls.get(id(fn), ())
+        if len(calls) < 3 or not any(pr.callee_name(n) == "sleep" for n in calls) or sum(map(x.is_net, calls)) < 2:
+            continue
         handlers = [(h.lineno, h.end_lineno or h.lineno) for h in ast.walk(fn) if isinstance(h, ast.ExceptHandler)]
         fetches: dict[str, list[ast.Call]] = {}
         sleeps = []
-        for n in pr_calls(fn):
+        for n in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
             if any(a <= n.lineno <= z for a, z in handlers):
                 continue
             if pr.callee_name(n) == "sleep":
@@ -114,19 +117,6 @@ def _rebinding(x) -> None:
                 x.emit(b.NETWORK_SCAN, same[-1], "Fetches the same address twice around a pause (DNS rebinding towards internal services)",
                        Severity.MEDIUM, Confidence.LOW)
                 return
-
-
-def pr_calls(fn) -> list[ast.Call]:
-    """Calls of one function body, nested functions left out, in source order."""
-    out, stack = [], list(fn.body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(n, ast.Call):
-            out.append(n)
-        stack.extend(ast.iter_child_nodes(n))
-    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _comp_owner(x, comp: ast.comprehension):
@@ -147,6 +137,8 @@ def web_shell(x) -> None:
                 return
     if "request" in x.text:
         for fn in x.defs:
+            if id(fn) not in x.request_fns:
+                continue
             tainted = pr.request_tainted(fn)
             for n in ast.walk(fn):
                 if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS and n.args and \

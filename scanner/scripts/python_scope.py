@@ -207,15 +207,18 @@ class Scope:
         if node is None or depth > _MAX_DEPTH:
             return EMPTY
         d = depth + 1
-        if isinstance(node, ast.Constant):
+        tp = type(node)  # parse() builds exact node types: identity tests before isinstance chains
+        if tp is ast.Constant:
             if isinstance(node.value, str) and len(node.value) < 300 and c.is_credential_path(node.value):
                 return frozenset({CRED})
             return EMPTY
-        if isinstance(node, ast.Name):
+        if tp is ast.Name:
             q = self.qualname(node)
             if q == "os.environ":
                 return frozenset({ENVDUMP})
             return self.env.get(node.id, EMPTY)
+        if tp is ast.Call:
+            return self.call(node, d)
         if isinstance(node, ast.Attribute):
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):

@@ -277,6 +277,24 @@ def _offset(doc, line: int, byte_col: int) -> int:
 from .python_scope import Scope  # noqa: E402  (Scope needs the names above)
 
 
+_TREE_ATTR = "_python_tree"
+
+
+def parse_tree(doc) -> ast.Module:
+    """The document's syntax tree, parsed once and shared by every Python analysis (parsing is
+    a quarter of their cost). A parse failure is remembered and raised again to each caller.
+    Callers only read the tree."""
+    cached = doc.__dict__.get(_TREE_ATTR)
+    if cached is None:
+        try:
+            cached = ast.parse(doc.text, filename=doc.path)  # syntax tree only: never compiled to code, never run
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            cached = exc
+        doc.__dict__[_TREE_ATTR] = cached
+    if isinstance(cached, BaseException):
+        raise cached
+    return cached
+
+
 def analyze(doc) -> Iterable[c.Fact]:
-    tree = ast.parse(doc.text, filename=doc.path)  # syntax tree only: never compiled to code, never run
-    return PythonFlow(doc, tree).run()
+    return PythonFlow(doc, parse_tree(doc)).run()

@@ -90,6 +90,7 @@ class Behaviour:
         self.listed: set[int] = set()  # constants written as elements of a list, tuple or set literal
         self.mults: list[ast.BinOp] = []
         self.tries: list[ast.Try] = []
+        self.abs_consts: dict[str, bool] = {}  # names assigned a string literal: is it an absolute path
         self.fn_calls: dict[int, list[ast.Call]] = {}  # id(def) -> calls in its own body (nested defs apart)
         self.self_calls: dict[int, list[ast.Call]] = {}  # id(def) -> calls of itself in its own body
         self.conditional: set[int] = set()  # id(def) whose own body branches or loops somewhere
@@ -158,6 +159,7 @@ class Behaviour:
                 for t in node.targets:
                     if isinstance(t, ast.Name):
                         consts[t.id] = node.value.value
+                        self.abs_consts[t.id] = node.value.value.startswith("/")
             if fn is not None and cls in _BRANCHES:
                 self.conditional.add(id(fn))
             inner = node if cls in (ast.FunctionDef, ast.AsyncFunctionDef) else fn
@@ -174,6 +176,10 @@ class Behaviour:
         self._qual: dict[int, str] = {}
 
     # -- shared helpers ----------------------------------------------------------------
+    def local_consts(self, name: str) -> bool:
+        """Whether `name` is assigned an absolute-path literal anywhere in the file."""
+        return self.abs_consts.get(name, False)
+
     def q(self, call: ast.Call) -> str:
         k = id(call)
         if k not in self._qual:

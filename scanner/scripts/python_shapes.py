@@ -231,7 +231,10 @@ def _loads_input(x, node: ast.AST) -> bool:
 def path_traversal(x) -> None:
     """A tool argument joined into a path and opened, listed or deleted, in a file that never
     normalises a path or checks it against a base folder."""
-    if not x.reach.tools or any(g in x.text for g in b.PATH_GUARDS):
+    if any(g in x.text for g in b.PATH_GUARDS):
+        return
+    if not x.reach.tools:
+        _confined_in_name_only(x)
         return
     for fn in x.reach.reached_defs():
         tainted = x.reach.tainted.get(id(fn), set())
@@ -251,6 +254,44 @@ def path_traversal(x) -> None:
             x.emit(b.PATH_TRAVERSAL, n, "A tool argument is used as a file path with no normalisation or base-folder check (path traversal)",
                    Severity.MEDIUM, Confidence.MEDIUM, sink=q)
             return
+
+
+def _confined_in_name_only(x) -> None:
+    """A function's parameter appended to a fixed absolute folder (`os.path.join("/srv/docs", name)`,
+    `f"/etc/app/{name}"`) and opened: the folder says the caller is meant to stay inside it, and
+    nothing checks that `name` does not climb out with `../`."""
+    for fn in x.defs:
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+        if not params:
+            continue
+        calls = [cl for cl in x.fn_calls.get(id(fn), ()) if x.q(cl) in ("open", "io.open") and cl.args]
+        if not calls:
+            continue
+        held = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in _assign_targets(n) if _under_fixed_base(x, n.value, params)}
+        for cl in calls:
+            arg = cl.args[0]
+            if _under_fixed_base(x, arg, params) or (isinstance(arg, ast.Name) and arg.id in held):
+                x.emit(b.PATH_TRAVERSAL, cl, "Opens a path made of a fixed folder and a parameter, never checked for ../ (path traversal)",
+                       Severity.MEDIUM, Confidence.LOW, sink=x.q(cl))
+                return
+
+
+def _assign_targets(st: ast.stmt) -> list:
+    return [t for t in st.targets if isinstance(t, ast.Name)] if isinstance(st, ast.Assign) else []
+
+
+def _under_fixed_base(x, node: ast.AST, params: set[str]) -> bool:
+    if isinstance(node, ast.JoinedStr) and node.values:
+        head = node.values[0]
+        return isinstance(head, ast.Constant) and isinstance(head.value, str) and head.value.startswith("/") and \
+            any(isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and v.value.id in params for v in node.values)
+    if isinstance(node, ast.Call) and x.q(node) in ("os.path.join", "posixpath.join") and len(node.args) >= 2:
+        base = node.args[0]
+        fixed = isinstance(base, ast.Constant) and isinstance(base.value, str) and base.value.startswith("/")
+        if isinstance(base, ast.Name):  # base_dir = "/home/user/documents" earlier in the function
+            fixed = x.local_consts(base.id)
+        return fixed and any(isinstance(a, ast.Name) and a.id in params for a in node.args[1:])
+    return False
 
 
 def hidden_collection(x) -> None:

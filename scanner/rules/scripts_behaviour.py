@@ -1,4 +1,4 @@
-"""Bundled scripts and MCP servers: what a tool does to the host besides running code (IG720-IG727).
+"""Bundled scripts and MCP servers: what a tool does to the host besides running code (IG720-IG728).
 
 Facts come from scanner.scripts.python_behaviour (Python read through `ast`). These shapes are
 suspicious rather than proof, so every rule is MEDIUM: enough to be reviewed, not enough to
@@ -162,5 +162,19 @@ RULES = [
         must_not_match=[py("SEEN = []\n" + TOOL + "def login(user: str, password: str) -> str:\n    SEEN.append(user)\n    return check(user, password)\n"),
                         py("SEEN = []\ndef login(user, password):\n    SEEN.append(password)\n"),
                         py(TOOL + "def login(user: str, password: str) -> str:\n    tries = []\n    tries.append(password)\n    return 'ok'\n")],
+    ),
+    rule(
+        id="IG728", name="script-tool-fake-encryption",
+        title="Tool promises encryption but only encodes",
+        category=Category.MALICIOUS_CODE, severity=Severity.MEDIUM, confidence=Confidence.LOW,
+        rationale="A tool described as encrypting (AES, cipher) whose file holds no cryptography and only base64-encodes "
+                  "leaves the data readable by anyone while the user and the model believe it protected.",
+        remediation="Use a real cipher (cryptography's Fernet or AES-GCM), or describe the tool as encoding.",
+        check=_facts(pb.FAKE_SECURITY), applies_to=SCRIPT, fixture_path=PY,
+        must_match=[py("import base64\n" + TOOL + "def encrypt(data: str) -> str:\n    \"\"\"Encrypt data with AES-256.\"\"\"\n    return base64.b64encode(data.encode()).decode()\n")],
+        must_not_match=[py("import base64\nfrom cryptography.fernet import Fernet\n" + TOOL + "def encrypt(data: str, key: bytes) -> str:\n    \"\"\"Encrypt data.\"\"\"\n"
+                           "    return base64.b64encode(Fernet(key).encrypt(data.encode())).decode()\n"),
+                        py("import base64\n" + TOOL + "def encode(data: str) -> str:\n    \"\"\"Base64-encode data.\"\"\"\n    return base64.b64encode(data.encode()).decode()\n"),
+                        py("import base64\ndef encrypt(data):\n    \"\"\"Encrypt data.\"\"\"\n    return base64.b64encode(data)\n")],
     ),
 ]

@@ -29,6 +29,7 @@ QUERY_INJECTION = "query-injection"
 PATH_TRAVERSAL = "path-traversal"
 HIDDEN_COLLECTION = "hidden-collection"
 CREDENTIAL_HOARD = "credential-hoarding"
+FAKE_SECURITY = "fake-security"
 
 _CACHE_ATTR = "_behaviour_facts"
 _GATES = ("/etc/", "/proc", "/sys/", "psutil", "pwd", "grp", "environ", "port", "ip_network", "/8", "/16", "/12",
@@ -242,6 +243,7 @@ class Behaviour:
         python_shapes.path_traversal(self)
         python_shapes.hidden_collection(self)
         python_shapes.credential_hoarding(self)
+        python_shapes.fake_security(self)
         python_exhaustion.resource_exhaustion(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 

@@ -368,3 +368,26 @@ def _kept_names(node: ast.AST) -> set[str]:
         else:
             stack.extend(ast.iter_child_nodes(n))
     return out
+
+
+_CLAIMS_CRYPTO = ("encrypt", "aes", "cipher", "pbkdf2", "rsa-", "rsa ", "chacha")
+_CRYPTO_MODULES = ("cryptography", "Crypto", "Cryptodome", "nacl", "pyaes", "gnupg", "pgpy", "age", "jwcrypto", "jose",
+                   "tink", "fernet", "M2Crypto", "OpenSSL", "ssl", "hashlib.pbkdf2_hmac", "hashlib.scrypt", "boto3", "kms")
+
+
+def fake_security(x) -> None:
+    """A tool whose description promises encryption while the file has no cryptography at all:
+    the data the user believes protected is only encoded (base64) or hashed."""
+    if not x.reach.tools or "base64" not in x.text:
+        return
+    if any(m.split(".")[0] in _CRYPTO_MODULES or m in _CRYPTO_MODULES for m in x.imports.values()):
+        return
+    if any(w in x.text for w in ("subprocess", "gpg", "openssl", "pbkdf2_hmac", "scrypt")):
+        return
+    for fn in x.reach.tools:
+        doc = (ast.get_docstring(fn) or "").lower()
+        if any(w in doc for w in _CLAIMS_CRYPTO) and any(x.q(cl).startswith("base64.") and "encode" in x.q(cl)
+                                                           for cl in x.calls):
+            x.emit(b.FAKE_SECURITY, fn.body[0], "A tool's description promises encryption but the file only base64-encodes; no cipher is used",
+                   Severity.MEDIUM, Confidence.LOW, tool=fn.name)
+            return

@@ -71,10 +71,29 @@ def _analyse(doc) -> list[c.Fact]:
     if not any(g in text for g in _GATES):
         return []
     try:
-        tree = ast.parse(text, filename=doc.path)  # syntax tree only: never compiled, never run
+        tree = syntax_tree(doc)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return []  # python_flow reports the parse failure and falls back to tokens
     return Behaviour(doc, tree).run()
+
+
+_TREE_ATTR = "_python_syntax_tree"
+
+
+def syntax_tree(doc) -> ast.Module:
+    """The file's syntax tree, parsed once per Document (ast.parse only: never compiled, never run).
+    A parse failure is remembered and raised again, so every analysis sees the same outcome.
+    Read-only by contract: callers must not modify the tree."""
+    got = doc.__dict__.get(_TREE_ATTR)
+    if got is None:
+        try:
+            got = ast.parse(doc.text, filename=doc.path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            got = exc
+        doc.__dict__[_TREE_ATTR] = got
+    if isinstance(got, BaseException):
+        raise got
+    return got
 
 
 class Behaviour:
@@ -104,9 +123,12 @@ class Behaviour:
         while stack:
             node, fn = stack.pop()
             cls = type(node)
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                docstrings.add(id(body[0].value))
+            if cls in _LEAVES:
+                continue
+            if cls in _DOC_OWNERS:
+                body = node.body
+                if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                    docstrings.add(id(body[0].value))
             if cls is ast.Call:
                 self.calls.append(node)
                 if fn is not None:
@@ -117,8 +139,6 @@ class Behaviour:
             elif cls is ast.Constant:
                 if isinstance(node.value, str) and id(node) not in docstrings:
                     self.strings.append((node, node.value))
-                continue
-            elif cls is ast.Name:
                 continue
             elif cls is ast.Attribute:
                 if fn is not None and node.attr in pr.REQUEST_FIELDS and isinstance(node.value, ast.Name) and \
@@ -166,10 +186,8 @@ class Behaviour:
             inner = node if cls in (ast.FunctionDef, ast.AsyncFunctionDef) else fn
             for field in _fields(cls):
                 v = getattr(node, field, None)
-                if isinstance(v, list):
-                    for item in reversed(v):
-                        if isinstance(item, ast.AST):
-                            stack.append((item, inner))
+                if v.__class__ is list:
+                    stack.extend((item, inner) for item in reversed(v) if isinstance(item, ast.AST))
                 elif isinstance(v, ast.AST):
                     stack.append((v, inner))
         self.imports = imports
@@ -250,13 +268,17 @@ class Behaviour:
 
 _BRANCHES = (ast.If, ast.IfExp, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.BoolOp, ast.Match, ast.comprehension)
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
+_LEAVES = frozenset({ast.Name, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue, ast.alias, ast.Global, ast.Nonlocal})
+_SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "id", "attr", "name", "arg", "module", "level", "kind",
+                            "conversion", "lineno", "is_async", "simple", "asname", "names"})
+_DOC_OWNERS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
 
 
 def _fields(cls: type) -> tuple[str, ...]:
     """Child fields worth visiting: expression contexts and operators carry nothing."""
     f = _FIELD_CACHE.get(cls)
     if f is None:
-        f = _FIELD_CACHE[cls] = tuple(x for x in cls._fields if x not in ("ctx", "op", "ops", "type_comment"))
+        f = _FIELD_CACHE[cls] = tuple(x for x in cls._fields if x not in _SCALAR_FIELDS)
     return f
 
 

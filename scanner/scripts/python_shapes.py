@@ -11,7 +11,7 @@ from ..models import Confidence, Severity
 from . import python_behaviour as b
 from . import python_reach as pr
 
-_SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")
+_SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")  # in _label's text
 
 
 def system_enumeration(x) -> None:
@@ -68,7 +68,7 @@ def network_scan(x) -> None:
         if isinstance(loop, ast.While):
             continue
         it = loop.iter
-        label = ast.unparse(it).lower() if len(x.text) < 400_000 else ""
+        label = _label(it)
         big_range = isinstance(it, ast.Call) and pr.callee_name(it) == "range" and any(
             isinstance(a, ast.Constant) and isinstance(a.value, int) and 1000 <= a.value <= 70000 for a in it.args)
         if not (big_range or any(w in label for w in _SCAN_WORDS)):
@@ -117,6 +117,19 @@ def _rebinding(x) -> None:
                 x.emit(b.NETWORK_SCAN, same[-1], "Fetches the same address twice around a pause (DNS rebinding towards internal services)",
                        Severity.MEDIUM, Confidence.LOW)
                 return
+
+
+def _label(node: ast.AST) -> str:
+    """The names, attributes and calls of an expression, lower-cased: `scanner.ports` -> "scanner ports"."""
+    out = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.append(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.append(n.attr)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            out.append(n.func.attr + "(")
+    return " ".join(out).lower()
 
 
 def _comp_owner(x, comp: ast.comprehension):
@@ -264,7 +277,7 @@ def _confined_in_name_only(x) -> None:
         params = {a.arg for a in fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
         if not params:
             continue
-        calls = [cl for cl in x.fn_calls.get(id(fn), ()) if x.q(cl) in ("open", "io.open") and cl.args]
+        calls = [cl for cl in x.fn_calls.get(id(fn), ()) if cl.args and pr.callee_name(cl) == "open" and x.q(cl) in ("open", "io.open")]
         if not calls:
             continue
         held = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in _assign_targets(n) if _under_fixed_base(x, n.value, params)}

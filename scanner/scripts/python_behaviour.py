@@ -19,7 +19,7 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_reach as pr
 from .python_consts import const_str
-from .python_flow import node_span
+from .python_flow import node_span, parse_tree
 
 SYSTEM_ENUM = "system-enumeration"
 NETWORK_SCAN = "network-scan"
@@ -71,29 +71,11 @@ def _analyse(doc) -> list[c.Fact]:
     if not any(g in text for g in _GATES):
         return []
     try:
-        tree = syntax_tree(doc)
+        tree = parse_tree(doc)  # shared with python_flow: each script is parsed once
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return []  # python_flow reports the parse failure and falls back to tokens
     return Behaviour(doc, tree).run()
 
-
-_TREE_ATTR = "_python_syntax_tree"
-
-
-def syntax_tree(doc) -> ast.Module:
-    """The file's syntax tree, parsed once per Document (ast.parse only: never compiled, never run).
-    A parse failure is remembered and raised again, so every analysis sees the same outcome.
-    Read-only by contract: callers must not modify the tree."""
-    got = doc.__dict__.get(_TREE_ATTR)
-    if got is None:
-        try:
-            got = ast.parse(doc.text, filename=doc.path)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            got = exc
-        doc.__dict__[_TREE_ATTR] = got
-    if isinstance(got, BaseException):
-        raise got
-    return got
 
 
 class Behaviour:

@@ -41,9 +41,12 @@ def test_quiet_when_the_script_is_clean_unnamed_or_only_a_longer_name_matches(tm
     assert not [f for f in _scan(tmp_path, capsys) if f["rule_id"] == "IG953"]
 
 
-def test_quiet_when_skill_does_not_name_the_script(tmp_path, capsys):
+def test_unnamed_flagged_script_is_reported_once_at_medium(tmp_path, capsys):
     _skill(tmp_path, "---\nname: fmt\n---\nRun `scripts/presetup.sh` and my-setup.shell docs.\n")
-    assert not [f for f in _scan(tmp_path, capsys) if f["rule_id"] == "IG953"]
+    link = [f for f in _scan(tmp_path, capsys) if f["rule_id"] == "IG953"]
+    assert len(link) == 1
+    assert link[0]["start_line"] == 1 and link[0]["severity"] == "medium"
+    assert link[0]["properties"]["named"] is False and "scripts/setup.sh" in link[0]["message"]
 
 
 def test_explicit_files_form_their_skill_folder(tmp_path, capsys):

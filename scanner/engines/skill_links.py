@@ -2,8 +2,10 @@
 
 A SKILL.md that says "run scripts/setup.sh" looks harmless on its own; the danger is in the
 script. When a script in the same skill folder draws a finding of medium or above and the
-SKILL.md names it, the SKILL.md line that names it is reported too (IG953), so the instruction
-an agent obeys is flagged where a reviewer reads it. The script's own findings stay as they are.
+SKILL.md names it, the SKILL.md line that names it is reported too (IG953, the script's severity
+up to high), so the instruction an agent obeys is flagged where a reviewer reads it. Flagged
+scripts the SKILL.md ships without naming are reported once on its first line, at most medium.
+The scripts' own findings stay as they are.
 """
 from __future__ import annotations
 
@@ -57,12 +59,14 @@ def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths:
     rule = get_rule(RULE_ID)
     out: list[Finding] = []
     for sd in skill_docs:
+        unnamed: list[tuple[str, list[Finding]]] = []
         for script, found in sorted(worst.items()):
             if script_paths[script] != sd.root:
                 continue
             rel = posixpath.relpath(script, sd.root or ".")
             at = _mention(sd.doc, rel)
             if at is None:
+                unnamed.append((rel, found))
                 continue
             line, col = sd.doc.position(at)
             top = max(found, key=lambda f: f.severity)
@@ -75,4 +79,25 @@ def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths:
                 excerpt=visible(sd.doc.line_text(line).strip()), engine="native",
                 properties={"script": script, "script-rules": rules, "language": sd.doc.language},
             ))
+        if unnamed:
+            out.append(_ships_unnamed(rule, sd, unnamed))
     return out
+
+
+def _ships_unnamed(rule, sd: SkillDoc, unnamed: list[tuple[str, list[Finding]]]) -> Finding:
+    """One finding on the SKILL.md for flagged scripts it ships without naming them.
+
+    The agent that loads the skill can still run them, so the skill is reported, but the link is
+    weaker than an instruction that names the script: at most medium.
+    """
+    found = [f for _, fs in unnamed for f in fs]
+    top = max(found, key=lambda f: f.severity)
+    names = ", ".join(rel for rel, _ in unnamed)
+    rules = ", ".join(sorted({f.rule_id for f in found}))
+    return Finding(
+        rule_id=rule.id, title=rule.title,
+        message=f"the skill ships {names} with {len(found)} finding(s) ({rules}): {top.message}",
+        severity=min(top.severity, Severity.MEDIUM), confidence=top.confidence, category=top.category,
+        path=sd.doc.path, span=Span(1, 1), excerpt=visible(sd.doc.line_text(1).strip()), engine="native",
+        properties={"script": names, "script-rules": rules, "named": False, "language": sd.doc.language},
+    )

@@ -141,7 +141,8 @@ RULES = [
         category=Category.MALICIOUS_CODE, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
         rationale="The SKILL.md is what the agent obeys; when it names a bundled script that downloads and runs "
                   "code, reads credentials or sends data away, following the instruction runs the payload. The "
-                  "finding points at the instruction as well as at the script. Its severity is the script's, at most high.",
+                  "finding points at the instruction as well as at the script. Its severity is the script's, at most high; "
+                  "a flagged script the skill ships without naming it is reported once, at most medium.",
         remediation="Review the bundled script's findings; remove the instruction or the dangerous code.",
         check=None,
     ),

@@ -102,7 +102,7 @@ fi
 # --- The whole suite. Exit 5 (nothing collected) is a failure, never a pass.
 step "pytest"
 set +e
-"$PY" -m pytest -q -p no:cacheprovider "$@" </dev/null
+"$PY" -m pytest -p no:cacheprovider -rs "$@" </dev/null
 rc=$?
 set -e
 elapsed=$(($(date +%s) - started))

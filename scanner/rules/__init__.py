@@ -20,6 +20,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.unicode",
     "scanner.rules.scripts",
     "scanner.rules.scripts_behaviour",
+    "scanner.rules.scripts_tool_text",
     "scanner.rules.rune",
     "scanner.rules.hidden",
     "scanner.rules.injection",

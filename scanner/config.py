@@ -49,6 +49,7 @@ class Config:
     trusted_users: tuple[str, ...] = ()
     provenance_severity: Severity = Severity.MEDIUM
     limits: Limits = Limits()
+    jobs: int = 0  # worker processes for the native engine; 0: one per usable core (a run-time setting, not read from YAML)
     trust_store: str = ".github/instruction-guard-trust.json"
     public_keys: dict[str, str] = field(default_factory=dict)
     source: str = "defaults"

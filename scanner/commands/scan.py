@@ -1,6 +1,7 @@
 """`instruction-guard scan`: scan a checkout (or named paths) and report."""
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -22,7 +23,14 @@ def register(sub) -> None:
     p.add_argument("--engines", metavar="LIST", help="native, cisco or native,cisco (cisco:auto runs it only when installed)")
     p.add_argument("--root", metavar="DIR", help="repository root for relative paths (default: current folder)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--jobs", metavar="N", type=_jobs, default=0, help="worker processes (default: one per core; 1: no workers)")
     p.set_defaults(func=run)
+
+
+def _jobs(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= 64:
+        raise argparse.ArgumentTypeError(f"--jobs takes a whole number from 1 to 64, not {value!r}")
+    return int(value)
 
 
 def resolve_root(args) -> str:
@@ -46,6 +54,8 @@ def run(args) -> int:
     if args.engines:
         engines, mode = parse_engines(args.engines, "--engines")
         config = _replace(config, engines=engines, cisco_mode=mode)
+    if args.jobs:
+        config = _replace(config, jobs=args.jobs)
     result = scan_tree(root, args.paths, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
     if args.format == "sarif":

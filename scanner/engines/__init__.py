@@ -15,7 +15,7 @@ def run_engines(ts: TargetSet, config: Config, change=None) -> ScanResult:
     cisco_run = cisco.start(ts, config)
     result = ScanResult()
     if "native" in config.engines:
-        result.extend(native.scan(ts, config.limits))
+        result.extend(native.scan(ts, config.limits, config.jobs))
     if integrity.active(ts.root, config, change):
         result.extend(integrity.scan(ts, config, change))
     if cisco_run is not None:

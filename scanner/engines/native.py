@@ -5,6 +5,7 @@ Engines never print and never exit; they return a ScanResult.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from .. import __version__
@@ -18,6 +19,7 @@ from ..scripts.language import flags_binary
 from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
+from .workers import map_targets
 
 ENGINE = "native"
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
@@ -80,43 +82,69 @@ def mark_new(findings: list[Finding], changed_lines: frozenset[int] | None) -> N
         f.new = any(line in changed_lines for line in range(f.span.start_line, end + 1))
 
 
-def scan(ts: TargetSet, limits: Limits = Limits()) -> ScanResult:
+@dataclass
+class TargetOutcome:
+    """What scanning one target produced; picklable, so a worker process can return it."""
+
+    findings: list[Finding] = field(default_factory=list)
+    not_scanned: list[NotScanned] = field(default_factory=list)
+    scanned: ScannedFile | None = None
+    skill_md_text: str | None = None  # the text of a SKILL.md, for linking its scripts
+    script_skill_root: str | None = None  # the skill folder of a scanned script
+
+
+def scan_target(root: str, target: Target, limits: Limits) -> TargetOutcome:
+    out = TargetOutcome()
+    loaded = load(root, target, limits)
+    if isinstance(loaded, NotScanned):
+        out.not_scanned.append(loaded)
+        if loaded.reason == "link-outside-tree":
+            out.findings.append(file_finding("IG951", target.path, loaded.detail))
+        elif loaded.reason == "binary" and target.kind == "skill" and flags_binary(target.path, loaded.detail):
+            out.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
+        return out
+    doc = Document(target.path, loaded.text)
+    gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
+    out.findings.extend(gate.findings)
+    if gate.not_scanned is not None:
+        out.not_scanned.append(gate.not_scanned)
+    if not gate.scan:
+        return out
+    doc.context = skill_context(root, target)  # what the skill's SKILL.md documents
+    out.scanned = ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size)
+    if target.skill_root is not None:
+        if target.path.rsplit("/", 1)[-1].lower() == "skill.md":
+            out.skill_md_text = loaded.text
+        elif doc.kind == "script":
+            out.script_skill_root = target.skill_root
+    found = scan_document(doc, catalog(), target.kind)
+    if loaded.invalid_bytes:
+        for f in found:
+            f.properties["invalid-utf8"] = True
+    mark_new(found, target.changed_lines)
+    out.findings.extend(found)
+    return out
+
+
+def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1) -> ScanResult:
+    """Scan every target; `jobs` > 1 spreads big scans over worker processes, same results."""
     started = time.perf_counter()
-    rules = catalog()
+    catalog()  # verified once here, so forked workers inherit the checked rule table
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
     skill_docs: list[SkillDoc] = []
     script_paths: dict[str, str] = {}  # scanned script -> its skill folder
-    for target in ts.targets:
-        loaded = load(ts.root, target, limits)
-        if isinstance(loaded, NotScanned):
-            result.not_scanned.append(loaded)
-            if loaded.reason == "link-outside-tree":
-                result.findings.append(file_finding("IG951", target.path, loaded.detail))
-            elif loaded.reason == "binary" and target.kind == "skill" and flags_binary(target.path, loaded.detail):
-                result.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
-            continue
-        doc = Document(target.path, loaded.text)
-        gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
-        result.findings.extend(gate.findings)
-        if gate.not_scanned is not None:
-            result.not_scanned.append(gate.not_scanned)
-        if not gate.scan:
-            continue
-        doc.context = skill_context(ts.root, target)  # what the skill's SKILL.md documents
-        result.scanned.append(ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size))
-        if target.skill_root is not None:
-            if target.path.rsplit("/", 1)[-1].lower() == "skill.md":
-                skill_docs.append(SkillDoc(target.skill_root, doc))
-            elif doc.kind == "script":
-                script_paths[target.path] = target.skill_root
-        found = scan_document(doc, rules, target.kind)
-        if loaded.invalid_bytes:
-            for f in found:
-                f.properties["invalid-utf8"] = True
-        mark_new(found, target.changed_lines)
-        result.findings.extend(found)
+    outcomes = map_targets(scan_target, ts.root, ts.targets, limits, jobs)
+    for target, out in zip(ts.targets, outcomes):
+        result.findings.extend(out.findings)
+        result.not_scanned.extend(out.not_scanned)
+        if out.scanned is not None:
+            result.scanned.append(out.scanned)
+        if out.skill_md_text is not None:
+            skill_docs.append(SkillDoc(target.skill_root, Document(target.path, out.skill_md_text)))
+        if out.script_skill_root is not None:
+            script_paths[target.path] = out.script_skill_root
     linked = correlate(skill_docs, result.findings, script_paths)
     for f in linked:
         target_lines = next((t.changed_lines for t in ts.targets if t.path == f.path), None)

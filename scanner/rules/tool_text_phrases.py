@@ -66,7 +66,7 @@ ADDRESSES_MODEL = rx(
     r"(?:\b(?:note|message|instructions?|reminder|notice)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm|"
     r"language\s+model|chatbot)\b"
     r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|llm|ai\s+agent|chatbot)\b"
-    r"|\b(?:ai|assistant|agent|llm)\s*[:,]\s*(?:you\s+(?:must|should|will|need\s+to)|ignore|disregard|do\s+not|don'?t|"
+    r"|(?:^|[\n.!?>\]]|\\n)[ \t]*(?:(?:dear|hey|attention)\s+)?(?:ai|assistant|agent|llm)\s*[:,]\s*(?:you\s+(?:must|should|will|need\s+to)|ignore|disregard|do\s+not|don'?t|"
     r"now\s+(?:call|run|execute|send|ignore)|immediately|please\s+(?:call|run|execute|send|ignore))"
     r"|\b(?:the\s+)?(?:assistant|ai|agent|model)\s+(?:must|should|shall|is\s+required\s+to)\s+(?:now\s+|immediately\s+)?"
     r"(?:call|invoke|run|execute|send|ignore|obey|follow|fetch|tell|not\s+tell|hide|forward|upload)\b"

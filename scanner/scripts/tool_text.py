@@ -24,14 +24,20 @@ DESCRIPTION, RETURNED, DOCSTRING, STRING = "description", "returned", "docstring
 
 _CACHE_ATTR = "_tool_text_spans"
 _FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TOOL_METHODS = frozenset({"_run", "_arun", "run", "arun", "__call__", "call", "execute", "invoke"})
 _TOOL_DECORATORS = frozenset({"tool", "call_tool", "prompt", "resource", "read_resource", "list_tools", "get_prompt"})
 # Callees whose `description=` reaches the model (tool and parameter schemas), unlike argparse's.
 _DESCRIBING_CALLEE = ("tool", "prompt", "resource", "field", "param", "schema", "function", "argument")
 _NOT_DESCRIBING = frozenset({"ArgumentParser", "add_argument", "add_parser", "add_argument_group", "add_subparsers",
                              "add_mutually_exclusive_group", "option", "Option", "argument", "Argument", "command", "group"})
+# MCP server objects whose `instructions=` the client puts in the model's context.
+_SERVERS = frozenset({"FastMCP", "Server", "MCPServer", "McpServer", "LowLevelServer"})
+_CONSTANT_SHAPES = (ast.Constant, ast.JoinedStr, ast.BinOp, ast.List, ast.Tuple, ast.Set, ast.Dict)
 # Calls that inspect text rather than deliver it: a string handed to them is test data.
-_DETECTOR_WORDS = ("scan", "detect", "analy", "check", "sanitiz", "classif", "validat", "filter", "match", "search",
-                   "find", "flag", "assert", "expect", "is_", "has_", "contains", "score", "inspect", "lint", "guard", "compile")
+# Words that name inspection, not delivery ("search" and "find" are left out: a SearchTool
+# fed a poisoned page delivers it).
+_DETECTOR_WORDS = ("scan", "detect", "analy", "check", "sanitiz", "classif", "validat", "assert", "expect",
+                   "inspect", "lint", "guard", "compile", "is_injection", "is_malicious", "is_suspicious")
 _REGEX_MARKS = ("\\s", "\\b", "\\w", "\\d", "(?:", "(?i", ".*", ".+", "[^", "\\(", "\\.")
 
 
@@ -117,6 +123,7 @@ class _PythonLiterals:
         self.kind: dict[int, str] = {}  # id(node) -> kind other than STRING
         self.owner: dict[int, str] = {}
         self.data: set[int] = set()
+        self.tool_methods: set[int] = set()
 
     def run(self) -> list[Literal]:
         strings: list[ast.AST] = []
@@ -136,6 +143,8 @@ class _PythonLiterals:
                 continue
             if t in (ast.FunctionDef, ast.AsyncFunctionDef):
                 defs.append(node)
+            if t is ast.ClassDef and any("Tool" in _name_of(b) for b in node.bases):
+                self._tool_class(node)
             if t in (ast.Module, ast.ClassDef):
                 for st in node.body:
                     if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
@@ -191,7 +200,7 @@ class _PythonLiterals:
         if not name:
             return
         low = name.lower()
-        if name not in _NOT_DESCRIBING and any(w in low for w in _DESCRIBING_CALLEE):
+        if name in _SERVERS or (name not in _NOT_DESCRIBING and any(w in low for w in _DESCRIBING_CALLEE)):
             for kw in node.keywords:
                 if kw.arg in ("description", "desc", "instructions"):
                     self._mark(kw.value, DESCRIPTION)
@@ -210,10 +219,19 @@ class _PythonLiterals:
         if "description" in keys and keys.keys() & {"name", "inputSchema", "input_schema", "parameters", "arguments"}:
             self._mark(keys["description"], DESCRIPTION)
 
-    def _tools(self, defs: list, assigned: dict) -> None:
-        from . import python_reach as pr
+    def _tool_class(self, node: ast.ClassDef) -> None:
+        """LangChain-style `class X(BaseTool)`: its `description` attribute is the tool's
+        description and its run methods are the tool."""
+        for st in node.body:
+            if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+                targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                if any(isinstance(tg, ast.Name) and tg.id == "description" for tg in targets):
+                    self._mark(st.value, DESCRIPTION, node.name)
+            elif isinstance(st, _FuncDef) and st.name in _TOOL_METHODS:
+                self.tool_methods.add(id(st))
 
-        tools = [fn for fn in defs if _is_tool(fn)]
+    def _tools(self, defs: list, assigned: dict) -> None:
+        tools = [fn for fn in defs if _is_tool(fn) or id(fn) in self.tool_methods]
         if not tools:
             return
         for fn in tools:
@@ -221,20 +239,32 @@ class _PythonLiterals:
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
                 self.kind[id(body[0].value)] = DESCRIPTION
                 self.owner[id(body[0].value)] = fn.name
-        reach = pr.build(self.tree, defs, pr.imports_of(self.tree))
-        for fn in reach.reached_defs():
+        by_name: dict[str, list] = {}
+        for fn in defs:
+            by_name.setdefault(fn.name, []).append(fn)
+        # Everything the tools reach by name (helpers, methods, callbacks): its strings can be returned.
+        reached = {id(fn): fn for fn in tools}
+        work = list(tools)
+        while work:
+            fn = work.pop()
             names: set[str] = set()
-            for st in fn.body:
+            for st in fn.body:  # not the decorators: `@mcp.tool()` does not return the server object
                 for n in _walk(st):
                     if isinstance(n, (ast.Name, ast.Attribute)):
                         names.add(_name_of(n))
+            for name in names:
+                for g in by_name.get(name, ()):
+                    if id(g) not in reached:
+                        reached[id(g)] = g
+                        work.append(g)
             for st in fn.body:
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and st is fn.body[0]:
                     continue  # the docstring is not returned
                 self._mark(st, RETURNED, fn.name)
             for name in names & assigned.keys():  # constants the tool's code reads (class or module level)
                 for value in assigned[name]:
-                    self._mark(value, RETURNED, fn.name)
+                    if isinstance(value, _CONSTANT_SHAPES):  # a call builds an object, not a message
+                        self._mark(value, RETURNED, fn.name)
 
     def _span(self, node: ast.AST) -> tuple[int, int] | None:
         try:
@@ -332,7 +362,11 @@ def _js_literals(doc, *, test_file: bool) -> list[Literal]:
         elif head.endswith("return"):
             kind = RETURNED
         line = before[before.rfind("\n") + 1:]
-        listed = (head.endswith(("[", ",")) and kind == STRING) or "expect(" in line or "assert" in line
+        # An element of a list of strings ("a", "b", ...): the one before it ended at this comma.
+        listed = kind == STRING and prev is not None and head.endswith(",") and data_bytes[prev_end_b:sb].strip() == b","
+        if listed and not prev.data:
+            out[-1] = Literal(prev.start, prev.end, prev.kind, True, prev.owner)
+        listed = listed or "expect(" in line or "assert" in line
         data = test_file or listed or regex_like(tok.decode("utf-8", "replace")) or any(_detector(w) for w in _call_words(line))
         lit = Literal(s, e, kind, data)
         out.append(lit)

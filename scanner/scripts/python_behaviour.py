@@ -1,4 +1,5 @@
-"""What a Python tool or script does to the machine it runs on, beyond code execution (IG720-IG729).
+"""What a Python tool or script does to the machine it runs on, beyond code execution (IG720-IG729,
+IG740-IG743 with scanner.scripts.user_data and skill_chain).
 
 The flow analysis (python_flow) follows payloads into interpreters and secrets onto the network.
 This pass looks for the other things a hostile MCP server or skill script does from a function
@@ -18,6 +19,7 @@ from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
 from . import python_reach as pr
+from . import skill_chain, user_data
 from .python_consts import const_str
 from .python_flow import node_span, parse_tree
 
@@ -34,7 +36,8 @@ FAKE_SECURITY = "fake-security"
 _CACHE_ATTR = "_behaviour_facts"
 _GATES = ("/etc/", "/proc", "/sys/", "psutil", "pwd", "grp", "environ", "port", "ip_network", "/8", "/16", "/12",
           "while", "Thread", "Process", "extractall", "decompress", "gzip", "re.", "0000", "**", "$_", "request",
-          "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ", "password")
+          "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ", "password",
+          "unlink", "glob", "remove(")
 
 STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
 WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"
@@ -62,6 +65,9 @@ def behaviour_facts(doc) -> list[c.Fact]:
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
         cached = _analyse(doc) if doc.language == "python" else []
+        cached = cached + user_data.text_shapes(doc)
+        if doc.language == "python":
+            cached += skill_chain.chain_facts(doc)
         doc.__dict__[_CACHE_ATTR] = cached
     return cached
 
@@ -245,6 +251,7 @@ class Behaviour:
         python_shapes.credential_hoarding(self)
         python_shapes.fake_security(self)
         python_exhaustion.resource_exhaustion(self)
+        user_data.python_shapes(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 
 

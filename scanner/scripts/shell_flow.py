@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..models import Confidence, Severity
 from . import common as c
+from . import user_data
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
 INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
@@ -25,7 +26,8 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
-_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement"})
+EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
+_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement"})
 
 
 @lru_cache(maxsize=1)
@@ -50,6 +52,7 @@ class ShellFlow:
         self.parse_error = False
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
         self._commands: list = []
+        self._fetching: set[str] | None = None
 
     # -- offsets ----------------------------------------------------------------------------
     def off(self, b: int) -> int:
@@ -149,7 +152,10 @@ class ShellFlow:
                 self.command(n)
             elif t == "redirected_statement":
                 self.redirected(n)
+            elif t in ("while_statement", "c_style_for_statement"):
+                self.endless_loop(n)
         self.text_shapes(root)
+        user_data.shell_shapes(self)
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
         if self.parse_error:
             facts = [c.Fact(f.kind, f.start, f.end, f.message, f.severity, f.confidence, {**f.properties, "parse-error": True}) for f in facts]
@@ -321,11 +327,47 @@ class ShellFlow:
                 self.emit(c.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
 
+    def endless_loop(self, n) -> None:
+        """`while true; do curl ...; done` with no pause or way out: a request flood (denial of service)."""
+        body = next((ch for ch in n.children if ch.type == "do_group"), None)
+        if body is None:
+            return
+        head = n.text[: body.start_byte - n.start_byte].decode("utf-8", "replace")
+        words = head.replace(";", " ").split()
+        forever = (words[:2] in (["while", "true"], ["while", ":"], ["until", "false"]) or words[:4] == ["while", "[", "1", "]"]
+                   or (n.type == "c_style_for_statement" and head.replace(" ", "").startswith("for((;;))")))
+        if not forever:
+            return
+        fetch = None
+        for m in _walk(body):
+            if m.type == "command":
+                prog, _, vals = self.command_parts(m)
+                if prog in ("sleep", "break", "exit", "return", "read", "wait", "timeout", "inotifywait"):
+                    return
+                if fetch is None and (prog in FETCHERS or prog in ("nc", "ncat", "ping", "ab", "hping3") or prog in self.fetching_functions()):
+                    fetch = m
+        if fetch is not None:
+            self.emit(EXHAUSTION, fetch, "Sends network requests in an endless loop with no pause (request flood)",
+                      Severity.MEDIUM, Confidence.MEDIUM)
+
+    def fetching_functions(self) -> set[str]:
+        """Names of shell functions whose body calls a fetcher (`ping() { curl -s "$U"; }`), found once."""
+        if self._fetching is None:
+            self._fetching = set()
+            root = _parser().parse(self.data).root_node if b"()" in self.data or b"function" in self.data else None
+            for n in _walk(root) if root is not None else ():
+                if n.type == "function_definition":
+                    name = n.child_by_field_name("name")
+                    if name is not None and any(m.type == "command" and self.command_parts(m)[0] in FETCHERS for m in _walk(n)):
+                        self._fetching.add(name.text.decode("utf-8", "replace").lower())
+        return self._fetching
+
     def text_shapes(self, root) -> None:
         """Per-command text shapes: persistence, evasion, destruction, privilege, sensitive reads."""
         recon: dict[str, object] = {}
         remotes: list = []
         pushes = False
+        pulled: set[str] = set()  # remotes the script fetches or pulls from: a source, not a destination
         for n in self._commands:
             line = n.text.decode("utf-8", "replace")
             if len(line) > 2000:
@@ -339,6 +381,8 @@ class ShellFlow:
                 remotes.append(n)
             if prog == "git" and vals[:1] == ["push"]:
                 pushes = True
+            if prog == "git" and vals[:1] in (["fetch"], ["pull"], ["rebase"], ["merge"]) and len(vals) >= 2:
+                pulled.update(v.split("/", 1)[0] for v in vals[1:] if not v.startswith("-"))
             m = c.RECON_TEXT.search(line.encode("utf-8", "surrogatepass"))
             if m is not None:
                 recon.setdefault(m.group(0).decode("utf-8", "replace").lower(), n)
@@ -359,6 +403,14 @@ class ShellFlow:
                 self.emit(c.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
         if remotes and pushes:
             self.emit(c.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
+        elif remotes:
+            # A remote nobody fetches from is a destination: the repository's code can now be pushed to a host
+            # the script chose (source-code exfiltration staged for a later `git push --all`).
+            sinks = [r for r in remotes if self.command_parts(r)[2][2] not in pulled]
+            if sinks:
+                url = next((v for v in self.command_parts(sinks[0])[2][3:] if "://" in v or "@" in v), "")
+                self.emit(c.HOST_DATA_EXFIL, sinks[0], "Points a git remote at a hard-coded outside repository that the script never pulls from",
+                          Severity.MEDIUM, Confidence.LOW, url=url)
         if len(recon) >= 2:
             first = min(recon.values(), key=lambda x: x.start_byte)
             self.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",

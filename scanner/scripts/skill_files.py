@@ -48,7 +48,8 @@ def skill_context(root: str, target) -> dict:
     """Context for script rules: the hosts the skill's own SKILL.md names."""
     if not target.skill_root and target.skill_root != "":
         return {}
-    return {"skill_hosts": _skill_hosts(root, target.skill_root or "")}
+    # skill_dir lets skill_chain read the skill's sibling scripts together (bounded, links not followed).
+    return {"skill_hosts": _skill_hosts(root, target.skill_root or ""), "skill_dir": (root, target.skill_root or "")}
 
 
 @lru_cache(maxsize=256)

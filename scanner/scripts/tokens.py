@@ -17,6 +17,31 @@ from .token_langs import VOCABULARIES, Vocabulary
 WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
 DL, DEC, CRED, SECRET, ENVDUMP = "download", "decoded", "credential", "secret-env", "whole-environment"
+NET = "network"  # text naming a network tool or a URL (a command string that will reach the network)
+_NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
+
+
+def _for_of(line: bytes) -> tuple[bytes, bytes] | None:
+    """`for (const [k, v] of items)` on one line -> (b"[k, v]", b"items"); plain byte scanning."""
+    i = line.find(b"for")
+    while i >= 0:
+        rest = line[i + 3:].lstrip()
+        if rest.startswith(b"(") and (i == 0 or not (chr(line[i - 1]).isalnum() or line[i - 1] in b"_$")):
+            rest = rest[1:].lstrip()
+            for kw in (b"const ", b"let ", b"var "):
+                if rest.startswith(kw):
+                    head, sep, tail = rest[len(kw):].partition(b" of ")
+                    if sep and head.strip():
+                        depth, end = 1, len(tail)
+                        for j, ch in enumerate(tail):
+                            depth += ch == 0x28
+                            depth -= ch == 0x29
+                            if depth == 0:
+                                end = j
+                                break
+                        return head.strip(), tail[:end].strip()
+        i = line.find(b"for", i + 3)
+    return None
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
@@ -104,6 +129,9 @@ class TokenFlow:
                 break
         text = chunk.decode("utf-8", "replace")
         pieces = _pieces(text)
+        if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
+                _NET_TEXT.test(text) or _NET_TEXT.test("".join(pieces))):
+            out.add(NET)
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
         if self.tainted:
@@ -122,6 +150,8 @@ class TokenFlow:
                 found = self.labels(m.group(2))
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
+            if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
+                self.loop_bindings()
         self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
@@ -138,6 +168,28 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def loop_bindings(self) -> None:
+        """`for (const [k, v] of harvested)`: the loop's names carry what the iterated value carries."""
+        i, n = self.data.find(b" of "), 0
+        while i >= 0 and n < MAX_MATCHES:
+            # Each ` of ` is checked on its own line only: a bounded pattern on a short slice.
+            line_start = self.data.rfind(b"\n", 0, i) + 1
+            line_end = self.data.find(b"\n", i)
+            line_end = len(self.data) if line_end < 0 else line_end
+            i = self.data.find(b" of ", i + 4)
+            parsed = _for_of(self.data[line_start:min(line_end, line_start + 600)])
+            if parsed is None:
+                continue
+            n += 1
+            binding, iterable = parsed
+            found = self.labels(iterable)
+            if not found:
+                continue
+            for name in _NAME.finditer(binding):
+                key = name.group(0).decode("utf-8", "replace")
+                if key not in ("const", "let", "var"):
+                    self.tainted[key] = self.tainted.get(key, set()) | found
 
     def exec_calls(self, pattern, spawn: bool) -> None:
         for n, m in enumerate(pattern.finditer(self.data)):
@@ -162,6 +214,10 @@ class TokenFlow:
                 if arg and not _is_literal(arg):
                     self.emit(c.DYNAMIC_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code computed at run time",
                               Severity.MEDIUM, Confidence.LOW)
+            elif spawn and NET in (first := self.labels(win.split(b",")[0])) and first & {SECRET, ENVDUMP, CRED}:
+                # The command line itself carries harvested secrets to a network tool (`curl ...?k=${val}`).
+                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or the environment are put into a network command run by {token.rstrip('( ')}",
+                          Severity.HIGH, url=url, sources=sorted(first & {SECRET, ENVDUMP, CRED}))
             elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
                 self.emit(c.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)

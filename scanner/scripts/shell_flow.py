@@ -125,6 +125,8 @@ class ShellFlow:
         tree = _parser().parse(self.data)
         root = tree.root_node
         self.parse_error = root.has_error
+        from . import shell_shapes  # imports this module's names: loaded after it
+
         order = []
         cursor = root.walk()  # iterative pre-order with a tree cursor: document order, no recursion limit
         visited_children = False
@@ -153,8 +155,8 @@ class ShellFlow:
             elif t == "redirected_statement":
                 self.redirected(n)
             elif t in ("while_statement", "c_style_for_statement"):
-                self.endless_loop(n)
-        self.text_shapes(root)
+                shell_shapes.endless_loop(self, n)
+        shell_shapes.text_shapes(self)
         user_data.shell_shapes(self)
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
         if self.parse_error:
@@ -326,95 +328,6 @@ class ShellFlow:
                 strong = any(k in dest.lower() for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "init.d"))
                 self.emit(c.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
-
-    def endless_loop(self, n) -> None:
-        """`while true; do curl ...; done` with no pause or way out: a request flood (denial of service)."""
-        body = next((ch for ch in n.children if ch.type == "do_group"), None)
-        if body is None:
-            return
-        head = n.text[: body.start_byte - n.start_byte].decode("utf-8", "replace")
-        words = head.replace(";", " ").split()
-        forever = (words[:2] in (["while", "true"], ["while", ":"], ["until", "false"]) or words[:4] == ["while", "[", "1", "]"]
-                   or (n.type == "c_style_for_statement" and head.replace(" ", "").startswith("for((;;))")))
-        if not forever:
-            return
-        fetch = None
-        for m in _walk(body):
-            if m.type == "command":
-                prog, _, vals = self.command_parts(m)
-                if prog in ("sleep", "break", "exit", "return", "read", "wait", "timeout", "inotifywait"):
-                    return
-                if fetch is None and (prog in FETCHERS or prog in ("nc", "ncat", "ping", "ab", "hping3") or prog in self.fetching_functions()):
-                    fetch = m
-        if fetch is not None:
-            self.emit(EXHAUSTION, fetch, "Sends network requests in an endless loop with no pause (request flood)",
-                      Severity.MEDIUM, Confidence.MEDIUM)
-
-    def fetching_functions(self) -> set[str]:
-        """Names of shell functions whose body calls a fetcher (`ping() { curl -s "$U"; }`), found once."""
-        if self._fetching is None:
-            self._fetching = set()
-            root = _parser().parse(self.data).root_node if b"()" in self.data or b"function" in self.data else None
-            for n in _walk(root) if root is not None else ():
-                if n.type == "function_definition":
-                    name = n.child_by_field_name("name")
-                    if name is not None and any(m.type == "command" and self.command_parts(m)[0] in FETCHERS for m in _walk(n)):
-                        self._fetching.add(name.text.decode("utf-8", "replace").lower())
-        return self._fetching
-
-    def text_shapes(self, root) -> None:
-        """Per-command text shapes: persistence, evasion, destruction, privilege, sensitive reads."""
-        recon: dict[str, object] = {}
-        remotes: list = []
-        pushes = False
-        pulled: set[str] = set()  # remotes the script fetches or pulls from: a source, not a destination
-        for n in self._commands:
-            line = n.text.decode("utf-8", "replace")
-            if len(line) > 2000:
-                line = line[:2000]
-            prog, _, vals = self.command_parts(n)
-            if prog in c.CLIPBOARD_COMMANDS and not (prog in ("xclip", "xsel") and not any(v in ("-o", "--output", "-out") for v in vals)):
-                self.emit(c.SURVEILLANCE, n, f"Reads the clipboard ({prog})", Severity.MEDIUM, Confidence.MEDIUM)
-            if prog in FETCHERS and any(c.is_geo_lookup(v) for v in vals if "://" in v or "." in v):
-                self.emit(c.SURVEILLANCE, n, "Looks up the machine's public IP address and location", Severity.MEDIUM, Confidence.MEDIUM)
-            if prog == "git" and len(vals) >= 3 and vals[0] == "remote" and vals[1] in ("add", "set-url") and any("://" in v or "@" in v for v in vals[2:]):
-                remotes.append(n)
-            if prog == "git" and vals[:1] == ["push"]:
-                pushes = True
-            if prog == "git" and vals[:1] in (["fetch"], ["pull"], ["rebase"], ["merge"]) and len(vals) >= 2:
-                pulled.update(v.split("/", 1)[0] for v in vals[1:] if not v.startswith("-"))
-            m = c.RECON_TEXT.search(line.encode("utf-8", "surrogatepass"))
-            if m is not None:
-                recon.setdefault(m.group(0).decode("utf-8", "replace").lower(), n)
-            if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
-                self.emit(c.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
-                          Severity.HIGH, Confidence.MEDIUM)
-            if prog == "crontab" or ("crontab" in line and prog in ("echo", "printf")):
-                self.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if "-l" in vals and len(vals) == 1 else Severity.HIGH, Confidence.MEDIUM)
-            if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
-                self.emit(c.DEFENSE_EVASION, n, "Tampers with logs, history or security controls", Severity.MEDIUM, Confidence.MEDIUM)
-            if c.DESTRUCTIVE_TEXT.test(line + " "):
-                self.emit(c.DESTRUCTIVE, n, "Destroys the file system or machine", Severity.HIGH, Confidence.MEDIUM)
-            if c.PRIVILEGE_TEXT.test(line) and prog in ("chmod", "echo", "usermod", "tee", "printf"):
-                self.emit(c.PRIVILEGE, n, "Privilege escalation (setuid bit, sudoers, privileged group)", Severity.MEDIUM, Confidence.MEDIUM)
-            if prog in ("cat", "cp", "tar", "zip", "base64", "xxd", "head", "less", "more", "strings", "sqlite3") and any(c.is_strong_credential_path(v) for v in vals):
-                self.emit(c.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
-            if prog in ("curl", "wget") and c.CLOUD_METADATA_HOST.test(line):
-                self.emit(c.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
-        if remotes and pushes:
-            self.emit(c.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
-        elif remotes:
-            # A remote nobody fetches from is a destination: the repository's code can now be pushed to a host
-            # the script chose (source-code exfiltration staged for a later `git push --all`).
-            sinks = [r for r in remotes if self.command_parts(r)[2][2] not in pulled]
-            if sinks:
-                url = next((v for v in self.command_parts(sinks[0])[2][3:] if "://" in v or "@" in v), "")
-                self.emit(c.HOST_DATA_EXFIL, sinks[0], "Points a git remote at a hard-coded outside repository that the script never pulls from",
-                          Severity.MEDIUM, Confidence.LOW, url=url)
-        if len(recon) >= 2:
-            first = min(recon.values(), key=lambda x: x.start_byte)
-            self.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
-                      Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
 def _walk(node):

@@ -13,6 +13,8 @@ from ..models import Confidence, Severity
 from ..matching import rx
 from . import common as c
 from .token_langs import VOCABULARIES, Vocabulary
+from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
+from .token_text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
 
 WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
@@ -21,27 +23,6 @@ NET = "network"  # text naming a network tool or a URL (a command string that wi
 _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 
-def _for_of(line: bytes) -> tuple[bytes, bytes] | None:
-    """`for (const [k, v] of items)` on one line -> (b"[k, v]", b"items"); plain byte scanning."""
-    i = line.find(b"for")
-    while i >= 0:
-        rest = line[i + 3:].lstrip()
-        if rest.startswith(b"(") and (i == 0 or not (chr(line[i - 1]).isalnum() or line[i - 1] in b"_$")):
-            rest = rest[1:].lstrip()
-            for kw in (b"const ", b"let ", b"var "):
-                if rest.startswith(kw):
-                    head, sep, tail = rest[len(kw):].partition(b" of ")
-                    if sep and head.strip():
-                        depth, end = 1, len(tail)
-                        for j, ch in enumerate(tail):
-                            depth += ch == 0x28
-                            depth -= ch == 0x29
-                            if depth == 0:
-                                end = j
-                                break
-                        return head.strip(), tail[:end].strip()
-        i = line.find(b"for", i + 3)
-    return None
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
@@ -334,95 +315,6 @@ _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
     "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
-_PLUS_BETWEEN_LITERALS = rx(r"""['"]\s*\+\s*['"]""")
-
-
-def _join_literals(chunk: bytes) -> bytes:
-    """'bas' + 'e64' -> 'base64', so a split keyword still matches."""
-    if b"+" not in chunk:
-        return chunk
-    out, last = [], 0
-    for m in _PLUS_BETWEEN_LITERALS.finditer(chunk):
-        out.append(chunk[last:m.start()])
-        last = m.end()
-    out.append(chunk[last:])
-    return b"".join(out)
-
-
-def _is_literal(arg: bytes) -> bool:
-    a = arg.strip()
-    if len(a) >= 2 and a[:1] in (b"'", b'"') and a[-1:] == a[:1] and a.count(a[:1]) == 2:
-        return True
-    return a[:1] == b"`" and a[-1:] == b"`" and b"${" not in a
-
-
-def _auth_header_only(win: bytes) -> bool:
-    low = win.lower()
-    return (b"authorization" in low or b"x-api-key" in low or b"bearer" in low) and b"body" not in low and b"data" not in low
-
-
-def _first_url(data: bytes) -> str:
-    urls = c.urls_in(data.decode("utf-8", "replace"))
-    return urls[0] if urls else ""
-
-
-def _unquote(raw: bytes | str) -> str:
-    s = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    if len(s) >= 2 and s[0] in "'\"`" and s[-1] == s[0]:
-        s = s[1:-1]
-    return _unescape(s)
-
-
-def _unescape(s: str) -> str:
-    if "\\" not in s:
-        return s
-    out = []
-    i = 0
-    while i < len(s):
-        ch = s[i]
-        if ch == "\\" and i + 1 < len(s):
-            nxt = s[i + 1]
-            if nxt == "x" and i + 3 < len(s):
-                try:
-                    out.append(chr(int(s[i + 2:i + 4], 16)))
-                    i += 4
-                    continue
-                except ValueError:
-                    pass
-            if nxt == "u" and i + 5 < len(s):
-                try:
-                    out.append(chr(int(s[i + 2:i + 6], 16)))
-                    i += 6
-                    continue
-                except ValueError:
-                    pass
-            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _pieces(text: str) -> list[str]:
-    """Quoted pieces of a chunk, unescaped (a path is often split over several literals)."""
-    out, quote, buf = [], "", []
-    for ch in text:
-        if quote:
-            if ch == quote:
-                out.append(_unescape("".join(buf)))
-                quote, buf = "", []
-            else:
-                buf.append(ch)
-        elif ch in "'\"`":
-            quote = ch
-    return out
-
-
-def _fold(chain: str) -> str:
-    return "".join(_pieces(chain.split(".join", 1)[0] if ".join" in chain else chain))
-
-
 def analyze(doc, language: str | None = None, reason: str = "") -> list[c.Fact]:
     lang = language or doc.language
     vocab = VOCABULARIES.get(lang)

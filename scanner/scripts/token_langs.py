@@ -40,7 +40,7 @@ JS = Vocabulary(
     send=rx(r"(?:\bfetch\s*\(|\baxios\.(?:post|put|patch|request)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bnavigator\.sendBeacon\s*\(|\.send\s*\(|\bdns\.(?:resolve|lookup)\w*\s*\(|\bgot\.post\s*\(|\bsuperagent\.post\s*\()"),
     env_dump=rx(r"(?:JSON\.stringify\s*\(\s*process\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b|\.\.\.process\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+process\.env)"),
     secret_env=rx(r"process\.env(?:\.|\[\s*['\"])(\w+)"),
-    assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]{0,1000})"),
+    assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]*)"),
     strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
     direct=(
         (c.REMOTE_EXEC, rx(r"\bimport\s*\(\s*['\"`]https?://|\brequire\s*\(\s*['\"`]https?://"), Severity.HIGH, "Module loaded from a URL at run time"),
@@ -56,7 +56,7 @@ POWERSHELL = Vocabulary(
     send=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.upload(?:string|file|data)\s*\(|\bsend-mailmessage\b|net\.sockets\.tcpclient|\.getstream\s*\(\s*\))"),
     env_dump=rx(r"(?i)(?:get-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\[environment\]::getenvironmentvariables\s*\(|dir\s+env:)"),
     secret_env=rx(r"(?i)\$env:(\w+)"),
-    assign=rx(r"(?m)^\s*\$([A-Za-z_][\w]*)\s*=\s*([^\n;]{0,1000})"),
+    assign=rx(r"(?m)^\s*\$([A-Za-z_][\w]*)\s*=\s*([^\n;]*)"),
     strings=rx(f"{_DQ}|{_SQ}"),
     direct=(
         (c.DEFENSE_EVASION, rx(r"(?i)(?:set-mppreference\s+[^\n]{0,80}-disable\w*\s+\$?true|add-mppreference\s+-exclusion|amsiutils|amsiinitfailed|clear-eventlog|wevtutil\s+cl|remove-item[^\n]{0,80}(?:consolehost_history|\\logs\\))"), Severity.MEDIUM, "Disables defences or removes logs"),
@@ -75,7 +75,7 @@ RUBY = Vocabulary(
     send=rx(r"(?:Net::HTTP\.post|Net::HTTP::Post|post_form|HTTParty\.post|Faraday\.post|RestClient\.post|TCPSocket\.new|UDPSocket|\.puts\s*\(|Net::SMTP)"),
     env_dump=rx(r"(?:ENV\.to_h|ENV\.to_a|ENV\.each|ENV\.inspect|ENV\.map|ENV\.select)"),
     secret_env=rx(r"ENV\[\s*['\"](\w+)['\"]\s*\]|ENV\.fetch\(\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*=\s*([^\n;]{0,1000})"),
+    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -87,7 +87,7 @@ PERL = Vocabulary(
     send=rx(r"(?:->post\s*\(|->request\s*\(|IO::Socket::INET|Net::SMTP|->send\s*\(|\bsend\s*\(\s*\$)"),
     env_dump=rx(r"(?:%ENV\b|keys\s+%ENV|each\s+%ENV)"),
     secret_env=rx(r"\$ENV\{\s*['\"]?(\w+)"),
-    assign=rx(r"(?m)^\s*(?:my\s+)?\$([A-Za-z_]\w*)\s*=\s*([^\n;]{0,1000})"),
+    assign=rx(r"(?m)^\s*(?:my\s+)?\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -99,7 +99,7 @@ PHP = Vocabulary(
     send=rx(r"(?i)(?:curl_setopt\s*\([^)]{0,200}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]{0,1000})"),
+    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -111,7 +111,7 @@ PYTHON_FALLBACK = Vocabulary(
     send=rx(r"(?:\brequests\.(?:post|put|patch)\s*\(|\bhttpx\.(?:post|put)\s*\(|\burlopen\s*\(|\.sendall?\s*\(|\.sendto\s*\(|smtplib)"),
     env_dump=rx(r"(?:dict\s*\(\s*os\.environ\s*\)|os\.environ\.copy\s*\(\s*\)|json\.dumps\s*\(\s*(?:dict\s*\()?os\.environ|os\.environ\.items\s*\(\s*\))"),
     secret_env=rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*([A-Za-z_]\w*)\s*=\s*([^\n]{0,1000})"),
+    assign=rx(r"(?m)^\s*([A-Za-z_]\w*)\s*=\s*([^\n]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 

@@ -18,6 +18,7 @@ from .token_text import is_literal as _is_literal, join_literals as _join_litera
 
 WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
+ASSIGNED_CHARS = 1000  # how much of an assigned value is read for taint
 DL, DEC, CRED, SECRET, ENVDUMP = "download", "decoded", "credential", "secret-env", "whole-environment"
 NET = "network"  # text naming a network tool or a URL (a command string that will reach the network)
 _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
@@ -121,14 +122,24 @@ class TokenFlow:
                 out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
         return out
 
+    def assignments(self):
+        """(match, value) of each assignment, the value read up to ASSIGNED_CHARS. The pattern runs to
+        the end of the value (a {0,1000} repeat made RE2's DFA crawl) and the search resumes where a
+        capped value would have ended, so a statement hidden behind a long value is still read."""
+        pos = 0
+        for _ in range(MAX_MATCHES * 10):
+            m = self.v.assign.search(self.data, pos)
+            if m is None:
+                return
+            yield m, m.group(2)[:ASSIGNED_CHARS]
+            pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
+
     def run(self) -> list[c.Fact]:
         v = self.v
         for _ in range(2):  # second pass: names assigned from tainted names
-            for n, m in enumerate(v.assign.finditer(self.data)):
-                if n >= MAX_MATCHES * 10:
-                    break
+            for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
-                found = self.labels(m.group(2))
+                found = self.labels(value)
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:

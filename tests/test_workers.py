@@ -69,3 +69,15 @@ def test_jobs_flag_rejects_nonsense(value, capsys):
         main(["scan", "--jobs", value, "."])
     assert exc.value.code == 2
     assert "--jobs takes a whole number" in capsys.readouterr().err
+
+
+def test_no_process_support_means_one_process(monkeypatch):
+    class Refusing:
+        def submit(self, *a, **k):
+            raise OSError(38, "Function not implemented")
+
+        def shutdown(self, **k):
+            pass
+
+    monkeypatch.setattr(workers, "_get_pool", lambda jobs: Refusing())
+    assert workers.map_targets(_pid, "", list(range(60)), None, jobs=2) == [os.getpid()] * 60

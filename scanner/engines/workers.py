@@ -47,7 +47,12 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
         return [fn(root, t, limits) for t in targets]
     size = -(-len(targets) // (jobs * CHUNKS_PER_WORKER))
     chunks = [list(targets[i:i + size]) for i in range(0, len(targets), size)]
-    futures = [pool.submit(_run_chunk, fn, root, chunk, limits) for chunk in chunks]
+    try:
+        futures = [pool.submit(_run_chunk, fn, root, chunk, limits) for chunk in chunks]
+    except (OSError, NotImplementedError, RuntimeError):
+        # No usable process support here (no /dev/shm, a sandbox that forbids fork): one process.
+        shutdown()
+        return [fn(root, t, limits) for t in targets]
     outcomes: list[R] = []
     for chunk, future in zip(chunks, futures):
         try:
@@ -81,6 +86,10 @@ def _get_pool(jobs: int) -> ProcessPoolExecutor | None:
     if _pool is None or _pool_key != key:
         if _pool is not None and _pool_key is not None and _pool_key[2] == os.getpid():
             _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        try:
+            _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        except (OSError, NotImplementedError, ImportError):
+            _pool, _pool_key = None, None  # no semaphores (no /dev/shm) or no fork: one process
+            return None
         _pool_key = key
     return _pool

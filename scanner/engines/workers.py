@@ -2,12 +2,13 @@
 
 Scanning is CPU-bound Python (syntax-tree walks, one RE2 pass per rule), so one process uses
 one core. On a machine with more, the targets are cut into contiguous chunks (a skill's files
-stay together) and scanned by forked workers, which inherit the already verified rule table.
-Outcomes come back in target order, so the result is the same as a serial scan's.
+stay together) and scanned by this process together with forked workers, which inherit the
+already verified rule table. Outcomes come back in target order, so the result is the same as
+a serial scan's.
 
 Workers are kept for the life of the process: a tree of 47 repositories scanned one after
-another forks twice, not 94 times. A worker that dies takes no target with it: its chunk is
-scanned again in this process.
+another forks once per extra core, not once per repository. A worker that dies takes no target
+with it: its chunk is scanned again in this process.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 MIN_TARGETS_PER_WORKER = 12  # below this, forking and pickling cost more than they save
-CHUNKS_PER_WORKER = 4  # small enough chunks that one slow file does not leave a core idle
+CHUNKS_PER_WORKER = 8  # small enough chunks that one slow file does not leave a core idle
 MAX_AUTO_JOBS = 8
 
 _pool: ProcessPoolExecutor | None = None
@@ -40,9 +41,10 @@ def resolve_jobs(requested: int) -> int:
 
 
 def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, jobs: int) -> list[R]:
-    """[fn(root, t, limits) for t in targets], spread over `jobs` processes when it pays."""
+    """[fn(root, t, limits) for t in targets], spread over `jobs` processes when it pays: this
+    process is one of them (jobs - 1 are forked), so memory holds one interpreter fewer."""
     jobs = min(resolve_jobs(jobs), len(targets) // MIN_TARGETS_PER_WORKER)
-    pool = _get_pool(jobs) if jobs > 1 else None
+    pool = _get_pool(jobs - 1) if jobs > 1 else None
     if pool is None:
         return [fn(root, t, limits) for t in targets]
     size = -(-len(targets) // (jobs * CHUNKS_PER_WORKER))
@@ -53,13 +55,22 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
         # No usable process support here (no /dev/shm, a sandbox that forbids fork): one process.
         shutdown()
         return [fn(root, t, limits) for t in targets]
+    results: list[list[R] | None] = [None] * len(chunks)
+    # Workers take chunks from the front; this process takes them from the back, each one it
+    # can still cancel, until the two meet.
+    for i in range(len(chunks) - 1, -1, -1):
+        if not futures[i].cancel():
+            break
+        results[i] = _run_chunk(fn, root, chunks[i], limits)
     outcomes: list[R] = []
-    for chunk, future in zip(chunks, futures):
-        try:
-            outcomes.extend(future.result())
-        except BrokenProcessPool:
-            shutdown()
-            outcomes.extend(_run_chunk(fn, root, chunk, limits))
+    for chunk, future, done in zip(chunks, futures, results):
+        if done is None:
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                shutdown()
+                done = _run_chunk(fn, root, chunk, limits)
+        outcomes.extend(done)
     return outcomes
 
 

@@ -22,6 +22,7 @@ from . import python_reach as pr
 from . import skill_chain, user_data
 from .python_consts import const_str
 from .python_flow import node_span, parse_tree
+from .python_gc import gc_paused
 
 SYSTEM_ENUM = "system-enumeration"
 NETWORK_SCAN = "network-scan"
@@ -61,6 +62,7 @@ PATH_GUARDS = ("realpath", "abspath", ".resolve(", "normpath", "commonpath", "is
                "relative_to", "'..'", '".."', "safe_join", "basename(")
 
 
+@gc_paused
 def behaviour_facts(doc) -> list[c.Fact]:
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:

@@ -15,6 +15,7 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
+from .python_gc import gc_paused
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
@@ -56,12 +57,22 @@ class PythonFlow:
         self.call_sites: list[tuple[int, str]] = []
         self.loops: list[ast.AST] = []
         self.loop_calls: list[tuple[str, ast.Call]] = []
+        discarded: set[int] = set()  # calls that are whole statements: their value is thrown away
+        inert: set[int] = set()  # ... and with no positional argument: a callee's summary cannot change them
+        attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
         leaf = _LEAF_TYPES
         for node in _walk(self.tree):
-            if type(node) in leaf:  # most nodes: nothing below is about names, contexts or operators
-                if type(node) is ast.Constant and isinstance(node.value, str):
+            tp = type(node)
+            if tp in leaf:  # most nodes: nothing below is about names, contexts or operators
+                if tp is ast.Constant and isinstance(node.value, str):
                     self.strings.append(node)
                 continue
+            if tp is ast.Expr:
+                if type(node.value) is ast.Call:
+                    discarded.add(id(node.value))
+                continue
+            if (tp is ast.Attribute or tp is ast.Subscript) and type(node.ctx) is ast.Store and _self_attr_or_self(node.value):
+                attr_writes.append(node.lineno)
             body = getattr(node, "body", None)
             if isinstance(body, list) and body:
                 st = body[0]
@@ -74,6 +85,10 @@ class PythonFlow:
                 callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
                 if callee:
                     self.call_sites.append((node.lineno, callee))
+                    if not node.args and id(node) in discarded:
+                        inert.add(len(self.call_sites) - 1)
+                    if callee in _MUTATORS and type(f) is ast.Attribute and _self_attr_or_self(f.value):
+                        attr_writes.append(node.lineno)
                     if callee in _LOOP_CALLS and (callee != "fork" or _dotted_name(f) == "os.fork"):
                         self.loop_calls.append((callee, node))
                 if not self.writes:
@@ -94,6 +109,7 @@ class PythonFlow:
                 self.funcs.setdefault(node.name, node)
         ordered = _callees_first(self.funcs, self.call_sites)
         called = {callee for _, callee in self.call_sites if callee in self.funcs}
+        called &= _summaries_read(self.funcs, ordered, self.call_sites, inert, attr_writes)
         for i in range(SUMMARY_PASSES + 1):
             self.emit_on = i == SUMMARY_PASSES
             self.calls = []
@@ -102,7 +118,7 @@ class PythonFlow:
             self.globals, self.global_strs = module.env, module.strs
             for name, fn in ordered:
                 if not self.emit_on and name not in called:
-                    continue  # a summary is only read at call sites: functions nobody calls need just the final pass
+                    continue  # no call site reads this summary before the final pass rewrites it: final pass only
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
                 tool = _is_tool(fn)
                 scope.tool = tool
@@ -153,6 +169,7 @@ _AST = ast.AST
 _LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *(
     t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))})
 _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
+_MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 
 def _dotted_name(node: ast.AST) -> str:
@@ -222,6 +239,58 @@ def _callees_first(funcs: dict, call_sites: list[tuple[int, str]]) -> list:
     return [(n, funcs[n]) for n in done]
 
 
+def _self_attr_or_self(node: ast.AST) -> bool:
+    """`self` / `cls`, or `self.x` / `cls.x`: a store into it (or into its item) changes a flow attribute."""
+    if type(node) is ast.Attribute:
+        node = node.value
+    return type(node) is ast.Name and node.id in ("self", "cls")
+
+
+def _summaries_read(funcs: dict, ordered: list, call_sites: list[tuple[int, str]], inert: set[int],
+                    attr_writes: list[int]) -> set[str]:
+    """Functions whose summary-pass result the final pass can observe; the others need only the final pass.
+
+    The final pass runs the module body first and then every function callees-first, each
+    rewriting its summary, so a summary-pass summary is read only by a module-level call, a
+    call back up the order (recursion, cycles), or, transitively, inside another such summary.
+    A call that is a bare statement with no positional argument ignores the summary (its value
+    is dropped, and summaries speak only of positional parameters). A function that stores into
+    self.x / cls.x feeds every later scope through the shared attributes, so it always runs."""
+    import bisect
+
+    spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
+    starts = [sp[0] for sp in spans]
+
+    def owner(line: int) -> str:  # innermost function whose lines hold `line`; "" for the module
+        i = bisect.bisect_right(starts, line) - 1
+        while i >= 0:
+            start, end, name = spans[i]
+            if end >= line:
+                return name
+            i -= 1
+        return ""
+
+    pos = {name: i for i, (name, _) in enumerate(ordered)}
+    edges: dict[str, set[str]] = {}
+    needed: set[str] = {owner(line) for line in attr_writes}
+    for k, (line, callee) in enumerate(call_sites):
+        if callee not in funcs or k in inert:
+            continue
+        caller = owner(line)
+        if caller == "" or pos[callee] >= pos[caller]:
+            needed.add(callee)
+        else:
+            edges.setdefault(caller, set()).add(callee)
+    needed.discard("")
+    work = list(needed)
+    while work:
+        for callee in edges.get(work.pop(), ()):
+            if callee not in needed:
+                needed.add(callee)
+                work.append(callee)
+    return needed
+
+
 def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     a = fn.args
     names = [p.arg for p in a.posonlyargs + a.args]
@@ -280,6 +349,7 @@ from .python_scope import Scope  # noqa: E402  (Scope needs the names above)
 _TREE_ATTR = "_python_tree"
 
 
+@gc_paused
 def parse_tree(doc) -> ast.Module:
     """The document's syntax tree, parsed once and shared by every Python analysis (parsing is
     a quarter of their cost). A parse failure is remembered and raised again to each caller.
@@ -296,5 +366,6 @@ def parse_tree(doc) -> ast.Module:
     return cached
 
 
+@gc_paused
 def analyze(doc) -> Iterable[c.Fact]:
     return PythonFlow(doc, parse_tree(doc)).run()

@@ -7,11 +7,10 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .python_flow import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
 from .python_sinks import check_call, sink_outcome, untrusted_outcome
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
-_MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})
 # Method names too common to map onto a same-named local function when the receiver is unknown.
 _COMMON_METHODS = frozenset({
     "get", "set", "run", "read", "write", "format", "join", "append", "update", "items", "keys", "values", "open",

@@ -19,6 +19,7 @@ import bisect
 from dataclasses import dataclass
 
 from ..matching import rx
+from .python_gc import gc_paused
 
 DESCRIPTION, RETURNED, DOCSTRING, STRING = "description", "returned", "docstring", "string"
 
@@ -75,6 +76,7 @@ def span_at(doc, offset: int) -> Literal | None:
     return spans.at(offset)
 
 
+@gc_paused
 def extract(doc) -> list[Literal]:
     if doc.language == "python":
         from .python_flow import parse_tree

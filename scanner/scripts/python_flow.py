@@ -60,34 +60,36 @@ class PythonFlow:
         discarded: set[int] = set()  # calls that are whole statements: their value is thrown away
         inert: set[int] = set()  # ... and with no positional argument: a callee's summary cannot change them
         attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
-        leaf = _LEAF_TYPES
-        for node in _walk(self.tree):
+        leaf, has_body, loop_types, fields_of = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _child_fields
+        imports, funcs, strings, call_sites = self.imports, self.funcs, self.strings, self.call_sites
+        Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
+        stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
+        pop, extend = stack.pop, stack.extend
+        while stack:
+            node = pop()
             tp = type(node)
             if tp in leaf:  # most nodes: nothing below is about names, contexts or operators
-                if tp is ast.Constant and isinstance(node.value, str):
-                    self.strings.append(node)
+                if tp is Constant and isinstance(node.value, str):
+                    strings.append(node)
                 continue
-            if tp is ast.Expr:
-                if type(node.value) is ast.Call:
+            for name in fields_of(tp):
+                v = getattr(node, name, None)
+                if type(v) is list:
+                    extend([x for x in v if isinstance(x, _AST)])
+                elif isinstance(v, _AST):
+                    stack.append(v)
+            if tp is Expr:
+                if type(node.value) is Call:
                     discarded.add(id(node.value))
                 continue
-            if (tp is ast.Attribute or tp is ast.Subscript) and type(node.ctx) is ast.Store and _self_attr_or_self(node.value):
-                attr_writes.append(node.lineno)
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body:
-                st = body[0]
-                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
-                    self.docstrings.add(id(st.value))
-            if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
-                self.loops.append(node)
-            if isinstance(node, ast.Call):
+            if tp is Call:
                 f = node.func
-                callee = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+                callee = f.id if type(f) is Name else (f.attr if type(f) is Attribute else "")
                 if callee:
-                    self.call_sites.append((node.lineno, callee))
+                    call_sites.append((node.lineno, callee))
                     if not node.args and id(node) in discarded:
-                        inert.add(len(self.call_sites) - 1)
-                    if callee in _MUTATORS and type(f) is ast.Attribute and _self_attr_or_self(f.value):
+                        inert.add(len(call_sites) - 1)
+                    if callee in _MUTATORS and type(f) is Attribute and _self_attr_or_self(f.value):
                         attr_writes.append(node.lineno)
                     if callee in _LOOP_CALLS and (callee != "fork" or _dotted_name(f) == "os.fork"):
                         self.loop_calls.append((callee, node))
@@ -95,18 +97,31 @@ class PythonFlow:
                     from .python_sinks import writes_files
 
                     self.writes = writes_files(node)
-            if isinstance(node, ast.Import):
+                continue
+            if tp is Attribute or tp is Subscript:
+                if type(node.ctx) is Store and _self_attr_or_self(node.value):
+                    attr_writes.append(node.lineno)
+                continue
+            if tp in has_body:
+                body = node.body
+                if isinstance(body, list) and body:
+                    st = body[0]
+                    if type(st) is Expr and type(st.value) is Constant and isinstance(st.value.value, str):
+                        self.docstrings.add(id(st.value))
+            if tp in loop_types:
+                self.loops.append(node)
+            elif tp is ast.Import:
                 for a in node.names:
                     if a.asname:
-                        self.imports[a.asname] = a.name
+                        imports[a.asname] = a.name
                     else:
                         top = a.name.split(".")[0]
-                        self.imports[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                        imports[top] = top
+            elif tp is ast.ImportFrom and node.module and not node.level:
                 for a in node.names:
-                    self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.funcs.setdefault(node.name, node)
+                    imports[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif tp is ast.FunctionDef or tp is ast.AsyncFunctionDef:
+                funcs.setdefault(node.name, node)
         ordered = _callees_first(self.funcs, self.call_sites)
         called = {callee for _, callee in self.call_sites if callee in self.funcs}
         called &= _summaries_read(self.funcs, ordered, self.call_sites, inert, attr_writes)
@@ -170,6 +185,21 @@ _LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *
     t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))})
 _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
+
+
+_LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp})
+_BODY_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST) and "body" in t._fields)
+# Fields never holding a node the walk acts on: contexts, operators, plain names and numbers, import aliases.
+_NO_NODE_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "module", "level", "kind", "conversion",
+                             "is_async", "simple", "asname", "type_comment", "names"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(tp: type) -> tuple[str, ...]:
+    f = _FIELDS.get(tp)
+    if f is None:
+        f = _FIELDS[tp] = tuple(x for x in tp._fields if x not in _NO_NODE_FIELDS)
+    return f
 
 
 def _dotted_name(node: ast.AST) -> str:

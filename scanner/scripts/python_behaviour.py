@@ -110,75 +110,77 @@ class Behaviour:
         imports: dict[str, str] = {}
         # One depth-first pass over the tree, each node with its innermost enclosing function.
         stack: list[tuple[ast.AST, object]] = [(tree, None)]
+        leaves, AST = _LEAVES, ast.AST
         while stack:
             node, fn = stack.pop()
             cls = type(node)
-            if cls in _LEAVES:
+            if cls in leaves:
                 continue
-            if cls in _DOC_OWNERS:
-                body = node.body
-                if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                    docstrings.add(id(body[0].value))
-            if cls is ast.Call:
-                self.calls.append(node)
-                if fn is not None:
-                    self.fn_calls.setdefault(id(fn), []).append(node)
-                f = node.func
-                if fn is not None and isinstance(f, ast.Name) and f.id == fn.name:
-                    self.self_calls.setdefault(id(fn), []).append(node)
-            elif cls is ast.Constant:
-                if isinstance(node.value, str) and id(node) not in docstrings:
-                    self.strings.append((node, node.value))
-                continue
-            elif cls is ast.Attribute:
-                if fn is not None and node.attr in pr.REQUEST_FIELDS and isinstance(node.value, ast.Name) and \
-                        node.value.id in pr.REQUEST_NAMES:
-                    self.request_fns.add(id(fn))
-            elif cls is ast.JoinedStr:
-                self.strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
-                                                   for v in node.values)))
-            elif cls is ast.BinOp:
-                if isinstance(node.op, ast.Add):
-                    s = const_str(node, consts.get)
-                    if s is None:
-                        s = _skeleton(node)
-                    if s is not None:
-                        self.strings.append((node, s))
-                elif isinstance(node.op, ast.Mult):
-                    self.mults.append(node)
-            elif cls in (ast.For, ast.AsyncFor, ast.While, ast.comprehension):
-                self.loops.append(node)
-            elif cls is ast.Dict:
-                self.dicts.append(node)
-            elif cls in (ast.List, ast.Tuple, ast.Set):
-                self.listed.update(id(e) for e in node.elts)
-            elif cls is ast.If:
-                self.ifs.append(node)
-            elif cls in (ast.FunctionDef, ast.AsyncFunctionDef):
-                self.defs.append(node)
-            elif cls is ast.Expr:
-                self.exprs.append(node)
-            elif cls is ast.Try:
-                self.tries.append(node)
-            elif cls is ast.Import:
-                for al in node.names:
-                    imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
-            elif cls is ast.ImportFrom and node.module:
-                for al in node.names:
-                    imports[al.asname or al.name] = f"{node.module}.{al.name}"
-            elif cls is ast.Assign and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                for t in node.targets:
-                    if isinstance(t, ast.Name):
-                        consts[t.id] = node.value.value
-                        self.abs_consts[t.id] = node.value.value.startswith("/")
+            if cls in _ACTED:  # the rest only pass their children on
+                if cls in _DOC_OWNERS:
+                    body = node.body
+                    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                        docstrings.add(id(body[0].value))
+                if cls is ast.Call:
+                    self.calls.append(node)
+                    if fn is not None:
+                        self.fn_calls.setdefault(id(fn), []).append(node)
+                    f = node.func
+                    if fn is not None and isinstance(f, ast.Name) and f.id == fn.name:
+                        self.self_calls.setdefault(id(fn), []).append(node)
+                elif cls is ast.Constant:
+                    if isinstance(node.value, str) and id(node) not in docstrings:
+                        self.strings.append((node, node.value))
+                    continue
+                elif cls is ast.Attribute:
+                    if fn is not None and node.attr in pr.REQUEST_FIELDS and isinstance(node.value, ast.Name) and \
+                            node.value.id in pr.REQUEST_NAMES:
+                        self.request_fns.add(id(fn))
+                elif cls is ast.JoinedStr:
+                    self.strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
+                                                       for v in node.values)))
+                elif cls is ast.BinOp:
+                    if isinstance(node.op, ast.Add):
+                        s = const_str(node, consts.get)
+                        if s is None:
+                            s = _skeleton(node)
+                        if s is not None:
+                            self.strings.append((node, s))
+                    elif isinstance(node.op, ast.Mult):
+                        self.mults.append(node)
+                elif cls in (ast.For, ast.AsyncFor, ast.While, ast.comprehension):
+                    self.loops.append(node)
+                elif cls is ast.Dict:
+                    self.dicts.append(node)
+                elif cls in (ast.List, ast.Tuple, ast.Set):
+                    self.listed.update(id(e) for e in node.elts)
+                elif cls is ast.If:
+                    self.ifs.append(node)
+                elif cls in (ast.FunctionDef, ast.AsyncFunctionDef):
+                    self.defs.append(node)
+                elif cls is ast.Expr:
+                    self.exprs.append(node)
+                elif cls is ast.Try:
+                    self.tries.append(node)
+                elif cls is ast.Import:
+                    for al in node.names:
+                        imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+                elif cls is ast.ImportFrom and node.module:
+                    for al in node.names:
+                        imports[al.asname or al.name] = f"{node.module}.{al.name}"
+                elif cls is ast.Assign and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    for t in node.targets:
+                        if isinstance(t, ast.Name):
+                            consts[t.id] = node.value.value
+                            self.abs_consts[t.id] = node.value.value.startswith("/")
             if fn is not None and cls in _BRANCHES:
                 self.conditional.add(id(fn))
             inner = node if cls in (ast.FunctionDef, ast.AsyncFunctionDef) else fn
-            for field in _fields(cls):
+            for field in _FIELD_CACHE.get(cls) or _fields(cls):
                 v = getattr(node, field, None)
-                if v.__class__ is list:
-                    stack.extend((item, inner) for item in reversed(v) if isinstance(item, ast.AST))
-                elif isinstance(v, ast.AST):
+                if v.__class__ is list:  # leaves are never pushed: they would be popped and dropped
+                    stack.extend([(item, inner) for item in reversed(v) if item.__class__ not in leaves and isinstance(item, AST)])
+                elif isinstance(v, AST) and v.__class__ not in leaves:
                     stack.append((v, inner))
         self.imports = imports
         self.reach = pr.build(tree, self.defs, self.imports)
@@ -263,6 +265,9 @@ _LEAVES = frozenset({ast.Name, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break
 _SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "id", "attr", "name", "arg", "module", "level", "kind",
                             "conversion", "lineno", "is_async", "simple", "asname", "names"})
 _DOC_OWNERS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
+_ACTED = _DOC_OWNERS | {ast.Call, ast.Constant, ast.Attribute, ast.JoinedStr, ast.BinOp, ast.For, ast.AsyncFor, ast.While,
+                        ast.comprehension, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.If, ast.Expr, ast.Try, ast.Import,
+                        ast.ImportFrom, ast.Assign}  # node types the collecting walk acts on
 
 
 def _fields(cls: type) -> tuple[str, ...]:

@@ -40,11 +40,15 @@ class Scope:
             self.stmt(st)
 
     def stmt(self, st: ast.stmt) -> None:
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        tp = type(st)  # parse() builds exact node types: identity tests, not isinstance chains
+        if tp is ast.Expr:  # the commonest statement: a call whose value is dropped
+            self.expr(st.value)
+            return
+        if tp is ast.FunctionDef or tp is ast.AsyncFunctionDef:
             for d in st.decorator_list:
                 self.expr(d)
             return
-        if isinstance(st, ast.ClassDef):
+        if tp is ast.ClassDef:
             for s in st.body:  # class attributes live with self.x
                 if isinstance(s, (ast.Assign, ast.AnnAssign)) and self.fn is None:
                     value = s.value
@@ -53,17 +57,17 @@ class Scope:
                         if isinstance(tgt, ast.Name):
                             self._bind_attr(tgt.id, value, t)
             return
-        if isinstance(st, ast.Assign):
+        if tp is ast.Assign:
             t = self.expr(st.value)
             for tgt in st.targets:
                 self.bind(tgt, st.value, t)
-        elif isinstance(st, ast.AugAssign):
+        elif tp is ast.AugAssign:
             t = self.expr(st.value) | self.expr(st.target)
             self.bind(st.target, None, t)
-        elif isinstance(st, ast.AnnAssign):
+        elif tp is ast.AnnAssign:
             if st.value is not None:
                 self.bind(st.target, st.value, self.expr(st.value))
-        elif isinstance(st, (ast.For, ast.AsyncFor)):
+        elif tp is ast.For or tp is ast.AsyncFor:
             self.bind(st.target, None, self.expr(st.iter))
             self.loops += 1
             self.block(st.body)
@@ -71,34 +75,34 @@ class Scope:
                 self.block(st.body)  # outermost loop, a second time: values assigned late reach its start
             self.loops -= 1
             self.block(st.orelse)
-        elif isinstance(st, ast.While):
+        elif tp is ast.While:
             self.expr(st.test)
             self.block(st.body)
             self.block(st.orelse)
-        elif isinstance(st, ast.If):
+        elif tp is ast.If:
             self.expr(st.test)
             self.block(st.body)
             self.block(st.orelse)
-        elif isinstance(st, (ast.With, ast.AsyncWith)):
+        elif tp is ast.With or tp is ast.AsyncWith:
             for item in st.items:
                 t = self.expr(item.context_expr)
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, item.context_expr, t)
             self.block(st.body)
-        elif isinstance(st, ast.Try) or type(st).__name__ == "TryStar":
+        elif tp is ast.Try or tp.__name__ == "TryStar":
             self.block(st.body)
             for h in st.handlers:
                 self.block(h.body)
             self.block(st.orelse)
             self.block(st.finalbody)
-        elif isinstance(st, ast.Return):
+        elif tp is ast.Return:
             t = self.expr(st.value)
             self.returns |= t
             if self.tool and t & {ENVDUMP, SECRET, CRED}:
                 what = "the whole environment" if ENVDUMP in t else ("credential file contents" if CRED in t else "a secret environment variable")
                 self.flow.emit(c.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
                                Severity.MEDIUM, Confidence.MEDIUM)
-        elif isinstance(st, ast.Match):
+        elif tp is ast.Match:
             self.expr(st.subject)
             for case in st.cases:
                 self.block(case.body)
@@ -218,7 +222,7 @@ class Scope:
             return self.env.get(node.id, EMPTY)
         if tp is ast.Call:
             return self.call(node, d)
-        if isinstance(node, ast.Attribute):
+        if tp is ast.Attribute:
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):
                 return frozenset({ENVDUMP})
@@ -227,19 +231,17 @@ class Scope:
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return self.flow.attrs.get(node.attr, EMPTY)
             return self.expr(node.value, d) | self.flow.attrs.get(node.attr, EMPTY)
-        if isinstance(node, ast.Subscript):
+        if tp is ast.Subscript:
             if self.qualname(node.value) in ("os.environ", "os.environb"):
                 key = const_str(node.slice, self.lookup)
                 return frozenset({SECRET, "secret-name:" + key}) if key and c.is_secret_env_name(key) else EMPTY
             return self.expr(node.value, d) | self.expr(node.slice, d)
-        if isinstance(node, ast.Call):
-            return self.call(node, d)
         t = EMPTY
-        if isinstance(node, (ast.BinOp, ast.JoinedStr)):
+        if tp is ast.BinOp or tp is ast.JoinedStr:
             s = const_str(node, self.lookup)
             if s is not None and len(s) < 300 and c.is_credential_path(s):
                 t = frozenset({CRED})
-        if isinstance(node, ast.Lambda):
+        if tp is ast.Lambda:
             return t | self.expr(node.body, d)
         kids = _fast_children(node)
         if kids is not None:
@@ -345,22 +347,18 @@ __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET",
 
 def _fast_children(node: ast.AST):
     """Child expressions of the commonest expression nodes, without ast's generic field walk."""
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return node.elts
-    if isinstance(node, ast.BinOp):
-        return (node.left, node.right)
-    if isinstance(node, (ast.JoinedStr, ast.BoolOp)):
-        return node.values
-    if isinstance(node, ast.FormattedValue):
-        return (node.value,)
-    if isinstance(node, ast.Dict):
-        return [*node.keys, *node.values]
-    if isinstance(node, ast.Compare):
-        return [node.left, *node.comparators]
-    if isinstance(node, (ast.UnaryOp,)):
-        return (node.operand,)
-    if isinstance(node, (ast.Starred, ast.Await)):
-        return (node.value,)
-    if isinstance(node, ast.IfExp):
-        return (node.test, node.body, node.orelse)
-    return None
+    kids = _KIDS.get(type(node))
+    return kids(node) if kids is not None else None
+
+
+_KIDS = {
+    ast.List: lambda n: n.elts, ast.Tuple: lambda n: n.elts, ast.Set: lambda n: n.elts,
+    ast.BinOp: lambda n: (n.left, n.right),
+    ast.JoinedStr: lambda n: n.values, ast.BoolOp: lambda n: n.values,
+    ast.FormattedValue: lambda n: (n.value,),
+    ast.Dict: lambda n: [*n.keys, *n.values],
+    ast.Compare: lambda n: [n.left, *n.comparators],
+    ast.UnaryOp: lambda n: (n.operand,),
+    ast.Starred: lambda n: (n.value,), ast.Await: lambda n: (n.value,),
+    ast.IfExp: lambda n: (n.test, n.body, n.orelse),
+}

@@ -5,6 +5,8 @@ through imports, aliases and getattr, then asks these tables what role the call 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 EXEC_SINKS = frozenset({
     "exec", "eval", "compile", "execfile", "code.InteractiveInterpreter.runsource",
     "code.InteractiveConsole.push", "code.interact", "runpy.run_path", "runpy.run_module",
@@ -73,6 +75,7 @@ SHELL_NAMES = ("sh", "bash", "zsh", "dash", "ksh", "/bin/sh", "/bin/bash", "/bin
 INTERPRETER_NAMES = SHELL_NAMES + ("python", "python3", "node", "perl", "ruby", "php")
 
 
+@lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
 def normalize(qualname: str) -> str:
     for prefix in ("builtins.", "__builtins__.", "__builtin__."):
         if qualname.startswith(prefix):
@@ -80,6 +83,7 @@ def normalize(qualname: str) -> str:
     return qualname
 
 
+@lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
 def is_download(q: str) -> bool:
     return q.startswith(DOWNLOAD_PREFIXES) or q in DOWNLOAD_SOCKET
 
@@ -96,6 +100,7 @@ TRACKED_TYPES = frozenset({"socket.socket", "requests.Session", "httpx.Client", 
                            "pynput.keyboard.Listener", "telnetlib.Telnet"})
 
 
+@lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
 def is_network(q: str) -> bool:
     if q in NETWORK_EXACT:
         return True
@@ -104,5 +109,6 @@ def is_network(q: str) -> bool:
     return "." in q and q.rsplit(".", 1)[1] in SENDING_METHODS and not q.startswith(("self.", "cls."))
 
 
+@lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
 def is_shell_call(q: str) -> bool:
     return q in SHELL_ALWAYS or q.startswith(("os.exec", "os.spawn")) or q in PROCESS_CALLS

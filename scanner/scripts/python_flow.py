@@ -46,6 +46,7 @@ class PythonFlow:
         self.globals: dict[str, frozenset[str]] = {}
         self.global_strs: dict[str, str] = {}
         self.calls: list[tuple[str, ast.Call]] = []  # every resolved call, for whole-module shapes
+        self.cred_clear: set[int] = set()  # string constants no credential-path pattern can match
         self.doc_hosts: frozenset[str] = frozenset(doc_context(doc).get("skill_hosts", ()))
 
     # -- driver ------------------------------------------------------------------------
@@ -60,7 +61,7 @@ class PythonFlow:
         discarded: set[int] = set()  # calls that are whole statements: their value is thrown away
         inert: set[int] = set()  # ... and with no positional argument: a callee's summary cannot change them
         attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
-        leaf, has_body, loop_types, fields_of = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _child_fields
+        leaf, has_body, loop_types, fields_of, dropped = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _child_fields, _DROPPED
         imports, funcs, strings, call_sites = self.imports, self.funcs, self.strings, self.call_sites
         Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
         stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
@@ -74,9 +75,9 @@ class PythonFlow:
                 continue
             for name in fields_of(tp):
                 v = getattr(node, name, None)
-                if type(v) is list:
-                    extend([x for x in v if isinstance(x, _AST)])
-                elif isinstance(v, _AST):
+                if type(v) is list:  # names and tokens are never pushed: popping them would do nothing
+                    extend([x for x in v if type(x) not in dropped and isinstance(x, _AST)])
+                elif isinstance(v, _AST) and type(v) not in dropped:
                     stack.append(v)
             if tp is Expr:
                 if type(node.value) is Call:
@@ -122,6 +123,9 @@ class PythonFlow:
                     imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif tp is ast.FunctionDef or tp is ast.AsyncFunctionDef:
                 funcs.setdefault(node.name, node)
+        from .python_sinks import strings_without_credential_keys
+
+        self.cred_clear = strings_without_credential_keys(strings)
         ordered = _callees_first(self.funcs, self.call_sites)
         called = {callee for _, callee in self.call_sites if callee in self.funcs}
         called &= _summaries_read(self.funcs, ordered, self.call_sites, inert, attr_writes)
@@ -187,6 +191,7 @@ _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rm
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 
+_DROPPED = _LEAF_TYPES - {ast.Constant}  # leaves the collecting walk ignores
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp})
 _BODY_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST) and "body" in t._fields)
 # Fields never holding a node the walk acts on: contexts, operators, plain names and numbers, import aliases.

@@ -212,14 +212,15 @@ class Scope:
         d = depth + 1
         tp = type(node)  # parse() builds exact node types: identity tests before isinstance chains
         if tp is ast.Constant:
-            if isinstance(node.value, str) and len(node.value) < 300 and c.is_credential_path(node.value):
+            if isinstance(node.value, str) and len(node.value) < 300 and id(node) not in self.flow.cred_clear \
+                    and c.is_credential_path(node.value):
                 return frozenset({CRED})
             return EMPTY
-        if tp is ast.Name:
-            q = self.qualname(node)
-            if q == "os.environ":
+        if tp is ast.Name:  # qualname() of a Name, inlined (the commonest expression; every value stored is non-empty)
+            n = node.id
+            if (self.refs.get(n) or self.types.get(n) or self.flow.imports.get(n) or n) == "os.environ":
                 return frozenset({ENVDUMP})
-            return self.env.get(node.id, EMPTY)
+            return self.env.get(n, EMPTY)
         if tp is ast.Call:
             return self.call(node, d)
         if tp is ast.Attribute:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from functools import lru_cache
 
 from ..models import Confidence, Severity
@@ -220,20 +221,24 @@ def constant_shapes(flow) -> None:
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
     recon: dict[str, ast.AST] = {}
+    candidates: list[tuple[ast.Constant, str, str]] = []
     for node in flow.strings:
         if id(node) in docstrings:
             continue
         s = node.value
         if len(s) > 400 or _looks_like_regex(s) or len(s.split()) > 12:
             continue
-        low = s.lower()
+        candidates.append((node, s, s.lower()))
+    lows = [low for _, _, low in candidates]
+    shape_gate, cred_gate = _gates_passed(_SHAPE_GATE, lows), _gates_passed(_CRED_GATE, lows)
+    for i, (node, s, low) in enumerate(candidates):
         pathlike = s.count(" ") <= 3
-        shaped = c.may_have_shape(s)
+        shaped = i in shape_gate  # = c.may_have_shape(s)
         for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
+        if pathlike and i in cred_gate and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
             seen.add((c.SENSITIVE_READ, low))
             flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
@@ -242,6 +247,33 @@ def constant_shapes(flow) -> None:
         first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
         flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
+
+
+# The literal gates of scanner.scripts.common, run once over all of a script's strings instead of
+# once per string (an RE2 call per string was most of this pass). No key holds a newline, so a
+# match found in the newline-joined text lies inside one string.
+_SHAPE_GATE, _CRED_GATE = c._literal_set(c._SHAPE_KEYS), c._literal_set(c._CRED_KEYS)
+if any("\n" in k for k in c._SHAPE_KEYS + c._CRED_KEYS):
+    raise ValueError("a gate key holds a newline: strings can no longer be gated joined by newlines")
+
+
+def _gates_passed(gate, lows: list[str]) -> set[int]:
+    """Indices of the (lower-cased) strings in which `gate` finds a key: `gate.test(low)` for each."""
+    parts = [low.encode("utf-8", "surrogatepass") for low in lows]
+    starts, pos = [], 0
+    for p in parts:
+        starts.append(pos)
+        pos += len(p) + 1
+    found: set[int] = set()
+    for m in gate.finditer(b"\n".join(parts)):
+        found.add(bisect.bisect_right(starts, m.start()) - 1)
+    return found
+
+
+def strings_without_credential_keys(strings: list[ast.Constant]) -> set[int]:
+    """ids of string constants in which common.is_credential_path's literal gate finds no key."""
+    hits = _gates_passed(_CRED_GATE, [n.value.lower() for n in strings])
+    return {id(n) for i, n in enumerate(strings) if i not in hits}
 
 
 def constant_tests(writes: bool, low: str, pathlike: bool):

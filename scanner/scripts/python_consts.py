@@ -25,15 +25,16 @@ def const_str(node: ast.AST | None, lookup: Lookup, depth: int = 0) -> str | Non
     if node is None or depth > 25:
         return None
     d = depth + 1
-    if isinstance(node, ast.Constant):
+    tp = type(node)  # parse() builds exact node types: identity tests, not isinstance chains
+    if tp is ast.Constant:
         if isinstance(node.value, str):
             return _cap(node.value)
         if isinstance(node.value, bytes):
             return _cap(node.value.decode("latin-1"))
         return None
-    if isinstance(node, ast.Name):
+    if tp is ast.Name:
         return lookup(node.id)
-    if isinstance(node, ast.BinOp):
+    if tp is ast.BinOp:
         if isinstance(node.op, ast.Add):
             a, b = const_str(node.left, lookup, d), const_str(node.right, lookup, d)
             return _cap(a + b) if a is not None and b is not None else None
@@ -53,7 +54,7 @@ def const_str(node: ast.AST | None, lookup: Lookup, depth: int = 0) -> str | Non
             except (TypeError, ValueError):
                 return None
         return None
-    if isinstance(node, ast.JoinedStr):
+    if tp is ast.JoinedStr:
         parts = []
         for v in node.values:
             s = const_str(v.value if isinstance(v, ast.FormattedValue) else v, lookup, d)
@@ -61,13 +62,13 @@ def const_str(node: ast.AST | None, lookup: Lookup, depth: int = 0) -> str | Non
                 return None
             parts.append(s)
         return _cap("".join(parts))
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+    if tp is ast.Subscript and isinstance(node.slice, ast.Slice):
         s = const_str(node.value, lookup, d)
         sl = node.slice
         if s is not None and sl.lower is None and sl.upper is None and _int(sl.step) == -1:
             return s[::-1]
         return None
-    if isinstance(node, ast.Call):
+    if tp is ast.Call:
         return _const_call(node, lookup, d)
     return None
 

@@ -51,6 +51,8 @@ class PythonFlow:
 
     # -- driver ------------------------------------------------------------------------
     def run(self) -> list[c.Fact]:
+        from .python_sinks import writes_files
+
         # One walk of the tree collects everything the later passes need.
         self.strings: list[ast.Constant] = []
         self.docstrings: set[int] = set()
@@ -95,8 +97,6 @@ class PythonFlow:
                     if callee in _LOOP_CALLS and (callee != "fork" or _dotted_name(f) == "os.fork"):
                         self.loop_calls.append((callee, node))
                 if not self.writes:
-                    from .python_sinks import writes_files
-
                     self.writes = writes_files(node)
                 continue
             if tp is Attribute or tp is Subscript:

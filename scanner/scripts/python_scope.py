@@ -8,7 +8,7 @@ from . import common as c
 from . import python_api as api
 from .python_consts import const_str
 from .python_flow import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
-from .python_sinks import check_call, sink_outcome, untrusted_outcome
+from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
 # Method names too common to map onto a same-named local function when the receiver is unknown.
@@ -115,8 +115,6 @@ class Scope:
         if isinstance(tgt, ast.Name):
             self.env[tgt.id] = t
             if value is not None:
-                from .python_sinks import _built_string
-
                 if _built_string(value):
                     self.built.add(tgt.id)
                 else:
@@ -326,8 +324,6 @@ class Scope:
         check_call(self, node, q, arg_t, kw_t, all_t)
 
     def sink(self, kind: str, node: ast.Call, t: frozenset[str], name: str, via_helper: bool = False, url: str = "") -> None:
-        from .python_sinks import sink_outcome
-
         for p in t:
             if p.startswith("param:"):
                 self.param_sinks.setdefault(int(p[6:]), set()).add(kind)

@@ -4,8 +4,9 @@
 
 1. Full scan of the benign corpus (every owner__repo folder as a root, its agent files
    discovered as `instruction-guard scan` would, with its default of one worker process
-   per core; --jobs 1 for one process): wall time, CPU time of every process, and peak
-   memory. Memory is the peak over time of the summed PSS (proportional set size) of this
+   per core; --jobs 1 for one process), three times (--repeat): the best wall time, since
+   other tenants of a shared machine only ever add time, the CPU time of every process, and
+   peak memory. Memory is the peak over time of the summed PSS (proportional set size) of this
    process and its workers, sampled every 20 ms by a separate process: forked workers share
    pages with this one, and PSS counts a shared page once in all, where summing each
    process's RSS would count it once per process. The RSS figures are printed beside it.
@@ -168,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", action="store_true", help="also time each rule over the corpus")
     ap.add_argument("--adversarial-only", action="store_true")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    ap.add_argument("--repeat", type=int, default=3, help="full scans to run; the best is the figure, since other "
+                    "tenants of a shared machine only ever add time (default 3)")
     ap.add_argument("--sample-pss", type=int, metavar="PID", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.sample_pss:
@@ -179,13 +182,15 @@ def main(argv: list[str] | None = None) -> int:
         jobs = workers.resolve_jobs(args.jobs)
         sampler = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--sample-pss", str(os.getpid())],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        secs, cpu, scanned, skipped, findings = full_scan(args.corpus, jobs)
+        runs = [full_scan(args.corpus, jobs) for _ in range(args.repeat)]
+        secs, cpu, scanned, skipped, findings = min(runs)
         pss = int(sampler.communicate("")[0].strip() or 0) / 1024.0
         own, worker = peak_rss_mb(jobs)
         ok_t, ok_m = secs < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
         failed |= not (ok_t and ok_m)
         print(f"full scan of {args.corpus}: {scanned} files scanned, {skipped} not scanned, {findings} findings")
-        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s with {jobs} process(es) (bar < {SCAN_BAR_SECONDS:.0f} s); "
+        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s with {jobs} process(es), best of {len(runs)} "
+              f"(all: {', '.join(f'{r[0]:.2f}' for r in runs)}; bar < {SCAN_BAR_SECONDS:.0f} s); "
               f"CPU time {cpu:.2f} s; load average {os.getloadavg()[0]:.1f} (other processes share the CPUs when above {os.cpu_count()})")
         rss = f"peak RSS {own:.0f} MB here" + (f", {worker:.0f} MB in the largest worker" if jobs > 1 else "")
         print(f"  {'PASS' if ok_m else 'FAIL'}  peak memory {pss:.0f} MB, summed PSS of all processes (bar < {RSS_BAR_MB:.0f} MB); {rss}")

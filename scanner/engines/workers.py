@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence, TypeVar
 
@@ -23,6 +23,7 @@ R = TypeVar("R")
 
 MIN_TARGETS_PER_WORKER = 12  # below this, forking and pickling cost more than they save
 CHUNKS_PER_WORKER = 8  # small enough chunks that one slow file does not leave a core idle
+IN_FLIGHT_PER_WORKER = 3  # chunks queued for a worker at once: one running, the next ones ready
 MAX_AUTO_JOBS = 8
 
 _pool: ProcessPoolExecutor | None = None
@@ -49,29 +50,35 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
         return [fn(root, t, limits) for t in targets]
     size = -(-len(targets) // (jobs * CHUNKS_PER_WORKER))
     chunks = [list(targets[i:i + size]) for i in range(0, len(targets), size)]
-    try:
-        futures = [pool.submit(_run_chunk, fn, root, chunk, limits) for chunk in chunks]
-    except (OSError, NotImplementedError, RuntimeError):
-        # No usable process support here (no /dev/shm, a sandbox that forbids fork): one process.
-        shutdown()
-        return [fn(root, t, limits) for t in targets]
     results: list[list[R] | None] = [None] * len(chunks)
-    # Workers take chunks from the front; this process takes them from the back, each one it
-    # can still cancel, until the two meet.
-    for i in range(len(chunks) - 1, -1, -1):
-        if not futures[i].cancel():
-            break
-        results[i] = _run_chunk(fn, root, chunks[i], limits)
-    outcomes: list[R] = []
-    for chunk, future, done in zip(chunks, futures, results):
-        if done is None:
+    in_flight: dict[int, Future] = {}
+    front, back = 0, len(chunks) - 1
+    # Workers are fed chunks from the front, a few ahead of them; this process takes chunks from
+    # the back between feeds, until the two meet. Nothing is cancelled, so nothing races.
+    while front <= back or in_flight:
+        while pool is not None and front <= back and len(in_flight) < IN_FLIGHT_PER_WORKER * (jobs - 1):
             try:
-                done = future.result()
-            except BrokenProcessPool:
+                in_flight[front] = pool.submit(_run_chunk, fn, root, chunks[front], limits)
+            except (OSError, NotImplementedError, RuntimeError):
+                # No usable process support here (no /dev/shm, fork refused): this process alone.
                 shutdown()
-                done = _run_chunk(fn, root, chunk, limits)
-        outcomes.extend(done)
-    return outcomes
+                pool = None
+                break
+            front += 1
+        if front <= back:
+            results[back] = _run_chunk(fn, root, chunks[back], limits)
+            back -= 1
+            finished = [i for i, f in in_flight.items() if f.done()]
+        else:
+            finished = list(in_flight)  # nothing left for this process: wait for the workers
+        for i in finished:
+            try:
+                results[i] = in_flight.pop(i).result()
+            except BrokenProcessPool:  # a worker died: its chunk, and the rest, are scanned here
+                shutdown()
+                pool = None
+                results[i] = _run_chunk(fn, root, chunks[i], limits)
+    return [outcome for chunk in results for outcome in chunk]
 
 
 def shutdown() -> None:

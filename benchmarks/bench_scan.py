@@ -42,7 +42,7 @@ ADVERSARIAL_BAR_SECONDS = 1.0
 MB = 1 << 20
 
 
-def peak_rss_mb(jobs: int) -> tuple[float, float]:
+def peak_rss_mb() -> tuple[float, float]:
     """(this process's peak, the largest finished worker's peak) in MB; call after workers.shutdown()."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
     return own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = [full_scan(args.corpus, jobs) for _ in range(args.repeat)]
         secs, cpu, scanned, skipped, findings = min(runs)
         pss = int(sampler.communicate("")[0].strip() or 0) / 1024.0
-        own, worker = peak_rss_mb(jobs)
+        own, worker = peak_rss_mb()
         ok_t, ok_m = secs < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
         failed |= not (ok_t and ok_m)
         print(f"full scan of {args.corpus}: {scanned} files scanned, {skipped} not scanned, {findings} findings")

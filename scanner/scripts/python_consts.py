@@ -120,12 +120,12 @@ def _const_call(node: ast.Call, lookup: Lookup, depth: int) -> str | None:
             if sep is not None:
                 parts = _elements(args[0], lookup, depth)
                 return _cap(sep.join(parts)) if parts is not None else None
-            if _dotted(f.value) in ("os.path", "posixpath", "ntpath"):
+            if dotted_name(f.value) in ("os.path", "posixpath", "ntpath"):
                 return None
-        if _dotted(f.value) in ("os.path", "posixpath") and f.attr == "join":
+        if dotted_name(f.value) in ("os.path", "posixpath") and f.attr == "join":
             vals = [const_str(a, lookup, depth) for a in args]
             return _cap("/".join(v.rstrip("/") for v in vals)) if all(v is not None for v in vals) else None
-        if _dotted(f.value) in ("os.path", "posixpath") and f.attr in ("expanduser", "expandvars", "abspath", "normpath") and args:
+        if dotted_name(f.value) in ("os.path", "posixpath") and f.attr in ("expanduser", "expandvars", "abspath", "normpath") and args:
             return const_str(args[0], lookup, depth)
         inner = const_str(f.value, lookup, depth)
         if inner is not None:
@@ -136,7 +136,7 @@ def _const_call(node: ast.Call, lookup: Lookup, depth: int) -> str | None:
                 return _cap(bytes.fromhex(h).decode("latin-1")) if h is not None else None
             except ValueError:
                 return None
-        dotted = _dotted(f)
+        dotted = dotted_name(f)
         if dotted in ("base64.b64decode", "base64.urlsafe_b64decode", "base64.b32decode", "base64.b16decode",
                       "binascii.unhexlify", "binascii.a2b_base64", "codecs.decode") and args:
             return _decode_const(dotted, const_str(args[0], lookup, depth), [const_str(a, lookup, depth) for a in args[1:]])
@@ -198,7 +198,8 @@ def _decode_const(fn: str, data: str | None, extra: list[str | None]) -> str | N
     return None
 
 
-def _dotted(node: ast.AST) -> str:
+def dotted_name(node: ast.AST) -> str:
+    """`os.path` for an Attribute chain ending in a Name; "" for anything else (calls, subscripts)."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

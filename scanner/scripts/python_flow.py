@@ -14,7 +14,7 @@ from typing import Iterable
 from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
-from .python_consts import const_str
+from .python_consts import const_str, dotted_name
 from .python_callgraph import callees_first as _callees_first
 from .python_callgraph import summaries_read as _summaries_read
 from .python_gc import gc_paused
@@ -96,7 +96,7 @@ class PythonFlow:
                         inert.add(len(call_sites) - 1)
                     if callee in _MUTATORS and type(f) is Attribute and _self_attr_or_self(f.value):
                         attr_writes.append(node.lineno)
-                    if callee in _LOOP_CALLS and (callee != "fork" or _dotted_name(f) == "os.fork"):
+                    if callee in _LOOP_CALLS and (callee != "fork" or dotted_name(f) == "os.fork"):
                         self.loop_calls.append((callee, node))
                 if not self.writes:
                     self.writes = writes_files(node)
@@ -207,16 +207,6 @@ def _child_fields(tp: type) -> tuple[str, ...]:
     if f is None:
         f = _FIELDS[tp] = tuple(x for x in tp._fields if x not in _NO_NODE_FIELDS)
     return f
-
-
-def _dotted_name(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _walk(tree: ast.AST):

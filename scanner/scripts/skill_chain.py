@@ -20,6 +20,7 @@ from functools import lru_cache
 from ..models import Confidence, Severity
 from ..textio import Decoded, read_file
 from . import common as c
+from .python_consts import dotted_name
 
 SPLIT_CHAIN = "split-exfiltration-chain"
 MAX_FILES = 40
@@ -237,7 +238,7 @@ def _summary(tree: ast.Module, has_url: bool) -> dict:
             elif isinstance(n, ast.Call):
                 f = n.func
                 if isinstance(f, ast.Attribute):
-                    base = _dotted(f.value)
+                    base = dotted_name(f.value)
                     if f.attr in ENV_VIEWS and base == "os.environ":
                         r.add(COLLECT)
                     elif f.attr.endswith(ENCODERS):
@@ -247,7 +248,7 @@ def _summary(tree: ast.Module, has_url: bool) -> dict:
                     if isinstance(f.value, ast.Name) and (f.value.id in ("self", "cls") and cls or f.value.id in classes):
                         e.add(f"{cls if f.value.id in ('self', 'cls') else f.value.id}.{f.attr}")
                 elif isinstance(f, ast.Name):
-                    if f.id == "dict" and n.args and _dotted(n.args[0]) == "os.environ":
+                    if f.id == "dict" and n.args and dotted_name(n.args[0]) == "os.environ":
                         r.add(COLLECT)
                     elif f.id.endswith(ENCODERS):
                         r.add(ENCODE)
@@ -262,14 +263,6 @@ def _summary(tree: ast.Module, has_url: bool) -> dict:
     return {"defs": defs, "roles": roles, "classes": classes}
 
 
-def _dotted(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 # -- the coordinating module: does a collected value reach a sending call? --------------------

@@ -31,7 +31,7 @@ _pool_key: tuple | None = None
 
 
 def resolve_jobs(requested: int) -> int:
-    """0 means one worker per usable core."""
+    """0 means one process per usable core."""
     if requested > 0:
         return requested
     try:
@@ -47,7 +47,7 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
     jobs = min(resolve_jobs(jobs), len(targets) // MIN_TARGETS_PER_WORKER)
     pool = _get_pool(jobs - 1) if jobs > 1 else None
     if pool is None:
-        return [fn(root, t, limits) for t in targets]
+        return _run_chunk(fn, root, targets, limits)
     size = -(-len(targets) // (jobs * CHUNKS_PER_WORKER))
     chunks = [list(targets[i:i + size]) for i in range(0, len(targets), size)]
     results: list[list[R] | None] = [None] * len(chunks)
@@ -102,7 +102,7 @@ def _get_pool(jobs: int) -> ProcessPoolExecutor | None:
     # A reloaded rule table (tests do this) must not be served by workers forked before it.
     key = (jobs, id(catalog()), os.getpid())
     if _pool is None or _pool_key != key:
-        if _pool is not None and _pool_key is not None and _pool_key[2] == os.getpid():
+        if _pool is not None and _pool_key[2] == os.getpid():  # a pool forked here, not inherited
             _pool.shutdown(wait=False, cancel_futures=True)
         try:
             _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))

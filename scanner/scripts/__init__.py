@@ -19,8 +19,21 @@ _CACHE_ATTR = "_script_facts"
 def facts_for(doc) -> list[Fact]:
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
+        if doc.language == "python":  # flow and behaviour run back to back over one tree, then drop it
+            from .python_behaviour import python_analyses
+
+            python_analyses(doc)
+            return doc.__dict__[_CACHE_ATTR]
         cached = _analyse(doc)
         doc.__dict__[_CACHE_ATTR] = cached
+    return cached
+
+
+def flow_facts(doc) -> list[Fact]:
+    """facts_for's own analysis of a Python script (python_behaviour.python_analyses calls it)."""
+    cached = doc.__dict__.get(_CACHE_ATTR)
+    if cached is None:
+        cached = doc.__dict__[_CACHE_ATTR] = _analyse(doc)
     return cached
 
 

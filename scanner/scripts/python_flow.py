@@ -310,6 +310,14 @@ def parse_tree(doc) -> ast.Module:
     return cached
 
 
+def release_tree(doc) -> None:
+    """Drop the document's cached tree once its analyses are done, before the collector resumes
+    (see python_behaviour.python_analyses); a later reader parses again. A remembered parse
+    failure is kept: it is small and saves every later reader a failing parse."""
+    if not isinstance(doc.__dict__.get(_TREE_ATTR), BaseException):
+        doc.__dict__.pop(_TREE_ATTR, None)
+
+
 @gc_paused
 def analyze(doc) -> Iterable[c.Fact]:
     return PythonFlow(doc, parse_tree(doc)).run()

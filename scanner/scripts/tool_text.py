@@ -8,9 +8,10 @@ messages to the model rather than as code.
 
 `span_at(doc, offset)` answers "which literal holds this character?" for a rule that found a
 phrase with one RE2 pass over the whole text: the literals are extracted only for documents
-where some phrase matched. Python is read through `ast` (the tree is shared with the other
-analyses through python_flow.parse_tree); JavaScript/TypeScript through one RE2 pass over
-comments and string tokens. Nothing is compiled, imported or run.
+where some phrase matched. Python is read through `ast` (python_flow.parse_tree; the tree is
+dropped after each reading, so a script whose literals are wanted is parsed once more);
+JavaScript/TypeScript through one RE2 pass over comments and string tokens. Nothing is
+compiled, imported or run.
 """
 from __future__ import annotations
 
@@ -79,13 +80,17 @@ def span_at(doc, offset: int) -> Literal | None:
 @gc_paused
 def extract(doc) -> list[Literal]:
     if doc.language == "python":
-        from .python_flow import parse_tree
+        from .python_flow import parse_tree, release_tree
 
         try:
             tree = parse_tree(doc)
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             return _js_literals(doc, test_file=_is_test_path(doc.path))  # unparsable: read its tokens
-        return _PythonLiterals(doc, tree).run()
+        try:
+            return _PythonLiterals(doc, tree).run()
+        finally:
+            del tree
+            release_tree(doc)  # freed before the collector resumes (python_behaviour.python_analyses says why)
     if doc.language in ("javascript", "typescript"):
         return _js_literals(doc, test_file=_is_test_path(doc.path))
     return []

@@ -118,6 +118,9 @@ class OffsetMap:
         return start if expansion else start + (offset - self._norm_starts[k])
 
 
+_ASCII_BYTES = bytes(range(128))
+
+
 def normalize_line(line: str) -> tuple[str, OffsetMap | None]:
     """Return (normalised text, map from normalised index to original index).
 
@@ -126,6 +129,36 @@ def normalize_line(line: str) -> tuple[str, OffsetMap | None]:
     """
     if line.isascii():
         return line.lower(), None
+    return _normalize_by_replacing(line) or _normalize_by_lines(line)
+
+
+def _normalize_by_replacing(text: str) -> tuple[str, OffsetMap | None] | None:
+    """The common case at C speed: lower the ASCII bytes, then one str.replace per distinct
+    non-ASCII character that normalisation changes (a text has few). None when a replacement
+    would produce a character another replacement changes (the result would then depend on
+    the order), so the per-character path decides instead."""
+    data = text.encode("utf-8", "surrogatepass")
+    distinct = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    changed = {ch: mapped for ch in distinct if (mapped := _map_char(ch)) != ch}
+    out = data.lower().decode("utf-8", "surrogatepass")
+    odd: list[tuple[int, int]] = []
+    for ch, mapped in changed.items():
+        if not mapped.isascii() and any(c in changed for c in mapped):
+            return None
+        out = out.replace(ch, mapped)
+        if len(mapped) != 1:
+            size = len(mapped)
+            pos = text.find(ch)
+            while pos >= 0:
+                odd.append((pos, size))
+                pos = text.find(ch, pos + 1)
+    if not odd:
+        return out, None
+    odd.sort()
+    return out, OffsetMap(odd, len(out))
+
+
+def _normalize_by_lines(line: str) -> tuple[str, OffsetMap | None]:
     table: dict[int, str] = dict(_ASCII_UPPER)
     odd_chars: set[str] = set()  # characters normalisation removes or expands
     pieces: list[str] = []

@@ -75,14 +75,22 @@ def walk(root: str, limits: Limits) -> Walk:
     while stack:
         rel = stack.pop()
         full = os.path.join(root, rel) if rel else root
-        if rel and _is_skill_dir(full, rel):
+        if rel and _under_skill_parent(rel):
             _walk_skill(root, rel, limits, w)
             continue
         try:
             with os.scandir(full) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            w.capped.append(NotScanned(rel or ".", "unreadable", exc.strerror or str(exc)))
+            if rel and _holds_skill_file(full):
+                _walk_skill(root, rel, limits, w)
+            else:
+                w.capped.append(NotScanned(rel or ".", "unreadable", exc.strerror or str(exc)))
+            continue
+        # The listing names a skill file only when the folder holds one (in any case, for
+        # case-insensitive file systems): only then ask the file system, as before.
+        if rel and any(e.name.lower() == "skill.md" for e in entries) and _holds_skill_file(full):
+            _walk_skill(root, rel, limits, w)
             continue
         subdirs = []
         for e in entries:
@@ -98,9 +106,11 @@ def walk(root: str, limits: Limits) -> Walk:
     return w
 
 
-def _is_skill_dir(full: str, rel: str) -> bool:
-    if any(os.path.lexists(os.path.join(full, n)) for n in SKILL_FILE_NAMES):
-        return True
+def _holds_skill_file(full: str) -> bool:
+    return any(os.path.lexists(os.path.join(full, n)) for n in SKILL_FILE_NAMES)
+
+
+def _under_skill_parent(rel: str) -> bool:
     parent = posixpath.dirname(rel).lower()
     return any(parent == p or parent.endswith("/" + p) for p in SKILL_PARENTS)
 
@@ -162,14 +172,15 @@ def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSe
     roots = skill_roots(files)
     ts = TargetSet(root=root, skill_roots=roots)
     ts.not_scanned.extend(w.capped)
+    links = set(dir_links)  # the walk already told links from files; no lstat per path
     for path in files + dir_links:
         kind = catalog.classify(path, roots)
         if kind is None and _in_skill_dir(path, w.skill_dirs):
             kind = "skill"
         if kind is None:
             continue
-        full = os.path.join(root, path)
-        if os.path.islink(full):
+        if path in links:
+            full = os.path.join(root, path)
             target = os.readlink(full)
             from .textio import is_within
 

@@ -131,12 +131,31 @@ def read_file(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> D
         digest = _hash_file(full)
         return NotScanned(rel_path, "too-large", f"{st.st_size} bytes is over the {max_bytes}-byte cap", digest)
     try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+        data = _read_capped(full, st.st_size, max_bytes + 1)
     except OSError as exc:
         return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
     return decode_blob(rel_path, data, max_bytes)
+
+
+def _read_capped(full: str, size_hint: int, cap: int) -> bytes:
+    """At most `cap` bytes, read to end of file with plain os.read calls: a buffered file object
+    costs an fstat, an isatty ioctl and two objects per file, and the size from lstat lets the
+    first read take the whole file at once (a file that grew since is still read to the cap)."""
+    fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        chunks: list[bytes] = []
+        got = 0
+        want = min(size_hint + 1, cap)
+        while got < cap:
+            chunk = os.read(fd, min(want, cap - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            want = 1 << 16
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _hash_file(full: str) -> str | None:

@@ -2,9 +2,9 @@
 
     python benchmarks/bench_scan.py [CORPUS_BENIGN_DIR] [--rules] [--adversarial-only]
 
-1. Full scan of the benign corpus (every owner__repo folder as a root, its agent files
-   discovered as `instruction-guard scan` would, with its default of one worker process
-   per core; --jobs 1 for one process), three times (--repeat): the best wall time, since
+1. Full scan of the benign corpus, as `instruction-guard scan CORPUS_BENIGN_DIR` does it (one
+   tree, its agent files discovered at any depth, one worker process per core by default;
+   --jobs 1 for one process), three times (--repeat): the best wall time, since
    other tenants of a shared machine only ever add time, the CPU time of every process, and
    peak memory. Memory is the peak over time of the summed PSS (proportional set size) of this
    process and its workers, sampled every 20 ms by a separate process: forked workers share
@@ -86,22 +86,13 @@ def cpu_seconds() -> float:
 
 
 def full_scan(corpus: str, jobs: int) -> tuple[float, float, int, int, int]:
-    """Scan every repository folder under corpus; (wall s, CPU s, files scanned, not scanned, findings)."""
-    config = Config(jobs=jobs)
-    scanned = not_scanned = findings = 0
+    """Scan the corpus as one tree; (wall s, CPU s, files scanned, not scanned, findings)."""
     cpu_started = cpu_seconds()
     started = time.perf_counter()
-    for name in sorted(os.listdir(corpus)):
-        root = os.path.join(corpus, name)
-        if not os.path.isdir(root):
-            continue
-        result = scan_tree(root, [], config)
-        scanned += len(result.scanned)
-        not_scanned += len(result.not_scanned)
-        findings += len(result.findings)
+    result = scan_tree(corpus, [], Config(jobs=jobs))
     wall = time.perf_counter() - started
     workers.shutdown()  # workers exit, so their CPU time and peak memory are counted
-    return wall, cpu_seconds() - cpu_started, scanned, not_scanned, findings
+    return wall, cpu_seconds() - cpu_started, len(result.scanned), len(result.not_scanned), len(result.findings)
 
 
 def adversarial_texts() -> dict[str, str]:

@@ -31,11 +31,26 @@ def load(root: str, target: Target, limits: Limits) -> Decoded | NotScanned:
     return read_file(root, target.path, limits.max_file_bytes)
 
 
+_APPLICABLE: dict[tuple[int, str, str], tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {}
+
+
+def _applicable(rules: Iterable[Rule], doc: Document) -> Iterable[Rule]:
+    """The rules that read this kind and language of document, worked out once per rule table
+    (the catalog is one tuple for the life of the process) instead of asked per rule per file."""
+    if not isinstance(rules, tuple):
+        return [r for r in rules if r.applies(doc)]
+    key = (id(rules), doc.kind, doc.language)
+    known = _APPLICABLE.get(key)
+    if known is None or known[0] is not rules:  # `is`: an id can be reused by a later table
+        if len(_APPLICABLE) > 256:  # tests build many small tables; keep the memo bounded
+            _APPLICABLE.clear()
+        known = _APPLICABLE[key] = (rules, tuple(r for r in rules if r.applies(doc)))
+    return known[1]
+
+
 def scan_document(doc: Document, rules: Iterable[Rule], kind: str = "explicit") -> list[Finding]:
     findings: list[Finding] = []
-    for r in rules:
-        if not r.applies(doc):
-            continue
+    for r in _applicable(rules, doc):
         for n, hit in enumerate(r.check(doc)):
             if n >= MAX_HITS_PER_RULE:
                 findings[-1].properties["more-hits-in-file"] = "capped at %d" % MAX_HITS_PER_RULE

@@ -57,9 +57,17 @@ def lists() -> Lists:
 
 
 @lru_cache(maxsize=None)
-def _bucket(ecosystem: str, length: int) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Popular names of one length with their character sets, built on first use."""
-    return tuple((n, frozenset(n)) for n in lists().by_length[ecosystem].get(length, ()))
+def _buckets(ecosystem: str, length: int) -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """Popular names of one length by first letter, with their character sets, built on first
+    use: an imitation keeps the first letter (_imitates), so no other name can be the answer."""
+    out: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for n in lists().by_length[ecosystem].get(length, ()):
+        out.setdefault(n[:1], []).append((n, frozenset(n)))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _bucket(ecosystem: str, length: int, first: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    return _buckets(ecosystem, length).get(first, ())
 
 
 def osa_distance(a: str, b: str, limit: int = MAX_DISTANCE) -> int:
@@ -132,7 +140,7 @@ def look_alike(raw_name: str, ecosystems: tuple[str, ...] = ("pypi", "npm")) -> 
         limit = allowed_distance(name)
         chars = frozenset(name)
         for length in range(max(len(name) - limit, MIN_LENGTH), len(name) + limit + 1):
-            for target, target_chars in _bucket(eco, length):
+            for target, target_chars in _bucket(eco, length, name[0]):
                 # One edit changes at most two members of the character set.
                 if len(chars ^ target_chars) > 2 * limit:
                     continue

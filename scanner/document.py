@@ -12,8 +12,11 @@ from functools import cached_property
 from itertools import accumulate
 from typing import Iterator
 
+from . import prefilter
 from .matching import Regex
 from .normalize import OffsetMap, normalize_line
+
+_UNSET = object()
 
 PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
 PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
@@ -126,8 +129,26 @@ class Document:
             return offset
         return index[offset] if offset < len(index) else len(self.text)
 
+    def may_match(self, regex: Regex, normalized: bool = True) -> bool:
+        """False only when the pattern's required words are absent from this view of the text."""
+        if regex.prefilter is None:
+            return True
+        index, cond = regex.prefilter
+        key = (index, normalized)
+        present = self._atoms.get(key, _UNSET)
+        if present is _UNSET:
+            present = index.present(self.normalized_bytes if normalized else self.raw_bytes)
+            self._atoms[key] = present
+        return present is None or prefilter.holds(cond, present)
+
+    @cached_property
+    def _atoms(self) -> dict:
+        return {}
+
     def finditer(self, regex: Regex, normalized: bool = True, limit: int = 200) -> Iterator[Match]:
         """Matches as character offsets into the original text, at most `limit` of them."""
+        if not self.may_match(regex, normalized):
+            return
         text = self.normalized_text if normalized else self.text
         data = self.normalized_bytes if normalized else self.raw_bytes
         to_chars = _ByteToChar(text, data)

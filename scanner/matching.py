@@ -6,25 +6,33 @@ rule backtrack. Patterns run over UTF-8 bytes of a document, encoded once per do
 """
 from __future__ import annotations
 
+import weakref
 from typing import Iterator
 
 import re2
 
+from . import prefilter
+
 _OPTIONS = re2.Options()
 _OPTIONS.max_mem = 64 << 20
+
+_REGISTRY: "weakref.WeakSet[Regex]" = weakref.WeakSet()  # every live pattern, for build_prefilter
 
 
 class Regex:
     """A compiled RE2 pattern over UTF-8 bytes."""
 
-    __slots__ = ("pattern", "_re")
+    __slots__ = ("pattern", "_re", "prefilter", "__weakref__")
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
+        # (index, condition) once build_prefilter has seen this pattern; None: always run it.
+        self.prefilter: tuple[prefilter.Index, object] | None = None
         try:
             self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS)
         except re2.error as exc:  # a rule author's mistake: fail loudly at load time
             raise ValueError(f"pattern does not compile under RE2: {pattern!r}: {exc}") from exc
+        _REGISTRY.add(self)
 
     def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
         if endpos is None:
@@ -46,3 +54,14 @@ class Regex:
 
 def rx(pattern: str) -> Regex:
     return Regex(pattern)
+
+
+def build_prefilter() -> None:
+    """Index the atoms of every pattern compiled so far (the rule catalog calls this once its
+    modules are imported); Document then skips a pattern over a text that lacks its words.
+    Patterns compiled later are simply always run."""
+    regexes = list(_REGISTRY)
+    index = prefilter.Index(r.pattern for r in regexes)
+    for r in regexes:
+        cond = index.conditions[r.pattern]
+        r.prefilter = None if cond is None else (index, cond)

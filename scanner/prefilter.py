@@ -1,0 +1,254 @@
+"""Skip a pattern over a document that lacks the words every one of its matches contains.
+
+Each rule pattern is a full RE2 pass over a document (about 2.5 ns a byte), and most patterns
+never match a benign file. From a pattern's syntax tree this module derives a necessary
+condition on literal words ("atoms"), the way RE2's FilteredRE2 does: `\\bignore\\s+(?:all|any)
+\\s+previous\\s+instructions` cannot match a text without "ignore", "previous" and "instructions".
+One RE2 set of every pattern's atoms then runs over a document once, and a pattern whose
+condition fails there is not run at all: its result is known to be empty.
+
+Soundness is what matters (a wrong condition would hide a finding), so the derivation is
+conservative: anything it does not fully understand (RE2-only syntax, non-ASCII literals, classes
+of more than a few characters, POSIX classes) counts as "any text", and a pattern it cannot parse
+is always run. Atoms are matched without case, so they over-approximate case-sensitive patterns.
+If the set's automaton ever runs out of memory, an always-present empty atom is missing from its
+answer and every pattern runs. tests/test_prefilter.py checks the conditions on random texts
+generated from each pattern.
+"""
+from __future__ import annotations
+
+import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own patterns
+from re._constants import AT, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, RANGE, SUBPATTERN
+from typing import Iterable, Union
+
+import re2
+
+MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
+MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms
+MAX_CLASS = 4  # a character class of more characters counts as "any character"
+MAX_ATOMS = 12  # a condition needing more words is dropped: big word lists rarely filter anything
+
+# A condition: None (any text), ("atoms", frozenset of words: at least one present), or
+# ("and" | "or", tuple of conditions). Index turns the words into atom ids.
+Condition = Union[None, tuple]
+
+
+class _Info:
+    """What a piece of a pattern requires: a small set of exact strings, or a condition."""
+
+    __slots__ = ("exact", "cond")
+
+    def __init__(self, exact: set[str] | None = None, cond=None) -> None:
+        self.exact = exact
+        self.cond = cond
+
+
+def _any() -> _Info:
+    return _Info(None, None)
+
+
+def _as_cond(info: _Info):
+    """The condition of an info: an OR of its exact strings when they are all long enough."""
+    if info.exact is None:
+        return info.cond
+    strings = _minimal(info.exact)
+    if not strings or any(len(s) < MIN_ATOM for s in strings):
+        return None
+    return ("atoms", frozenset(strings))
+
+
+def _minimal(strings: set[str]) -> set[str]:
+    """Drop strings that contain another one: "ignores" requires "ignore" anyway."""
+    ordered = sorted(strings, key=len)
+    kept: list[str] = []
+    for s in ordered:
+        if not any(k in s for k in kept):
+            kept.append(s)
+    return set(kept)
+
+
+def _and(parts: Iterable) -> object:
+    items = list(dict.fromkeys(p for p in parts if p is not None))
+    if not items:
+        return None
+    return items[0] if len(items) == 1 else ("and", tuple(items))
+
+
+def _or(parts: Iterable) -> object:
+    items = list(parts)
+    if not items or any(p is None for p in items):
+        return None
+    words = frozenset().union(*(p[1] for p in items if p[0] == "atoms"))
+    items = [p for p in items if p[0] != "atoms"] + ([("atoms", words)] if words else [])
+    return items[0] if len(items) == 1 else ("or", tuple(items))
+
+
+def _alternate(infos: list[_Info]) -> _Info:
+    if all(i.exact is not None for i in infos):
+        union = set().union(*(i.exact for i in infos))
+        if len(union) <= MAX_EXACT:
+            return _Info(union)
+        return _Info(None, _as_cond(_Info(union)))
+    return _Info(None, _or(_as_cond(i) for i in infos))
+
+
+def _char(code: int) -> _Info:
+    ch = chr(code)
+    if not ch.isascii():
+        return _any()  # case folding beyond ASCII differs between engines: do not rely on it
+    return _Info({ch.lower()})
+
+
+def _klass(items) -> _Info:
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is LITERAL:
+            chars.add(chr(arg).lower())
+        elif op is RANGE and arg[1] - arg[0] < MAX_CLASS:
+            chars.update(chr(c).lower() for c in range(arg[0], arg[1] + 1))
+        else:  # NEGATE, CATEGORY (\s, \w, \d) or a wide range
+            return _any()
+        if len(chars) > MAX_CLASS or not all(c.isascii() for c in chars):
+            return _any()
+    return _Info(chars) if chars else _any()
+
+
+def _sequence(items) -> _Info:
+    """A concatenation: exact strings grow while they stay few; what cannot grow becomes a
+    condition, and the exact run starts again after it (so `a\\s+(?:ll|ny)` still yields
+    nothing but `ignore\\s+previous` yields both words)."""
+    done: list = []  # conditions of finished parts, all required
+    run: set[str] = {""}  # the exact strings of the current run of literals
+    flushed = False
+    for op, arg in items:
+        if op in (MAX_REPEAT, MIN_REPEAT) and arg[0] >= 1:
+            # x{1,} and x{2,5} start with one x here, and what follows is unknown.
+            inner = _sequence(arg[2])
+            if inner.exact is not None and len(run) * len(inner.exact) <= MAX_EXACT:
+                done.append(_as_cond(_Info({x + y for x in run for y in inner.exact})))
+            else:
+                done.extend((_as_cond(_Info(run)), _as_cond(inner)))
+            run, flushed = {""}, True
+            continue
+        item = _node(op, arg)
+        if item.exact is not None and len(run) * len(item.exact) <= MAX_EXACT:
+            run = {x + y for x in run for y in item.exact}
+            continue
+        flushed = True
+        done.append(_as_cond(_Info(run)))
+        if item.exact is not None:
+            run = set(item.exact)
+        else:
+            done.append(item.cond)
+            run = {""}
+    if not flushed:
+        return _Info(run)
+    done.append(_as_cond(_Info(run)))
+    return _Info(None, _and(done))
+
+
+def _node(op, arg) -> _Info:
+    if op is LITERAL:
+        return _char(arg)
+    if op is AT:
+        return _Info({""})  # \b, ^, $: zero width
+    if op is SUBPATTERN:
+        return _sequence(arg[-1])
+    if op is BRANCH:
+        return _alternate([_sequence(branch) for branch in arg[1]])
+    if op is IN:
+        return _klass(arg)
+    if op in (MAX_REPEAT, MIN_REPEAT):
+        low, high, child = arg
+        inner = _sequence(child)
+        if low == 0:
+            if high == 1 and inner.exact is not None:  # x? is x or nothing
+                return _Info(inner.exact | {""})
+            return _any()
+        return _Info(None, _as_cond(inner))  # present at least once
+    return _any()  # ., \\s, [^x] and the like: no literal requirement
+
+
+def condition(pattern: str):
+    """The atom condition a pattern's matches satisfy, in atom strings; None when unknown."""
+    if "[:" in pattern or "\\Q" in pattern:
+        return None  # POSIX classes and quoting parse differently outside RE2
+    try:
+        tree = sre_parse.parse(pattern)
+    except Exception:  # RE2-only syntax (\\x{...}, \\p{...}, \\z): run the pattern always
+        return None
+    return _as_cond(_sequence(list(tree)))
+
+
+class Index:
+    """The atoms of many patterns in one RE2 set: which patterns can match a text, in one pass."""
+
+    def __init__(self, patterns: Iterable[str], max_mem: int = 64 << 20) -> None:
+        words = {p: _narrow(condition(p)) for p in set(patterns)}
+        words = {p: (c if len(_words(c)) <= MAX_ATOMS else None) for p, c in words.items()}
+        atoms = sorted({w for c in words.values() for w in _words(c)})
+        self._ids = {w: i for i, w in enumerate(atoms, 1)}  # 0 is the always-present empty atom
+        options = re2.Options()
+        options.literal = True
+        options.case_sensitive = False
+        options.max_mem = max_mem
+        self._set: re2.Set | None = re2.Set.SearchSet(options)
+        for atom in [""] + atoms:
+            self._set.Add(atom.encode("ascii"))
+        try:
+            self._set.Compile()
+        except re2.error:
+            self._set = None  # too big for max_mem: every pattern runs, as without an index
+        self.conditions = {p: self._to_ids(c) for p, c in words.items()}
+
+    def present(self, data: bytes) -> frozenset[int] | None:
+        """Ids of the atoms in data; None when the set could not finish (then assume all)."""
+        if self._set is None:
+            return None
+        found = self._set.Match(data)
+        return frozenset(found) if 0 in found else None
+
+    def _to_ids(self, cond):
+        if cond is None:
+            return None
+        if cond[0] == "atoms":
+            return frozenset(self._ids[w] for w in cond[1])
+        return (cond[0], tuple(self._to_ids(c) for c in cond[1]))
+
+
+def holds(cond, present: frozenset[int]) -> bool:
+    """Whether a condition (in atom ids) is met by the atoms present."""
+    if cond is None:
+        return True
+    if type(cond) is frozenset:
+        return not cond.isdisjoint(present)
+    if cond[0] == "and":
+        return all(holds(c, present) for c in cond[1])
+    return any(holds(c, present) for c in cond[1])
+
+
+def _narrow(cond):
+    """Keep one group of each AND: every atom costs the set time on every text, and one rare
+    group (the one whose shortest word is longest) filters almost as well as all of them."""
+    if cond is None or cond[0] == "atoms":
+        return cond
+    parts = [_narrow(c) for c in cond[1]]
+    if cond[0] == "or":
+        return _or(parts)
+    return max(parts, key=_rarity)
+
+
+def _rarity(cond) -> int:
+    if cond[0] == "atoms":
+        return min(len(w) for w in cond[1])
+    if cond[0] == "or":
+        return min(_rarity(c) for c in cond[1])
+    return max(_rarity(c) for c in cond[1])
+
+
+def _words(cond) -> set[str]:
+    if cond is None:
+        return set()
+    if cond[0] == "atoms":
+        return set(cond[1])
+    return set().union(*(_words(c) for c in cond[1]))

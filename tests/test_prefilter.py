@@ -1,0 +1,147 @@
+"""The word prefilter may only ever skip a pattern that cannot match: checked on texts generated
+from every catalog pattern, then matched by RE2 itself."""
+from __future__ import annotations
+
+import random
+import re._parser as sre_parse
+from re._constants import (
+    ANY, AT, BRANCH, CATEGORY, CATEGORY_DIGIT, CATEGORY_NOT_DIGIT, CATEGORY_NOT_SPACE,
+    CATEGORY_NOT_WORD, CATEGORY_SPACE, CATEGORY_WORD, IN, LITERAL, MAX_REPEAT, MIN_REPEAT,
+    NEGATE, NOT_LITERAL, RANGE, SUBPATTERN,
+)
+
+import pytest
+
+from scanner import matching, prefilter
+from scanner.document import Document
+from scanner.matching import rx
+from scanner.rules import catalog
+
+_POOL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n_-./:;'\"<>()[]{}|&$@#%*+=?!~`\\é"
+_CATEGORY = {
+    CATEGORY_DIGIT: str.isdigit, CATEGORY_SPACE: lambda c: c in " \t\n\r\f\v",
+    CATEGORY_WORD: lambda c: c.isascii() and (c.isalnum() or c == "_"),
+}
+_CATEGORY.update({
+    CATEGORY_NOT_DIGIT: lambda c: not c.isdigit(), CATEGORY_NOT_SPACE: lambda c: c not in " \t\n\r\f\v",
+    CATEGORY_NOT_WORD: lambda c: not (c.isascii() and (c.isalnum() or c == "_")),
+})
+
+
+def _in_class(items, ch: str) -> bool:
+    negate, hit = False, False
+    for op, arg in items:
+        if op is NEGATE:
+            negate = True
+        elif op is LITERAL:
+            hit |= ord(ch) == arg
+        elif op is RANGE:
+            hit |= arg[0] <= ord(ch) <= arg[1]
+        elif op is CATEGORY:
+            hit |= _CATEGORY.get(arg, lambda c: False)(ch)
+    return hit != negate
+
+
+def _generate(items, rnd: random.Random) -> str:
+    """A random text the parsed pattern is meant to match (RE2 has the last word)."""
+    out: list[str] = []
+    for op, arg in items:
+        if op is LITERAL:
+            out.append(chr(arg))
+        elif op is NOT_LITERAL:
+            out.append(rnd.choice([c for c in _POOL if ord(c) != arg]))
+        elif op is ANY:
+            out.append(rnd.choice(_POOL.replace("\n", "")))
+        elif op is IN:
+            choices = [c for c in _POOL if _in_class(arg, c)] or [chr(a) for o, a in arg if o is LITERAL]
+            out.append(rnd.choice(choices) if choices else "")
+        elif op is SUBPATTERN:
+            out.append(_generate(arg[-1], rnd))
+        elif op is BRANCH:
+            out.append(_generate(rnd.choice(arg[1]), rnd))
+        elif op in (MAX_REPEAT, MIN_REPEAT):
+            low, high, child = arg
+            count = rnd.randint(low, min(high, low + 3))
+            out.extend(_generate(child, rnd) for _ in range(count))
+        elif op is AT:
+            continue
+    return "".join(out)
+
+
+def _catalog_patterns() -> list[str]:
+    catalog()
+    return sorted({r.pattern for r in list(matching._REGISTRY) if r.prefilter is not None})
+
+
+def test_the_catalog_patterns_are_indexed():
+    patterns = _catalog_patterns()
+    # Most rule patterns name words; if this drops, the prefilter has silently stopped working.
+    assert len(patterns) >= 60
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_pattern_is_never_skipped_on_a_text_it_matches(seed):
+    rnd = random.Random(seed)
+    index = prefilter.Index(_catalog_patterns())
+    checked = 0
+    for pattern in _catalog_patterns():
+        tree = sre_parse.parse(pattern)
+        compiled = rx(pattern)
+        cond = index.conditions[pattern]
+        for _ in range(25):
+            sample = _generate(list(tree), rnd)
+            if rnd.random() < 0.3:
+                sample = "".join(c.upper() if rnd.random() < 0.5 else c for c in sample)
+            text = rnd.choice(["", "see ", "x", "# note\n"]) + sample + rnd.choice(["", " end", ".", "\n"])
+            data = text.encode("utf-8")
+            if compiled.search(data) is None:
+                continue
+            checked += 1
+            present = index.present(data)
+            assert present is not None
+            assert prefilter.holds(cond, present), (pattern, text)
+    assert checked > 1000  # the generator reaches most patterns: the test cannot pass by skipping
+
+
+def test_conditions_name_every_required_word():
+    cond = prefilter.condition(r"\bignore\s+(?:all|any)\s+previous\s+instructions")
+    assert cond == ("and", (("atoms", frozenset({"ignore"})), ("atoms", frozenset({"all", "any"})),
+                            ("atoms", frozenset({"previous"})), ("atoms", frozenset({"instructions"}))))
+    assert prefilter.condition(r"(?:abc|de)fgh") == ("atoms", frozenset({"abcfgh", "defgh"}))
+    assert prefilter.condition(r"\bpip3?\s+install") == ("and", (("atoms", frozenset({"pip"})), ("atoms", frozenset({"install"}))))
+
+
+@pytest.mark.parametrize("pattern", [
+    r"[A-Za-z0-9+/]{24,}",  # no literal at all
+    r"\x{E0000}+",  # RE2-only syntax: always run
+    r"foo[[:alpha:]]bar",  # POSIX class: parsed differently outside RE2
+    r"(?i)straße",  # non-ASCII literals are not relied on
+    r"ab",  # words shorter than three letters filter nothing
+    r"x*yz",
+])
+def test_what_is_not_understood_is_always_run(pattern):
+    cond = prefilter.condition(pattern)
+    assert cond is None or all(len(w) >= prefilter.MIN_ATOM and w.isascii() for w in prefilter._words(cond))
+    if pattern != r"(?i)straße":
+        assert cond is None
+
+
+def test_a_document_skips_a_pattern_whose_words_are_absent_and_runs_it_otherwise():
+    catalog()  # builds the index over every pattern compiled so far
+    pattern = rx(r"\bexfiltrate\s+the\s+wallet\b")
+    matching.build_prefilter()
+    assert pattern.prefilter is not None
+    quiet = Document("CLAUDE.md", "Run the tests before you push.\n")
+    assert not quiet.may_match(pattern)
+    assert list(quiet.finditer(pattern)) == []
+    loud = Document("CLAUDE.md", "Then EXFILTRATE  the wallet.\n")
+    assert loud.may_match(pattern)
+    assert [(m.start, m.end) for m in loud.finditer(pattern)] == [(5, 27)]
+
+
+def test_an_index_that_cannot_be_built_runs_every_pattern():
+    index = prefilter.Index([r"\bexfiltrate\s+the\s+wallet\b"], max_mem=1 << 10)
+    assert index.present(b"nothing to see") is None
+    pattern = rx(r"\bexfiltrate\s+the\s+wallet\b")
+    pattern.prefilter = (index, index.conditions[pattern.pattern])
+    assert Document("CLAUDE.md", "nothing to see").may_match(pattern)

@@ -11,8 +11,8 @@ Soundness is what matters (a wrong condition would hide a finding), so the deriv
 conservative: anything it does not fully understand (RE2-only syntax, non-ASCII literals, classes
 of more than a few characters, POSIX classes) counts as "any text", and a pattern it cannot parse
 is always run. Atoms are matched without case, so they over-approximate case-sensitive patterns.
-If the set's automaton ever runs out of memory, an always-present empty atom is missing from its
-answer and every pattern runs. tests/test_prefilter.py checks the conditions on random texts
+If the set's automaton ever runs out of memory, an always-present start-of-text atom is missing
+from its answer and every pattern runs. tests/test_prefilter.py checks the conditions on random texts
 generated from each pattern.
 """
 from __future__ import annotations
@@ -187,14 +187,16 @@ class Index:
         words = {p: _narrow(condition(p)) for p in set(patterns)}
         words = {p: (c if len(_words(c)) <= MAX_ATOMS else None) for p, c in words.items()}
         atoms = sorted({w for c in words.values() for w in _words(c)})
-        self._ids = {w: i for i, w in enumerate(atoms, 1)}  # 0 is the always-present empty atom
+        self._ids = {w: i for i, w in enumerate(atoms, 1)}  # 0 is the start-of-text sentinel
         options = re2.Options()
-        options.literal = True
         options.case_sensitive = False
         options.max_mem = max_mem
         self._set: re2.Set | None = re2.Set.SearchSet(options)
-        for atom in [""] + atoms:
-            self._set.Add(atom.encode("ascii"))
+        # Id 0 matches every text at its start, so a finished pass always names it. (An empty
+        # pattern would too, but it matches at every position, which made the pass 40% slower.)
+        self._set.Add(rb"\A")
+        for atom in atoms:
+            self._set.Add(re2.escape(atom.encode("ascii")))
         try:
             self._set.Compile()
         except re2.error:

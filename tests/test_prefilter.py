@@ -145,3 +145,9 @@ def test_an_index_that_cannot_be_built_runs_every_pattern():
     pattern = rx(r"\bexfiltrate\s+the\s+wallet\b")
     pattern.prefilter = (index, index.conditions[pattern.pattern])
     assert Document("CLAUDE.md", "nothing to see").may_match(pattern)
+
+
+def test_an_empty_text_is_answered_not_mistaken_for_a_failed_pass():
+    index = prefilter.Index([r"\bexfiltrate\s+the\s+wallet\b"])
+    assert index.present(b"") == frozenset({0})
+    assert index.present(b"EXFILTRATE") == frozenset({0, 1})

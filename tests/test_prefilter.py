@@ -70,6 +70,7 @@ def _generate(items, rnd: random.Random) -> str:
 
 def _catalog_patterns() -> list[str]:
     catalog()
+    matching.build_prefilter()
     return sorted({r.pattern for r in list(matching._REGISTRY) if r.prefilter is not None})
 
 
@@ -127,7 +128,7 @@ def test_what_is_not_understood_is_always_run(pattern):
 
 
 def test_a_document_skips_a_pattern_whose_words_are_absent_and_runs_it_otherwise():
-    catalog()  # builds the index over every pattern compiled so far
+    catalog()
     pattern = rx(r"\bexfiltrate\s+the\s+wallet\b")
     matching.build_prefilter()
     assert pattern.prefilter is not None
@@ -151,3 +152,19 @@ def test_an_empty_text_is_answered_not_mistaken_for_a_failed_pass():
     index = prefilter.Index([r"\bexfiltrate\s+the\s+wallet\b"])
     assert index.present(b"") == frozenset({0})
     assert index.present(b"EXFILTRATE") == frozenset({0, 1})
+
+
+def test_a_big_scan_builds_the_prefilter_and_a_small_one_does_not_need_it(tmp_path, monkeypatch):
+    from scanner.config import Config
+    from scanner.engines import native
+    from scanner.pipeline import scan_tree
+
+    built: list[int] = []
+    monkeypatch.setattr(native, "ensure_prefilter", lambda: built.append(1))
+    for i in range(native.PREFILTER_MIN_TARGETS):
+        (tmp_path / f"s{i}" / "SKILL.md").parent.mkdir()
+        (tmp_path / f"s{i}" / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\nFormat the code.\n")
+    small = scan_tree(str(tmp_path / "s0"), [], Config(jobs=1))
+    assert built == [] and small.scanned
+    scan_tree(str(tmp_path), [], Config(jobs=1))
+    assert built == [1]

@@ -10,6 +10,7 @@ from typing import Iterable
 
 from .. import __version__
 from ..document import Document
+from ..matching import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
 from ..report.inert import visible
 from ..rules import Rule, catalog, get_rule
@@ -23,6 +24,7 @@ from .workers import map_targets
 
 ENGINE = "native"
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
+PREFILTER_MIN_TARGETS = 50  # below this, deriving the patterns' words costs more than it saves
 
 
 def load(root: str, target: Target, limits: Limits) -> Decoded | NotScanned:
@@ -145,6 +147,8 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1) -> ScanResult:
     """Scan every target; `jobs` > 1 spreads big scans over worker processes, same results."""
     started = time.perf_counter()
     catalog()  # verified once here, so forked workers inherit the checked rule table
+    if len(ts.targets) >= PREFILTER_MIN_TARGETS:
+        ensure_prefilter()  # likewise inherited
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))

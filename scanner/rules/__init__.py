@@ -11,7 +11,6 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from ..matching import build_prefilter
 from .base import Fixture, Hit, Rule, RuleFixtureError, rule, verify_rule
 
 __all__ = ["Fixture", "Hit", "Rule", "RuleFixtureError", "rule", "catalog", "get_rule"]
@@ -38,7 +37,6 @@ def catalog() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for name in RULE_MODULES:
         rules.extend(importlib.import_module(name).RULES)
-    build_prefilter()  # before the fixtures run, so they check the word prefilter too
     problems: list[str] = []
     seen: dict[str, Rule] = {}
     for r in rules:

@@ -31,6 +31,7 @@ from scanner.config import Config  # noqa: E402
 from scanner.document import Document  # noqa: E402
 from scanner.engines import workers  # noqa: E402
 from scanner.engines.native import scan_document  # noqa: E402
+from scanner.matching import ensure_prefilter  # noqa: E402
 from scanner.pipeline import scan_tree  # noqa: E402
 from scanner.rules import catalog  # noqa: E402
 from scanner.textio import read_file  # noqa: E402
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample_pss:
         return sample_pss(args.sample_pss)
     rules = catalog()  # load (and fixture-check) before timing
+    ensure_prefilter()  # as a scan of many files does: the adversarial texts pay its word pass too
     failed = False
     print(f"rules loaded: {len(rules)}; cpus: {os.cpu_count()}")
     if not args.adversarial_only:

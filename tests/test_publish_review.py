@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from publish_helpers import HEAD, assert_all_valid, context, finding
 
-from scanner.github.comments import SUMMARY_MARKER, finding_marker, inline_body, for_comments
+from scanner.github.comments import REVIEW_MARKER, SUMMARY_MARKER, finding_marker, inline_body, for_comments
 from scanner.github.publish import FIX_FORK, FIX_PULL_REQUESTS, publish
 from scanner.models import Category, ScanResult, Severity
 from scanner.report import sarif
@@ -217,3 +217,30 @@ def test_a_review_body_claims_only_the_findings_it_shows():
     many = for_comments([finding(i, line=i + 1) for i in range(MAX_LISTED + 7)])
     body = review_body(0, many, HEAD)
     assert len(listed_fingerprints(body)) == MAX_LISTED and "and 7 more" in body
+
+
+def test_a_review_github_created_before_answering_502_is_not_posted_twice(gh):
+    gh.proxy.respond("GET", REVIEWS, body=[], times=1)  # before posting: no review of ours
+    gh.proxy.respond("POST", REVIEWS, status=502, times=1)  # GitHub acted, then the answer failed
+    gh.proxy.respond("GET", REVIEWS, body=[{"id": 77, "user": {"login": ME}, "body": f"new findings\n{REVIEW_MARKER}"}])
+    out = _comment(gh, ScanResult(findings=[finding(1, line=3)]), changed_lines={"CLAUDE.md": frozenset({3})})
+    assert len(gh.proxy.sent("POST", REVIEWS)) == 1
+    assert out["review"].status == "ok", out["review"]
+    assert_all_valid(gh)
+
+
+def test_a_review_that_a_502_did_not_create_is_posted_again(gh):
+    gh.proxy.respond("POST", REVIEWS, status=502, times=1)
+    gh.proxy.respond("GET", REVIEWS, body=[{"id": 5, "user": {"login": "mallory"}, "body": REVIEW_MARKER}])
+    out = _comment(gh, ScanResult(findings=[finding(1, line=3)]), changed_lines={"CLAUDE.md": frozenset({3})})
+    assert len(gh.proxy.sent("POST", REVIEWS)) == 2  # someone else's review is not ours
+    assert out["review"].status == "ok", out["review"]
+
+
+def test_a_summary_comment_created_before_a_502_is_not_posted_twice(gh):
+    gh.proxy.respond("GET", ISSUE_COMMENTS, body=[], times=1)
+    gh.proxy.respond("POST", ISSUE_COMMENTS, status=502, times=1)
+    gh.proxy.respond("GET", ISSUE_COMMENTS, body=[{"id": 9, "user": {"login": ME}, "body": SUMMARY_MARKER}])
+    out = _comment(gh, ScanResult())
+    assert len(gh.proxy.sent("POST", ISSUE_COMMENTS)) == 1
+    assert out["summary-comment"].status == "ok" and "(9)" in out["summary-comment"].detail

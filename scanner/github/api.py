@@ -4,6 +4,9 @@ One client serves every call the publisher makes (code scanning upload, reviews,
 there is one retry policy: 5xx answers, dropped connections and rate limits (429, or 403 with a
 rate-limit body, `Retry-After` or an exhausted `x-ratelimit-remaining`) are retried with back-off
 inside a total time budget; every other 4xx is final and raised at once as `APIError`.
+A request that creates something (a review, a comment) may have taken effect even though its
+answer was a 5xx or never came: such a call passes `if_unsure`, which looks for what the request
+would have created before it is sent again, so a flaky answer never doubles a review.
 
 The token only ever goes to the configured API URL: pagination counts pages instead of
 following `Link` headers, and requests drops the Authorization header on cross-host redirects.
@@ -105,17 +108,27 @@ class GitHubAPI:
                 return 60.0
         return min(2.0 ** attempt, MAX_BACKOFF) + random.uniform(0, 0.5)
 
-    def request(self, method: str, path: str, *, json: Any = None, params: dict | None = None) -> Any:
-        """Send one request (with retries); return the decoded JSON body, or None when empty."""
+    def request(self, method: str, path: str, *, json: Any = None, params: dict | None = None,
+                if_unsure: Callable[[], Any] | None = None) -> Any:
+        """Send one request (with retries); return the decoded JSON body, or None when empty.
+
+        `if_unsure`, for requests that must not take effect twice: called before resending a
+        request whose earlier attempt may have reached GitHub; what it returns (not None) is
+        taken as this request's answer instead of sending it again."""
         url = path if path.startswith(self.api_url + "/") else f"{self.api_url}/{path.lstrip('/')}"
         attempt = 0
         last = "no answer"
+        unsure = False  # an earlier attempt may have taken effect
         while True:
             attempt += 1
             left = self.remaining()
             if left <= 0:
                 raise APIError(0, method, path, f"gave up after {attempt - 1} attempt(s) within "
                                f"{self.budget_seconds:.0f} s: {last}", retried=attempt - 1)
+            if unsure and if_unsure is not None:
+                found = if_unsure()
+                if found is not None:
+                    return found
             resp = None
             try:
                 self.requests_made += 1
@@ -123,6 +136,9 @@ class GitHubAPI:
                                             timeout=(min(10.0, left), min(60.0, left)), allow_redirects=True)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = f"connection failed ({type(exc).__name__})"
+                # Only a refused connection proves the request never left; a reset or a read
+                # timeout may come after GitHub acted on it.
+                unsure |= not isinstance(exc, requests.ConnectTimeout)
             except requests.RequestException as exc:  # a malformed GITHUB_API_URL: retrying cannot help
                 raise APIError(0, method, path, f"cannot send to {self.api_url}: {type(exc).__name__}") from None
             else:
@@ -138,6 +154,7 @@ class GitHubAPI:
                 if not retryable:
                     raise APIError(resp.status_code, method, path, message, doc_url, retried=attempt - 1)
                 last = f"{resp.status_code} {message}"
+                unsure |= resp.status_code >= 500  # a rate limit refused it; a 5xx may be after the fact
             if attempt >= self.max_attempts:
                 raise APIError(resp.status_code if resp is not None else 0, method, path,
                                f"gave up after {attempt} attempt(s): {last}", retried=attempt - 1)

@@ -9,6 +9,7 @@ Only comments written by our own login count: anyone can paste our hidden marker
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..models import Finding
 from .api import APIError, GitHubAPI
@@ -136,7 +137,12 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
         else:
             report.already += 1
     if inline or outside:
-        report.review_id = _submit(api, repository, pr, inline, outside, head_sha, commit, run_url, report)
+        def posted_meanwhile() -> dict | None:  # our review that an unanswered POST created
+            known = {rid for rid, _ in reviews}
+            return next(({"id": rid} for rid, _ in _our_reviews(api, repository, pr, me) if rid not in known), None)
+
+        report.review_id = _submit(api, repository, pr, inline, outside, head_sha, commit, run_url, report,
+                                   posted_meanwhile)
     for fp, (cid, state, body) in ours.items():
         if state == "open" and fp not in current:
             if _edit(api, repository, cid, resolved_body(body, commit), report):
@@ -157,14 +163,15 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
 
 
 def _submit(api: GitHubAPI, repository: str, pr: int, inline: list[CommentFinding], outside: list[CommentFinding],
-            head_sha: str | None, commit: str, run_url: str, report: ReviewReport) -> int | None:
+            head_sha: str | None, commit: str, run_url: str, report: ReviewReport,
+            posted_meanwhile: Callable[[], dict | None]) -> int | None:
     payload: dict = {"event": "COMMENT", "body": review_body(len(inline), outside, commit, run_url),
                      "comments": [{"path": c.finding.path, "line": c.finding.line, "side": "RIGHT",
                                    "body": inline_body(c)} for c in inline]}
     if head_sha:
         payload["commit_id"] = head_sha
     try:
-        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload)
+        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload, if_unsure=posted_meanwhile)
         report.inline, report.in_body = len(inline), len(outside)
     except APIError as exc:
         if exc.status != 422 or not inline:
@@ -174,7 +181,7 @@ def _submit(api: GitHubAPI, repository: str, pr: int, inline: list[CommentFindin
         everything = sorted(inline + outside, key=lambda c: c.finding.sort_key())
         payload["body"] = review_body(0, everything, commit, run_url)
         payload["comments"] = []
-        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload)
+        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload, if_unsure=posted_meanwhile)
         report.inline, report.in_body = 0, len(everything)
     rid = review.get("id") if isinstance(review, dict) else None
     return rid if isinstance(rid, int) else 0
@@ -195,7 +202,12 @@ def upsert_summary(api: GitHubAPI, repository: str, pr: int, body: str, *, me: s
             if _is_ours(c, me) and has_marker(str(c.get("body") or ""), SUMMARY_MARKER)
             and isinstance(c.get("id"), int)]
     if not ours:
-        created = api.request("POST", f"/repos/{repository}/issues/{pr}/comments", json={"body": body})
+        def posted_meanwhile() -> dict | None:  # our summary that an unanswered POST created
+            return next((c for c in api.paginate(f"/repos/{repository}/issues/{pr}/comments")
+                         if _is_ours(c, me) and has_marker(str(c.get("body") or ""), SUMMARY_MARKER)), None)
+
+        created = api.request("POST", f"/repos/{repository}/issues/{pr}/comments", json={"body": body},
+                              if_unsure=posted_meanwhile)
         cid = created.get("id") if isinstance(created, dict) else None
         return f"summary comment created ({cid})"
     ours.sort(key=lambda c: c["id"])

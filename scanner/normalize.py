@@ -119,6 +119,7 @@ class OffsetMap:
 
 
 _ASCII_BYTES = bytes(range(128))
+MAX_REPLACED_CHARS = 16  # ordinary files change at most a handful of distinct characters
 
 
 def normalize_line(line: str) -> tuple[str, OffsetMap | None]:
@@ -136,10 +137,13 @@ def _normalize_by_replacing(text: str) -> tuple[str, OffsetMap | None] | None:
     """The common case at C speed: lower the ASCII bytes, then one str.replace per distinct
     non-ASCII character that normalisation changes (a text has few). None when a replacement
     would produce a character another replacement changes (the result would then depend on
-    the order), so the per-character path decides instead."""
+    the order), or when so many distinct characters change that one pass per character would
+    cost more than the per-character path (a text built to be expensive)."""
     data = text.encode("utf-8", "surrogatepass")
     distinct = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
     changed = {ch: mapped for ch in distinct if (mapped := _map_char(ch)) != ch}
+    if len(changed) > MAX_REPLACED_CHARS:
+        return None
     out = data.lower().decode("utf-8", "surrogatepass")
     odd: list[tuple[int, int]] = []
     for ch, mapped in changed.items():

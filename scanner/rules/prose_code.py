@@ -19,6 +19,7 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
+from .gates import Family
 from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, PASTE_HOSTS, Context, cached, context_at, hosts_in, host_matches, is_ip, lowered, norm_line_at, norm_slice
 
 READS = ("prose",)
@@ -141,7 +142,7 @@ def _code_counts(ctx: Context) -> bool:
 
 
 def _pipe_to_shell(doc: Document) -> Iterator[Hit]:
-    for m in doc.finditer(_PIPE_TO_SHELL):
+    for m in _FAMILY.finditer(doc, _PIPE_TO_SHELL):
         text = norm_slice(doc, m.start, m.end)
         # Only the text of the match grades the host (a vendor named elsewhere on the line does not vouch).
         seg = doc.text[m.start:m.end].lower()
@@ -169,7 +170,7 @@ def _decode_base64_near(doc: Document, start: int, end: int) -> str:
 
 
 def _decode_exec(doc: Document) -> Iterator[Hit]:
-    for m in doc.finditer(_DECODE_EXEC):
+    for m in _FAMILY.finditer(doc, _DECODE_EXEC):
         decoded = _decode_base64_near(doc, m.start, m.end)
         sev = Severity.CRITICAL
         props: dict = {}
@@ -210,13 +211,13 @@ def _encoded_literal(doc: Document) -> Iterator[Hit]:
 
 
 def _reverse_shell(doc: Document) -> Iterator[Hit]:
-    for m in doc.finditer(_REVERSE_SHELL):
+    for m in _FAMILY.finditer(doc, _REVERSE_SHELL):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, severity=lowered(Severity.CRITICAL, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
 
 def _miner(doc: Document) -> Iterator[Hit]:
-    for m in doc.finditer(_MINER):
+    for m in _FAMILY.finditer(doc, _MINER):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
@@ -227,11 +228,11 @@ _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|
 
 
 def _tampering(doc: Document) -> Iterator[Hit]:
-    if doc.search(_TAMPER_WORDS) is None:
+    if _FAMILY.search(doc, _TAMPER_WORDS) is None:
         return
     claimed: list[tuple[int, int]] = []
     for regex, sev, message in _TAMPER_PATTERNS:
-        for m in doc.finditer(regex):
+        for m in _FAMILY.finditer(doc, regex):
             if any(s <= m.start < e for s, e in claimed):
                 continue  # a stronger pattern already reported this command
             claimed.append((m.start, m.end))
@@ -240,9 +241,9 @@ def _tampering(doc: Document) -> Iterator[Hit]:
 
 
 def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
-    binaries = [doc.position(m.start)[0] for m in doc.finditer(_DOWNLOAD_BINARY)]
+    binaries = [doc.position(m.start)[0] for m in _FAMILY.finditer(doc, _DOWNLOAD_BINARY)]
     lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n")) if binaries else []
-    for m in doc.finditer(_ARCHIVE_PASSWORD):
+    for m in _FAMILY.finditer(doc, _ARCHIVE_PASSWORD):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Download of a password-protected archive (hides the payload from scanners)",
                   severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
@@ -255,7 +256,7 @@ def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
                 yield Hit(start, start + len(doc.lines[k]), message="Password given for a downloaded archive or executable",
                           severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
                 break
-    for m in doc.finditer(_PASTE_INTO_TERMINAL):
+    for m in _FAMILY.finditer(doc, _PASTE_INTO_TERMINAL):
         seg = norm_slice(doc, m.start, m.end)
         sev, host, why = _host_grade(seg)
         if not host:
@@ -287,11 +288,20 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 )
 
 
+# Every whole-document pass of this module but the base64 scan (most files hold some base64-
+# looking run), gated by one set pass (see gates.py).
+_FAMILY = Family(
+    "prose_code", _PIPE_TO_SHELL, _DECODE_EXEC, _REVERSE_SHELL, _MINER, _DOWNLOAD_BINARY, _ARCHIVE_PASSWORD,
+    _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS,
+    *(regex for regex, _, _ in _TAMPER_PATTERNS), *(regex for regex, _, _ in _DYNAMIC_EXEC),
+)
+
+
 def _dynamic_exec(doc: Document) -> Iterator[Hit]:
-    if doc.search(_EXEC_WORDS) is None:
+    if _FAMILY.search(doc, _EXEC_WORDS) is None:
         return
     for regex, sev, message in _DYNAMIC_EXEC:
-        for m in doc.finditer(regex):
+        for m in _FAMILY.finditer(doc, regex):
             line = norm_line_at(doc, m.start)
             # Code smuggled inside a data string (escaped quotes: JSON config, a prompt) is not a sample.
             if sev == Severity.MEDIUM and ('\\"' in line or "\\'" in line):

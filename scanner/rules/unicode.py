@@ -15,8 +15,8 @@ from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .unicode_chars import (
     MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
-    decode_zero_width_bits, documents_trick, is_emoji, line_excerpt, is_letter, is_variation_selector, line_has_rtl,
-    Run, script_of, strip_invisible_word, suspect_runs, word_around,
+    decode_zero_width_bits, documents_trick, is_emoji, line_excerpt, is_letter, is_tag, is_variation_selector, line_has_rtl,
+    non_ascii_chars, Run, script_of, strip_invisible_word, suspect_runs, word_around,
 )
 from .unicode_words import TRIGGER_WORDS, confusable_words
 
@@ -33,7 +33,7 @@ def _is_subdivision_flag(doc: Document, start: int, run: str) -> bool:
 
 
 def _tag_smuggling(doc: Document) -> Iterator[Hit]:
-    if doc.text.isascii():
+    if doc.text.isascii() or not any(is_tag(ord(c)) for c in non_ascii_chars(doc)):
         return
     for m in doc.finditer(_TAG_RUN, normalized=False):
         run = doc.text[m.start:m.end]

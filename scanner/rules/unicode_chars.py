@@ -32,11 +32,25 @@ def is_tag(cp: int) -> bool:
 
 
 # Every character any of the rules below looks at, as one RE2 class (runs of them).
-_SUSPECT_RUN = rx(
-    r"[\x{00AD}\x{034F}\x{061C}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180E}\x{200B}-\x{200F}"
-    r"\x{202A}-\x{202E}\x{2060}-\x{2064}\x{2066}-\x{2069}\x{3164}\x{FE00}-\x{FE0F}\x{FEFF}"
-    r"\x{FFA0}\x{E0100}-\x{E01EF}]+"
+_SUSPECT_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180E, 0x180E),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x2069), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF),
 )
+_SUSPECT_RUN = rx("[" + "".join(f"\\x{{{lo:04X}}}-\\x{{{hi:04X}}}" for lo, hi in _SUSPECT_RANGES) + "]+")
+SUSPECT_CHARS = frozenset(chr(cp) for lo, hi in _SUSPECT_RANGES for cp in range(lo, hi + 1))
+_ASCII_BYTES = bytes(range(128))
+
+
+def non_ascii_chars(doc: Document) -> frozenset[str]:
+    """The distinct non-ASCII characters of a document (cached): whether a document holds any
+    character a rule looks for is a set test, not a pass over the text. Built at C speed from
+    the UTF-8 bytes with the ASCII bytes deleted."""
+    def build() -> frozenset[str]:
+        if doc.text.isascii():
+            return frozenset()
+        return frozenset(doc.raw_bytes.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    return cached(doc, "non_ascii_chars", build)
 MAX_RUNS = 5000  # per document; beyond this the file is plainly hostile and already reported
 MAX_DECODE = 16384  # characters of one run decoded: enough to show what is hidden
 
@@ -61,7 +75,7 @@ class Run:
 def suspect_runs(doc: Document) -> list[Run]:
     """Runs of invisible/deceptive characters, in order (cached per document)."""
     def build() -> list[Run]:
-        if doc.text.isascii():
+        if doc.text.isascii() or non_ascii_chars(doc).isdisjoint(SUSPECT_CHARS):
             return []
         text = doc.text
         out: list[Run] = []

@@ -13,7 +13,7 @@ from ..document import Document
 from ..matching import rx
 from ..normalize import CONFUSABLES
 from .phrases import cached
-from .unicode_chars import documents_trick, script_of
+from .unicode_chars import documents_trick, non_ascii_chars, script_of
 
 # Words filters look for and attackers therefore disguise (split or spelt with look-alikes).
 TRIGGER_WORDS = frozenset("""
@@ -29,7 +29,6 @@ _FOREIGN_WORD = rx(r"[\p{L}\p{M}\p{Nd}_]*[\p{Cyrillic}\p{Greek}\p{Armenian}][\p{
 MAX_WORDS_READ = 20000  # words with such letters read per document
 MAX_WORDS = 200  # per document
 _CONFUSABLE_CHARS = frozenset(c for c in CONFUSABLES if not c.isascii())
-_CONFUSABLE_RX = rx("[" + "".join(f"\\x{{{ord(c):X}}}" for c in sorted(_CONFUSABLE_CHARS)) + "]")  # one C pass
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def _judge(word: str) -> tuple[str, str] | None:
 def confusable_words(doc: Document) -> list[DisguisedWord]:
     def build() -> list[DisguisedWord]:
         out: list[DisguisedWord] = []
-        if doc.text.isascii() or _CONFUSABLE_RX.search(doc.raw_bytes) is None:
+        if doc.text.isascii() or non_ascii_chars(doc).isdisjoint(_CONFUSABLE_CHARS):
             return out
         for m in doc.finditer(_FOREIGN_WORD, normalized=False, limit=MAX_WORDS_READ):
             word = doc.text[m.start:m.end]

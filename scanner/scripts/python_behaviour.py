@@ -23,6 +23,7 @@ from . import skill_chain, user_data
 from .python_consts import const_str
 from .python_flow import node_span, parse_tree, release_tree
 from .python_gc import gc_paused
+from .python_walk import walk
 
 SYSTEM_ENUM = "system-enumeration"
 NETWORK_SCAN = "network-scan"
@@ -125,58 +126,75 @@ class Behaviour:
         docstrings: set[int] = set()
         consts: dict[str, str] = {}
         imports: dict[str, str] = {}
-        # One depth-first pass over the tree, each node with its innermost enclosing function.
-        stack: list[tuple[ast.AST, object]] = [(tree, None)]
-        leaves, AST = _LEAVES, ast.AST
+        # One depth-first pass over the tree, knowing each node's innermost enclosing function:
+        # a def pushes an end mark under its children, which gives the outer function back once
+        # they are all done (cheaper than a (node, function) pair for every node).
+        stack: list = [tree]
+        pop, push = stack.pop, stack.append
+        leaves, acted, branches, field_cache, pushed = _LEAVES, _ACTED, _BRANCHES, _FIELD_CACHE, _PUSHED
+        Constant, Call, Attribute, Name, Expr, Assign, FunctionDef, AsyncFunctionDef = (
+            ast.Constant, ast.Call, ast.Attribute, ast.Name, ast.Expr, ast.Assign, ast.FunctionDef, ast.AsyncFunctionDef)
+        strings, calls, fn_calls = self.strings, self.calls, self.fn_calls
+        fn = None
         while stack:
-            node, fn = stack.pop()
+            node = pop()
             cls = type(node)
-            if cls in leaves:
+            # The commonest acted-on types are tested first (by identity: parse() builds exact types).
+            if cls is Constant:
+                if isinstance(node.value, str) and id(node) not in docstrings:
+                    strings.append((node, node.value))
                 continue
-            if cls in _ACTED:  # the rest only pass their children on
+            if cls is Call:
+                calls.append(node)
+                if fn is not None:
+                    fn_calls.setdefault(id(fn), []).append(node)
+                    f = node.func
+                    if type(f) is Name and f.id == fn.name:
+                        self.self_calls.setdefault(id(fn), []).append(node)
+            elif cls is Attribute:
+                if fn is not None and node.attr in pr.REQUEST_FIELDS and type(node.value) is Name and \
+                        node.value.id in pr.REQUEST_NAMES:
+                    self.request_fns.add(id(fn))
+            elif cls in leaves:
+                continue
+            elif cls is _DefEnd:
+                fn = node.outer
+                continue
+            elif cls in acted:  # the rest only pass their children on
                 if cls in _DOC_OWNERS:
                     body = node.body
                     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                         docstrings.add(id(body[0].value))
-                if cls is ast.Call:
-                    self.calls.append(node)
-                    if fn is not None:
-                        self.fn_calls.setdefault(id(fn), []).append(node)
-                    f = node.func
-                    if fn is not None and isinstance(f, ast.Name) and f.id == fn.name:
-                        self.self_calls.setdefault(id(fn), []).append(node)
-                elif cls is ast.Constant:
-                    if isinstance(node.value, str) and id(node) not in docstrings:
-                        self.strings.append((node, node.value))
-                    continue
-                elif cls is ast.Attribute:
-                    if fn is not None and node.attr in pr.REQUEST_FIELDS and isinstance(node.value, ast.Name) and \
-                            node.value.id in pr.REQUEST_NAMES:
-                        self.request_fns.add(id(fn))
+                if cls is Expr:
+                    self.exprs.append(node)
+                elif cls is Assign:
+                    if type(node.value) is Constant and isinstance(node.value.value, str):
+                        for t in node.targets:
+                            if isinstance(t, ast.Name):
+                                consts[t.id] = node.value.value
+                                self.abs_consts[t.id] = node.value.value.startswith("/")
                 elif cls is ast.JoinedStr:
-                    self.strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
-                                                       for v in node.values)))
+                    strings.append((node, "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "\x00"
+                                                  for v in node.values)))
                 elif cls is ast.BinOp:
                     if isinstance(node.op, ast.Add):
                         s = const_str(node, consts.get)
                         if s is None:
                             s = _skeleton(node)
                         if s is not None:
-                            self.strings.append((node, s))
+                            strings.append((node, s))
                     elif isinstance(node.op, ast.Mult):
                         self.mults.append(node)
-                elif cls in (ast.For, ast.AsyncFor, ast.While, ast.comprehension):
+                elif cls in _LOOPS:
                     self.loops.append(node)
                 elif cls is ast.Dict:
                     self.dicts.append(node)
-                elif cls in (ast.List, ast.Tuple, ast.Set):
+                elif cls in _SEQUENCES:
                     self.listed.update(id(e) for e in node.elts)
                 elif cls is ast.If:
                     self.ifs.append(node)
-                elif cls in (ast.FunctionDef, ast.AsyncFunctionDef):
+                elif cls is FunctionDef or cls is AsyncFunctionDef:
                     self.defs.append(node)
-                elif cls is ast.Expr:
-                    self.exprs.append(node)
                 elif cls is ast.Try:
                     self.tries.append(node)
                 elif cls is ast.Import:
@@ -185,20 +203,20 @@ class Behaviour:
                 elif cls is ast.ImportFrom and node.module:
                     for al in node.names:
                         imports[al.asname or al.name] = f"{node.module}.{al.name}"
-                elif cls is ast.Assign and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                    for t in node.targets:
-                        if isinstance(t, ast.Name):
-                            consts[t.id] = node.value.value
-                            self.abs_consts[t.id] = node.value.value.startswith("/")
-            if fn is not None and cls in _BRANCHES:
+            if fn is not None and cls in branches:
                 self.conditional.add(id(fn))
-            inner = node if cls in (ast.FunctionDef, ast.AsyncFunctionDef) else fn
-            for field in _FIELD_CACHE.get(cls) or _fields(cls):
+            if cls is FunctionDef or cls is AsyncFunctionDef:
+                push(_DefEnd(fn))
+                fn = node
+            fields = field_cache.get(cls)
+            for field in fields if fields is not None else _fields(cls):
                 v = getattr(node, field, None)
                 if v.__class__ is list:  # leaves are never pushed: they would be popped and dropped
-                    stack.extend([(item, inner) for item in reversed(v) if item.__class__ not in leaves and isinstance(item, AST)])
-                elif isinstance(v, AST) and v.__class__ not in leaves:
-                    stack.append((v, inner))
+                    for item in reversed(v):  # a loop, not a list comprehension: most lists hold one or two nodes
+                        if item.__class__ in pushed:
+                            push(item)
+                elif v.__class__ in pushed:
+                    push(v)
         self.imports = imports
         self.reach = pr.build(tree, self.defs, self.imports)
         self._qual: dict[int, str] = {}
@@ -224,7 +242,7 @@ class Behaviour:
     def reached_nodes(self):
         seen: set[int] = set()
         for fn in self.reach.reached_defs():
-            for node in ast.walk(fn):
+            for node in walk(fn):
                 if id(node) not in seen:
                     seen.add(id(node))
                     yield fn, node
@@ -244,7 +262,7 @@ class Behaviour:
         names: set[str] = set()
         for fn in self.defs:
             callees = set()
-            for n in ast.walk(fn):
+            for n in walk(fn):
                 if isinstance(n, ast.Call):
                     if self.is_net(n):
                         names.add(fn.name)
@@ -276,12 +294,24 @@ class Behaviour:
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 
 
-_BRANCHES = (ast.If, ast.IfExp, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.BoolOp, ast.Match, ast.comprehension)
+_BRANCHES = frozenset({ast.If, ast.IfExp, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.BoolOp, ast.Match, ast.comprehension})
+
+
+class _DefEnd:
+    """Behaviour's walk-stack mark under a def's children: popped, it restores the outer function."""
+    __slots__ = ("outer",)
+
+    def __init__(self, outer) -> None:
+        self.outer = outer
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
 _LEAVES = frozenset({ast.Name, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue, ast.alias, ast.Global, ast.Nonlocal})
+# What the walk pushes: one set lookup for `isinstance(x, ast.AST) and type(x) not in _LEAVES` (parse() builds exact types).
+_PUSHED = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST)) - _LEAVES
 _SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "id", "attr", "name", "arg", "module", "level", "kind",
                             "conversion", "lineno", "is_async", "simple", "asname", "names"})
 _DOC_OWNERS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
+_LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While, ast.comprehension})
+_SEQUENCES = frozenset({ast.List, ast.Tuple, ast.Set})
 _ACTED = _DOC_OWNERS | {ast.Call, ast.Constant, ast.Attribute, ast.JoinedStr, ast.BinOp, ast.For, ast.AsyncFor, ast.While,
                         ast.comprehension, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.If, ast.Expr, ast.Try, ast.Import,
                         ast.ImportFrom, ast.Assign}  # node types the collecting walk acts on

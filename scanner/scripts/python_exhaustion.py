@@ -13,6 +13,7 @@ import ast
 from ..models import Confidence, Severity
 from . import python_behaviour as b
 from . import python_reach as pr
+from .python_walk import children, walk
 
 HUGE_COUNT = 10_000_000
 BIG_LOOP = 1000
@@ -89,7 +90,7 @@ def _body_calls(stmts) -> list[ast.Call]:
             continue
         if isinstance(n, ast.Call):
             out.append(n)
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(children(n))
     return out
 
 
@@ -104,7 +105,7 @@ def _leaves(stmts) -> bool:
             return True
         if isinstance(n, ast.Call) and pr.callee_name(n) in ("exit", "_exit", "quit"):
             return True
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(children(n))
     return False
 
 
@@ -121,7 +122,7 @@ def _endless_allocation(x) -> None:
         names = {pr.callee_name(cl) for cl in calls}
         if names & _WAITS:
             continue
-        grows = any(isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Mult)) for st in loop.body for n in ast.walk(st))
+        grows = any(isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Mult)) for st in loop.body for n in walk(st))
         local = names & set(x.reach.funcs)
         local_idle = bool(names) and names <= local and not any(
             pr.callee_name(cl) in _WAITS for name in local for fn in x.reach.funcs[name] for cl in _body_calls(fn.body))
@@ -153,7 +154,7 @@ def _resource_loops(x) -> None:
 
 
 def _in_with(loop, call: ast.Call) -> bool:
-    return any(isinstance(n, ast.withitem) and n.context_expr is call for n in ast.walk(loop))
+    return any(isinstance(n, ast.withitem) and n.context_expr is call for n in walk(loop))
 
 
 def _in_tool_taint(x, node: ast.AST, expr: ast.AST) -> bool:
@@ -287,7 +288,7 @@ def _unchecked_decompression(x) -> None:
 def _opened_compressed(x, fn, recv: ast.AST) -> bool:
     if not isinstance(recv, ast.Name):
         return False
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if isinstance(n, ast.withitem) and isinstance(n.optional_vars, ast.Name) and n.optional_vars.id == recv.id and \
                 isinstance(n.context_expr, ast.Call) and x.q(n.context_expr) in ("gzip.open", "bz2.open", "lzma.open"):
             return True

@@ -65,11 +65,11 @@ class PythonFlow:
         discarded: set[int] = set()  # calls that are whole statements: their value is thrown away
         inert: set[int] = set()  # ... and with no positional argument: a callee's summary cannot change them
         attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
-        leaf, has_body, loop_types, fields_of, dropped = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _child_fields, _DROPPED
+        leaf, has_body, loop_types, field_table, pushed = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _FIELDS, _PUSHED
         imports, funcs, strings, call_sites = self.imports, self.funcs, self.strings, self.call_sites
         Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
         stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
-        pop, extend = stack.pop, stack.extend
+        pop, push = stack.pop, stack.append
         while stack:
             node = pop()
             tp = type(node)
@@ -77,12 +77,15 @@ class PythonFlow:
                 if tp is Constant and isinstance(node.value, str):
                     strings.append(node)
                 continue
-            for name in fields_of(tp):
+            fields = field_table.get(tp)
+            for name in fields if fields is not None else _child_fields(tp):
                 v = getattr(node, name, None)
                 if type(v) is list:  # names and tokens are never pushed: popping them would do nothing
-                    extend([x for x in v if type(x) not in dropped and isinstance(x, _AST)])
-                elif isinstance(v, _AST) and type(v) not in dropped:
-                    stack.append(v)
+                    for x in v:  # a loop, not a list comprehension: most lists hold one or two nodes
+                        if type(x) in pushed:
+                            push(x)
+                elif type(v) in pushed:
+                    push(v)
             if tp is Expr:
                 if type(node.value) is Call:
                     discarded.add(id(node.value))
@@ -194,6 +197,10 @@ _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendlef
 
 
 _DROPPED = _LEAF_TYPES - {ast.Constant}  # leaves the collecting walk ignores
+_NODE_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST))
+# What the collecting walk pushes: one set lookup stands for `isinstance(x, ast.AST) and type(x) not in _DROPPED`
+# (parse() builds exact node types, all of them named in the ast module).
+_PUSHED = _NODE_TYPES - _DROPPED
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp})
 _BODY_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST) and "body" in t._fields)
 # Fields never holding a node the walk acts on: contexts, operators, plain names and numbers, import aliases.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from .python_walk import walk
+
 _TOOL_DECORATORS = frozenset({"tool", "call_tool", "resource", "read_resource"})
 _NOT_INPUT = frozenset({"self", "cls", "ctx", "context"})
 # Request objects of web frameworks: a value read from one is attacker-chosen.
@@ -41,12 +43,12 @@ def callee_name(call: ast.Call) -> str:
 
 
 def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def is_request_read(node: ast.AST) -> bool:
     """`request.args[...]`, `request.form.get(...)`, `request.get_json()` and the like."""
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Attribute) and n.attr in _REQUEST_FIELDS:
             base = n.value
             if isinstance(base, ast.Name) and base.id in REQUEST_NAMES:
@@ -72,7 +74,7 @@ class Reach:
 
 def imports_of(tree: ast.Module) -> dict[str, str]:
     out: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -120,7 +122,7 @@ def build(tree: ast.Module, defs: list, imports: dict[str, str]) -> Reach:
         fn = work.pop()
         local = _local_taint(fn, r.tainted.get(id(fn), set()))
         r.tainted[id(fn)] = local
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, ast.Name) and node.id in r.funcs:  # thread targets, callbacks
                 for g in r.funcs[node.id]:
                     if id(g) not in r.reached:
@@ -152,7 +154,7 @@ def build(tree: ast.Module, defs: list, imports: dict[str, str]) -> Reach:
 def _local_taint(fn, seeds: set[str]) -> set[str]:
     """Names in `fn` that hold input after assignments (two passes reach loop-carried values)."""
     tainted = set(seeds)
-    assigns = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
+    assigns = [n for n in walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
                                                           ast.withitem, ast.NamedExpr, ast.comprehension))]
     for _ in range(2):
         for n in assigns:

@@ -9,6 +9,7 @@ from . import python_api as api
 from .python_consts import const_str
 from .python_flow import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
 from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
+from .python_walk import children
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
 # Method names too common to map onto a same-named local function when the receiver is unknown.
@@ -107,7 +108,7 @@ class Scope:
             for case in st.cases:
                 self.block(case.body)
         else:
-            for child in ast.iter_child_nodes(st):
+            for child in children(st):
                 if isinstance(child, ast.expr):
                     self.expr(child)
 
@@ -248,7 +249,7 @@ class Scope:
                 if child is not None:
                     t |= self.expr(child, d)
             return t
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.comprehension):
                 it = self.expr(child.iter, d)
                 self.bind(child.target, None, it)

@@ -10,6 +10,7 @@ import ast
 from ..models import Confidence, Severity
 from . import python_behaviour as b
 from . import python_reach as pr
+from .python_walk import children, walk
 
 _SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")  # in _label's text
 
@@ -49,7 +50,7 @@ def system_enumeration(x) -> None:
 
 
 def _walks_environ(x, it: ast.AST) -> bool:
-    return any(isinstance(n, ast.Attribute) and pr.dotted(n, x.imports) == "os.environ" for n in ast.walk(it))
+    return any(isinstance(n, ast.Attribute) and pr.dotted(n, x.imports) == "os.environ" for n in walk(it))
 
 
 def _lists_proc(x, call: ast.Call) -> bool:
@@ -79,7 +80,7 @@ def network_scan(x) -> None:
         for st in body:
             if st is None:
                 continue
-            hit = next((n for n in ast.walk(st) if isinstance(n, ast.Call) and (x.is_net(n) or pr.callee_name(n) in netfuncs)), None)
+            hit = next((n for n in walk(st) if isinstance(n, ast.Call) and (x.is_net(n) or pr.callee_name(n) in netfuncs)), None)
             if hit is not None:
                 x.emit(b.NETWORK_SCAN, hit, "Connects to many ports or addresses in a loop (network scan)",
                        Severity.MEDIUM, Confidence.MEDIUM, iterates=label[:80])
@@ -102,7 +103,7 @@ def _rebinding(x) -> None:
         calls = x.fn_calls.get(id(fn), ())
         if len(calls) < 3 or not any(pr.callee_name(n) == "sleep" for n in calls) or sum(map(x.is_net, calls)) < 2:
             continue
-        handlers = [(h.lineno, h.end_lineno or h.lineno) for h in ast.walk(fn) if isinstance(h, ast.ExceptHandler)]
+        handlers = [(h.lineno, h.end_lineno or h.lineno) for h in walk(fn) if isinstance(h, ast.ExceptHandler)]
         fetches: dict[str, list[ast.Call]] = {}
         sleeps = []
         for n in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
@@ -122,7 +123,7 @@ def _rebinding(x) -> None:
 def _label(node: ast.AST) -> str:
     """The names, attributes and calls of an expression, lower-cased: `scanner.ports` -> "scanner ports"."""
     out = []
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name):
             out.append(n.id)
         elif isinstance(n, ast.Attribute):
@@ -133,7 +134,7 @@ def _label(node: ast.AST) -> str:
 
 
 def _comp_owner(x, comp: ast.comprehension):
-    for node in ast.walk(x.tree):
+    for node in walk(x.tree):
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and comp in node.generators:
             return node
     return None
@@ -153,7 +154,7 @@ def web_shell(x) -> None:
             if id(fn) not in x.request_fns:
                 continue
             tainted = pr.request_tainted(fn)
-            for n in ast.walk(fn):
+            for n in walk(fn):
                 if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS and n.args and \
                         (pr.names_in(n.args[0]) & tainted or pr.is_request_read(n.args[0])):
                     x.emit(b.WEB_SHELL, n, "A web request parameter reaches exec/eval or a shell (web shell)",
@@ -162,7 +163,7 @@ def web_shell(x) -> None:
     for node in x.ifs:
         if not _magic_test(x, node.test):
             continue
-        sink = next((n for st in node.body for n in ast.walk(st) if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS), None)
+        sink = next((n for st in node.body for n in walk(st) if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS), None)
         if sink is not None:
             x.emit(b.WEB_SHELL, sink, "A secret trigger string unlocks command or code execution (backdoor)",
                    Severity.MEDIUM, Confidence.MEDIUM, sink=x.q(sink))
@@ -177,7 +178,7 @@ def _magic_test(x, test: ast.AST) -> bool:
             tainted |= x.reach.tainted.get(id(fn), set())
     if not tainted:
         return False
-    for n in ast.walk(test):
+    for n in walk(test):
         if isinstance(n, ast.Compare) and isinstance(n.ops[0], (ast.Eq, ast.In)):
             sides = [n.left] + n.comparators
             if any(isinstance(s, ast.Constant) and isinstance(s.value, str) and len(s.value) >= 4 for s in sides) and \
@@ -215,7 +216,7 @@ def _mongo_operator_injection(x) -> None:
     or a caller's value used as a `$regex`, lets the caller add operators of their own."""
     parsed: set[str] = set()  # names holding json.loads(<not a literal>)
     for fn in x.defs:
-        for n in ast.walk(fn):
+        for n in walk(fn):
             if isinstance(n, ast.Assign) and _loads_input(x, n.value):
                 parsed |= {tg.id for tg in n.targets if isinstance(tg, ast.Name)}
     for cl in x.calls:
@@ -253,7 +254,7 @@ def path_traversal(x) -> None:
         tainted = x.reach.tainted.get(id(fn), set())
         if not tainted:
             continue
-        for n in ast.walk(fn):
+        for n in walk(fn):
             if not isinstance(n, ast.Call):
                 continue
             q = x.q(n)
@@ -280,7 +281,7 @@ def _confined_in_name_only(x) -> None:
         calls = [cl for cl in x.fn_calls.get(id(fn), ()) if cl.args and pr.callee_name(cl) == "open" and x.q(cl) in ("open", "io.open")]
         if not calls:
             continue
-        held = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in _assign_targets(n) if _under_fixed_base(x, n.value, params)}
+        held = {t.id for n in walk(fn) if isinstance(n, ast.Assign) for t in _assign_targets(n) if _under_fixed_base(x, n.value, params)}
         for cl in calls:
             arg = cl.args[0]
             if _under_fixed_base(x, arg, params) or (isinstance(arg, ast.Name) and arg.id in held):
@@ -319,7 +320,7 @@ def hidden_collection(x) -> None:
     first = None
     for fn in x.reach.reached_defs():
         tainted = x.reach.tainted.get(id(fn), set())
-        for st in ast.walk(fn):
+        for st in walk(fn):
             if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
                 continue
             cl = st.value
@@ -357,7 +358,7 @@ def credential_hoarding(x) -> None:
         secrets = {p for p in x.reach.tainted.get(id(fn), set()) if any(w in p.lower() for w in _PASSWORD_WORDS)}
         if not secrets:
             continue
-        for n in ast.walk(fn):
+        for n in walk(fn):
             target = value = None
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _STORE_METHODS:
                 target, value = n.func.value, ast.Tuple(elts=list(n.args), ctx=ast.Load())
@@ -379,7 +380,7 @@ def _kept_names(node: ast.AST) -> set[str]:
         elif isinstance(n, ast.Call):
             continue
         else:
-            stack.extend(ast.iter_child_nodes(n))
+            stack.extend(children(n))
     return out
 
 

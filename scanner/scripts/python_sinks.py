@@ -10,6 +10,7 @@ from . import common as c
 from . import python_api as api
 from .python_consts import const_str
 from .python_flow import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
+from .python_walk import walk
 
 SECRET_NAME = "secret-name:"
 _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", "password", "client", "bot", "app", "the"}
@@ -325,7 +326,7 @@ def loop_shapes(flow) -> None:
             iters = [g.iter for g in node.generators]
         dotted = [_dotted_expr(it) for it in iters]
         if any(d.startswith("os.environ") for d in dotted):
-            words = {n.value.lower() for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            words = {n.value.lower() for n in walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
             if words & SECRET_WORDS:
                 flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
                           Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))

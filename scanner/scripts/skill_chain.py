@@ -21,6 +21,7 @@ from ..models import Confidence, Severity
 from ..textio import Decoded, read_file
 from . import common as c
 from .python_consts import dotted_name
+from .python_walk import children, walk
 
 SPLIT_CHAIN = "split-exfiltration-chain"
 MAX_FILES = 40
@@ -232,7 +233,7 @@ def _summary(tree: ast.Module, has_url: bool) -> dict:
         r: set[str] = set()
         e: set[str] = set()
         cls = owner.get(q)
-        for n in ast.walk(fn):
+        for n in walk(fn):
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and c.is_strong_credential_path(n.value):
                 r.add(COLLECT)
             elif isinstance(n, ast.Call):
@@ -271,7 +272,7 @@ def _trace(tree: ast.Module, own: str, siblings: set[str], summaries: dict):
     for st in tree.body:
         if isinstance(st, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             imports[st.name] = (own, st.name)
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if isinstance(n, ast.ImportFrom) and n.module and n.module.lstrip(".") in siblings and n.level <= 1:
             for a in n.names:
                 imports[a.asname or a.name] = (n.module.lstrip("."), a.name)
@@ -281,7 +282,7 @@ def _trace(tree: ast.Module, own: str, siblings: set[str], summaries: dict):
                     imports[a.asname or a.name] = (a.name, "")
     if not imports:
         return
-    scopes = [tree.body] + [fn.body for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    scopes = [tree.body] + [fn.body for fn in walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for body in scopes:
         yield from _trace_scope(body, imports, summaries)
 
@@ -330,7 +331,7 @@ def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
         if value is None:
             continue
         carried = None
-        for n in ast.walk(value):
+        for n in walk(value):
             if isinstance(n, ast.Name) and n.id in taint and carried is None:
                 carried = taint[n.id]
             elif isinstance(n, ast.Call):
@@ -338,7 +339,7 @@ def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
                 if tgt is not None and COLLECT in roles(tgt) and carried is None:
                     carried = (tgt, [])
         if carried is not None:
-            for n in ast.walk(value):
+            for n in walk(value):
                 if isinstance(n, ast.Call):
                     tgt = resolve(n)
                     r = roles(tgt)
@@ -363,7 +364,7 @@ def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
 
 def _args_carry(call: ast.Call, taint: dict, resolve, roles) -> bool:
     for a in list(call.args) + [k.value for k in call.keywords]:
-        for n in ast.walk(a):
+        for n in walk(a):
             if isinstance(n, ast.Name) and n.id in taint:
                 return True
             if isinstance(n, ast.Call) and n is not call and COLLECT in roles(resolve(n)):
@@ -377,6 +378,6 @@ def _own_nodes(st: ast.stmt):
     while stack:
         n = stack.pop()
         yield n
-        for ch in ast.iter_child_nodes(n):
+        for ch in children(n):
             if not isinstance(ch, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 stack.append(ch)

@@ -13,6 +13,7 @@ import ast
 from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
+from .python_walk import walk
 
 RANSOM_LOCK = "ransom-lock"  # a file encrypted or password-archived, then its original deleted
 DATA_WIPE = "user-data-deletion"  # documents, mail, calendars or contacts deleted by pattern
@@ -197,7 +198,7 @@ def _pattern_deletion(b) -> None:
             continue
         if assigned is None:  # built once, and only for a file that deletes inside a loop
             assigned = {}
-            for st in ast.walk(b.tree):
+            for st in walk(b.tree):
                 if isinstance(st, ast.Assign):
                     for t in st.targets:
                         if isinstance(t, ast.Name):
@@ -214,16 +215,16 @@ def _pattern_deletion(b) -> None:
 
 
 def pr_names(node: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)][:20]
+    return [n.id for n in walk(node) if isinstance(n, ast.Name)][:20]
 
 
 def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
-    return [n for st in body for n in ast.walk(st) if isinstance(n, ast.Call)][:200]
+    return [n for st in body for n in walk(st) if isinstance(n, ast.Call)][:200]
 
 
 def _glob_patterns(b, node: ast.AST) -> list[str]:
     out = []
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
             f = n.func
             if (isinstance(f, ast.Attribute) and f.attr in GLOB_ATTRS) or (isinstance(f, ast.Name) and f.id in GLOB_ATTRS):
@@ -236,7 +237,7 @@ def _filter_strings(body: list[ast.stmt]) -> list[str]:
     out = []
     for st in body:
         if isinstance(st, ast.If):
-            out += [n.value for n in ast.walk(st.test) if isinstance(n, ast.Constant) and isinstance(n.value, str)][:20]
+            out += [n.value for n in walk(st.test) if isinstance(n, ast.Constant) and isinstance(n.value, str)][:20]
     return out
 
 

@@ -232,7 +232,7 @@ def _tampering(doc: Document) -> Iterator[Hit]:
         return
     claimed: list[tuple[int, int]] = []
     for regex, sev, message in _TAMPER_PATTERNS:
-        for m in _FAMILY.finditer(doc, regex):
+        for m in doc.finditer(regex):
             if any(s <= m.start < e for s, e in claimed):
                 continue  # a stronger pattern already reported this command
             claimed.append((m.start, m.end))
@@ -288,12 +288,12 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 )
 
 
-# Every whole-document pass of this module but the base64 scan (most files hold some base64-
-# looking run), gated by one set pass (see gates.py).
+# The module's whole-document passes over every file, gated by one set pass (see gates.py).
+# Not the base64 scan (most files hold some base64-looking run), nor the tamper and exec
+# patterns behind their word gates: the word prefilter skips those, and a bigger set was slower.
 _FAMILY = Family(
     "prose_code", _PIPE_TO_SHELL, _DECODE_EXEC, _REVERSE_SHELL, _MINER, _DOWNLOAD_BINARY, _ARCHIVE_PASSWORD,
     _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS,
-    *(regex for regex, _, _ in _TAMPER_PATTERNS), *(regex for regex, _, _ in _DYNAMIC_EXEC),
 )
 
 
@@ -301,7 +301,7 @@ def _dynamic_exec(doc: Document) -> Iterator[Hit]:
     if _FAMILY.search(doc, _EXEC_WORDS) is None:
         return
     for regex, sev, message in _DYNAMIC_EXEC:
-        for m in _FAMILY.finditer(doc, regex):
+        for m in doc.finditer(regex):
             line = norm_line_at(doc, m.start)
             # Code smuggled inside a data string (escaped quotes: JSON config, a prompt) is not a sample.
             if sev == Severity.MEDIUM and ('\\"' in line or "\\'" in line):

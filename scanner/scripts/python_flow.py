@@ -49,6 +49,7 @@ class PythonFlow:
         self.global_strs: dict[str, str] = {}
         self.calls: list[tuple[str, ast.Call]] = []  # every resolved call, for whole-module shapes
         self.cred_clear: set[int] = set()  # string constants no credential-path pattern can match
+        self.string_lows: list[str] = []  # the string constants (self.strings), lower-cased
         self.doc_hosts: frozenset[str] = frozenset(doc_context(doc).get("skill_hosts", ()))
 
     # -- driver ------------------------------------------------------------------------
@@ -130,7 +131,7 @@ class PythonFlow:
                 funcs.setdefault(node.name, node)
         from .python_sinks import strings_without_credential_keys
 
-        self.cred_clear = strings_without_credential_keys(strings)
+        self.cred_clear, self.string_lows = strings_without_credential_keys(strings)
         ordered = _callees_first(self.funcs, self.call_sites)
         called = {callee for _, callee in self.call_sites if callee in self.funcs}
         called &= _summaries_read(self.funcs, ordered, self.call_sites, inert, attr_writes)

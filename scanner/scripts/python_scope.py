@@ -18,6 +18,8 @@ _COMMON_METHODS = frozenset({
     "close", "send", "post", "put", "execute", "render", "load", "loads", "dump", "dumps", "start", "stop", "call",
     "main", "process", "handle", "parse", "encode", "decode", "copy", "pop", "add", "remove", "delete", "connect",
 })
+# Node types read on every expression, bound once (a module global is one lookup, ast.X two).
+_Constant, _Name, _Call, _Attribute, _Subscript = ast.Constant, ast.Name, ast.Call, ast.Attribute, ast.Subscript
 
 
 class Scope:
@@ -25,6 +27,7 @@ class Scope:
         self.flow = flow
         self.env: dict[str, frozenset[str]] = env
         self.strs: dict[str, str] = strs
+        self.lookup = strs.get  # const_str's name -> known string (strs is never rebound)
         self.types: dict[str, str] = {}
         self.refs: dict[str, str] = {}
         self.fn = fn
@@ -37,8 +40,9 @@ class Scope:
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
+        stmt = self.stmt
         for st in body:
-            self.stmt(st)
+            stmt(st)
 
     def stmt(self, st: ast.stmt) -> None:
         tp = type(st)  # parse() builds exact node types: identity tests, not isinstance chains
@@ -163,9 +167,6 @@ class Scope:
         elif isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name) and container.value.id in ("self", "cls"):
             self.flow.attrs[container.attr] = self.flow.attrs.get(container.attr, EMPTY) | t
 
-    def lookup(self, name: str) -> str | None:
-        return self.strs.get(name)
-
     # -- names -----------------------------------------------------------------------------
     def qualname(self, node: ast.AST, depth: int = 0) -> str:
         """Dotted name of what an expression refers to, through imports, aliases and getattr."""
@@ -210,19 +211,19 @@ class Scope:
             return EMPTY
         d = depth + 1
         tp = type(node)  # parse() builds exact node types: identity tests before isinstance chains
-        if tp is ast.Constant:
-            if isinstance(node.value, str) and len(node.value) < 300 and id(node) not in self.flow.cred_clear \
-                    and c.is_credential_path(node.value):
+        if tp is _Constant:
+            v = node.value
+            if type(v) is str and len(v) < 300 and id(node) not in self.flow.cred_clear and c.is_credential_path(v):
                 return frozenset({CRED})
             return EMPTY
-        if tp is ast.Name:  # qualname() of a Name, inlined (the commonest expression; every value stored is non-empty)
+        if tp is _Name:  # qualname() of a Name, inlined (the commonest expression; every value stored is non-empty)
             n = node.id
             if (self.refs.get(n) or self.types.get(n) or self.flow.imports.get(n) or n) == "os.environ":
                 return frozenset({ENVDUMP})
             return self.env.get(n, EMPTY)
-        if tp is ast.Call:
+        if tp is _Call:
             return self.call(node, d)
-        if tp is ast.Attribute:
+        if tp is _Attribute:
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):
                 return frozenset({ENVDUMP})
@@ -231,7 +232,7 @@ class Scope:
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return self.flow.attrs.get(node.attr, EMPTY)
             return self.expr(node.value, d) | self.flow.attrs.get(node.attr, EMPTY)
-        if tp is ast.Subscript:
+        if tp is _Subscript:
             if self.qualname(node.value) in ("os.environ", "os.environb"):
                 key = const_str(node.slice, self.lookup)
                 return frozenset({SECRET, "secret-name:" + key}) if key and c.is_secret_env_name(key) else EMPTY
@@ -243,9 +244,9 @@ class Scope:
                 t = frozenset({CRED})
         if tp is ast.Lambda:
             return t | self.expr(node.body, d)
-        kids = _fast_children(node)
+        kids = _KIDS.get(tp)  # the commonest compound expressions, without the generic field walk
         if kids is not None:
-            for child in kids:
+            for child in kids(node):
                 if child is not None:
                     t |= self.expr(child, d)
             return t
@@ -263,17 +264,25 @@ class Scope:
         return t
 
     def call(self, node: ast.Call, depth: int) -> frozenset[str]:
-        q = self.qualname(node.func)
-        arg_t = [self.expr(a, depth) for a in node.args]
-        kw_t = {k.arg: self.expr(k.value, depth) for k in node.keywords}
-        all_t = EMPTY.union(*arg_t, *kw_t.values())
+        func = node.func
+        if type(func) is _Name:  # qualname() of a Name, inlined (every value stored is non-empty)
+            n = func.id
+            q = self.refs.get(n) or self.types.get(n) or self.flow.imports.get(n) or n
+            attr = ""
+        else:
+            q = self.qualname(func)
+            attr = func.attr if type(func) is _Attribute else ""
+        expr, args, keywords = self.expr, node.args, node.keywords
+        # Empty argument lists skip the comprehensions (each is a function call of its own).
+        arg_t = [expr(a, depth) for a in args] if args else []
+        kw_t = {k.arg: expr(k.value, depth) for k in keywords} if keywords else {}
+        all_t = EMPTY.union(*arg_t, *kw_t.values()) if arg_t or kw_t else EMPTY
         recv_t = EMPTY
-        if isinstance(node.func, ast.Attribute) and q not in api.ENV_GETTERS:
-            recv_t = self.expr(node.func.value, depth)
+        if attr and q not in api.ENV_GETTERS:
+            recv_t = expr(func.value, depth)
         result = all_t | recv_t
         if q:
             self.flow.calls.append((q, node))
-        attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
         if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):
             result |= {DEC}
         if q and api.is_download(q):
@@ -292,9 +301,9 @@ class Scope:
         if q in api.CAPTURE or (attr == "clipboard_get"):
             result |= {CAPTURE}
             self.flow.emit(c.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
-        if attr in _MUTATORS and isinstance(node.func, ast.Attribute) and all_t:
-            self._merge_into(node.func.value, all_t)  # items.append(secret): the container now holds it
-        summary = self._summary_for(node.func)
+        if attr in _MUTATORS and all_t:
+            self._merge_into(func.value, all_t)  # items.append(secret): the container now holds it
+        summary = self._summary_for(func)
         if summary is not None:
             result |= summary.returns
             for i in summary.passthrough:
@@ -304,7 +313,7 @@ class Scope:
                 if i < len(arg_t):
                     for kind in kinds:
                         self.sink(kind, node, arg_t[i], q or attr, via_helper=True, url=summary.param_urls.get(i, ""))
-        self.check_sinks(node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
+        check_call(self, node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
         return result
 
     def _codec_arg(self, node: ast.Call) -> bool:
@@ -321,9 +330,6 @@ class Scope:
         return None
 
     # -- sinks -------------------------------------------------------------------------------
-    def check_sinks(self, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:
-        check_call(self, node, q, arg_t, kw_t, all_t)
-
     def sink(self, kind: str, node: ast.Call, t: frozenset[str], name: str, via_helper: bool = False, url: str = "") -> None:
         for p in t:
             if p.startswith("param:"):
@@ -343,12 +349,7 @@ class Scope:
 __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET", "Confidence"]
 
 
-def _fast_children(node: ast.AST):
-    """Child expressions of the commonest expression nodes, without ast's generic field walk."""
-    kids = _KIDS.get(type(node))
-    return kids(node) if kids is not None else None
-
-
+# Child expressions of the commonest compound expressions, without the generic field walk.
 _KIDS = {
     ast.List: lambda n: n.elts, ast.Tuple: lambda n: n.elts, ast.Set: lambda n: n.elts,
     ast.BinOp: lambda n: (n.left, n.right),

@@ -30,7 +30,26 @@ _UNTRUSTED_WHAT = {EXEC: "code execution", IMPORT: "a module import", SHELL_STRI
                    QUERY: "a database/LDAP/XPath query", TEMPLATE: "a template engine", DESER: "a deserialiser"}
 
 
+_QUERY_ATTRS = ("execute", "executemany", "executescript", "raw", "search_s", "search", "xpath", "find", "aggregate")
+_CHMOD_CALLS = ("os.chmod", "os.lchmod", "os.fchmod", "pathlib.Path.chmod")
+_ROOT_CALLS = ("os.setuid", "os.seteuid", "os.setreuid")
+_RMTREE_CALLS = ("shutil.rmtree", "os.removedirs")
+# Method names check_call acts on whatever the receiver (see its tests below).
+_SINK_ATTRS = frozenset(_QUERY_ATTRS + ("from_string", "format", "chmod"))
+
+
+@lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
+def _may_sink(q: str) -> bool:
+    """Whether check_call can act on a call named `q`, its method name apart: every test of q it makes."""
+    return (q in api.EXEC_SINKS or q in api.IMPORT_SINKS or api.is_shell_call(q) or q in api.DESERIALIZERS
+            or q in api.DESERIALIZERS_IF_REMOTE or q in TEMPLATE_CLASSES or (bool(q) and api.is_network(q))
+            or q in _CHMOD_CALLS or q in _ROOT_CALLS or q in _RMTREE_CALLS)
+
+
 def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:
+    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    if attr not in _SINK_ATTRS and not _may_sink(q):
+        return  # most calls: no test below can hold (keep _may_sink and _SINK_ATTRS in step with them)
     first = node.args[0] if node.args else None
     first_t = arg_t[0] if arg_t else frozenset()
     if q in api.EXEC_SINKS:
@@ -48,8 +67,7 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         safe_yaml = q == "yaml.load" and any(k.arg == "Loader" and "Safe" in ast.dump(k.value) for k in node.keywords)
         if q in api.DESERIALIZERS and not safe_yaml and not (all_t & {DL, DEC}):
             scope.flow.emit(c.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
-    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-    if attr in ("execute", "executemany", "executescript", "raw", "search_s", "search", "xpath", "find", "aggregate") and first is not None \
+    if attr in _QUERY_ATTRS and first is not None \
             and (_built_string(first) or (not isinstance(first, (ast.Constant, ast.Dict)) and const_str(first, scope.lookup) is None
                                           and attr in ("execute", "executemany", "executescript", "raw", "xpath", "search_s"))):
         scope.sink(QUERY, node, first_t, q or attr)
@@ -71,15 +89,15 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if url and c.is_geo_lookup(url):
             scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
                             Severity.MEDIUM, Confidence.MEDIUM)
-    if q in ("os.chmod", "os.lchmod", "os.fchmod", "pathlib.Path.chmod") or (isinstance(node.func, ast.Attribute) and node.func.attr == "chmod"):
+    if q in _CHMOD_CALLS or attr == "chmod":
         mode = node.args[1] if len(node.args) > 1 else (node.args[0] if node.args and q.endswith("Path.chmod") else None)
         if isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o6000:
             scope.flow.emit(c.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
         elif isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o002:
             scope.flow.emit(c.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
-    if q in ("os.setuid", "os.seteuid", "os.setreuid") and first is not None and isinstance(first, ast.Constant) and first.value == 0:
+    if q in _ROOT_CALLS and first is not None and isinstance(first, ast.Constant) and first.value == 0:
         scope.flow.emit(c.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
-    if q in ("shutil.rmtree", "os.removedirs") and first is not None:
+    if q in _RMTREE_CALLS and first is not None:
         target = const_str(first, scope.lookup)
         if target is not None and target.rstrip("/") in ("", "~", "/home", "/etc", "/usr", "$HOME", "C:\\", "C:"):
             scope.flow.emit(c.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
@@ -217,21 +235,20 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
 # -- shapes named by the strings a script carries --------------------------------------------------
 def constant_shapes(flow) -> None:
     """Persistence, cloud-metadata, defence-evasion, privilege and sensitive-file shapes in string constants."""
-    docstrings = flow.docstrings
+    docstrings, cred_clear = flow.docstrings, flow.cred_clear
     writes = flow.writes
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
     recon: dict[str, ast.AST] = {}
     candidates: list[tuple[ast.Constant, str, str]] = []
-    for node in flow.strings:
+    for node, low in zip(flow.strings, flow.string_lows):
         if id(node) in docstrings:
             continue
         s = node.value
         if len(s) > 400 or _looks_like_regex(s) or len(s.split()) > 12:
             continue
-        candidates.append((node, s, s.lower()))
-    lows = [low for _, _, low in candidates]
-    shape_gate, cred_gate = _gates_passed(_SHAPE_GATE, lows), _gates_passed(_CRED_GATE, lows)
+        candidates.append((node, s, low))
+    shape_gate = _gates_passed(_SHAPE_GATE, [low for _, _, low in candidates])
     for i, (node, s, low) in enumerate(candidates):
         pathlike = s.count(" ") <= 3
         shaped = i in shape_gate  # = c.may_have_shape(s)
@@ -239,7 +256,8 @@ def constant_shapes(flow) -> None:
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and i in cred_gate and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
+        # The credential gate already ran over every string of the script (flow.cred_clear: where it found no key).
+        if pathlike and id(node) not in cred_clear and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
             seen.add((c.SENSITIVE_READ, low))
             flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
@@ -260,21 +278,28 @@ if any("\n" in k for k in c._SHAPE_KEYS + c._CRED_KEYS):
 
 def _gates_passed(gate, lows: list[str]) -> set[int]:
     """Indices of the (lower-cased) strings in which `gate` finds a key: `gate.test(low)` for each."""
-    parts = [low.encode("utf-8", "surrogatepass") for low in lows]
+    joined = "\n".join(lows)
+    if joined.isascii():  # the usual case: byte offsets are character offsets, one encode for all
+        data, sizes = joined.encode("ascii"), [len(low) for low in lows]
+    else:
+        parts = [low.encode("utf-8", "surrogatepass") for low in lows]
+        data, sizes = b"\n".join(parts), [len(p) for p in parts]
     starts, pos = [], 0
-    for p in parts:
+    for n in sizes:
         starts.append(pos)
-        pos += len(p) + 1
+        pos += n + 1
     found: set[int] = set()
-    for m in gate.finditer(b"\n".join(parts)):
+    for m in gate.finditer(data):
         found.add(bisect.bisect_right(starts, m.start()) - 1)
     return found
 
 
-def strings_without_credential_keys(strings: list[ast.Constant]) -> set[int]:
-    """ids of string constants in which common.is_credential_path's literal gate finds no key."""
-    hits = _gates_passed(_CRED_GATE, [n.value.lower() for n in strings])
-    return {id(n) for i, n in enumerate(strings) if i not in hits}
+def strings_without_credential_keys(strings: list[ast.Constant]) -> tuple[set[int], list[str]]:
+    """ids of string constants in which common.is_credential_path's literal gate finds no key, and
+    every string lower-cased (constant_shapes reads them again)."""
+    lows = [n.value.lower() for n in strings]
+    hits = _gates_passed(_CRED_GATE, lows)
+    return {id(n) for i, n in enumerate(strings) if i not in hits}, lows
 
 
 def constant_tests(writes: bool, low: str, pathlike: bool):

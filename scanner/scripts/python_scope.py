@@ -172,19 +172,14 @@ class Scope:
         """Dotted name of what an expression refers to, through imports, aliases and getattr."""
         if depth > 12:
             return ""
-        if isinstance(node, ast.Name):
+        tp = type(node)  # parse() builds exact node types: identity tests, not isinstance chains
+        if tp is _Name:  # every value stored in refs, types and imports is non-empty
             n = node.id
-            if n in self.refs:
-                return self.refs[n]
-            if n in self.types:
-                return self.types[n]
-            if n in self.flow.imports:
-                return self.flow.imports[n]
-            return n
-        if isinstance(node, ast.Attribute):
+            return self.refs.get(n) or self.types.get(n) or self.flow.imports.get(n) or n
+        if tp is _Attribute:
             base = self.qualname(node.value, depth + 1)
             return api.normalize(f"{base}.{node.attr}") if base else ""
-        if isinstance(node, ast.Call):
+        if tp is _Call:
             f = self.qualname(node.func, depth + 1)
             if f == "getattr" and len(node.args) >= 2:
                 attr = const_str(node.args[1], self.lookup)
@@ -197,7 +192,7 @@ class Scope:
             if f in ("globals", "locals", "vars") and not node.args:
                 return "builtins"
             return f if f in api.CONSTRUCTOR_ALIASES.values() else ""
-        if isinstance(node, ast.Subscript):
+        if tp is _Subscript:
             base = self.qualname(node.value, depth + 1)
             key = const_str(node.slice, self.lookup)
             if key and base in ("builtins", "__builtins__", "builtins.__dict__", "__builtins__.__dict__", "sys.modules"):

@@ -4,12 +4,15 @@
 
 1. Full scan of the benign corpus, as `instruction-guard scan CORPUS_BENIGN_DIR` does it (one
    tree, its agent files discovered at any depth, one worker process per core by default;
-   --jobs 1 for one process), three times (--repeat): the best wall time, since
-   other tenants of a shared machine only ever add time, the CPU time of every process, and
-   peak memory. Memory is the peak over time of the summed PSS (proportional set size) of this
-   process and its workers, sampled every 20 ms by a separate process: forked workers share
-   pages with this one, and PSS counts a shared page once in all, where summing each
-   process's RSS would count it once per process. The RSS figures are printed beside it.
+   --jobs 1 for one process), three times (--repeat), each in a fresh process as a command-line
+   run would be (a second scan in the same process runs 20-30% faster on caches the first one
+   filled, which no real run has): the best wall time of the scan (start-up, imports and the
+   rule table are printed apart), since other tenants of a shared machine only ever add time,
+   the CPU time of every process, and peak memory. Memory is the peak over time of the summed
+   PSS (proportional set size) of the scanning process and its workers, sampled every 20 ms by
+   a separate process: forked workers share pages with their parent, and PSS counts a shared
+   page once in all, where summing each process's RSS would count it once per process. The RSS
+   figures are printed beside it.
    Bars (issue 2): under 5 s and under 200 MB on the 2-core reference machine.
 2. Every rule together on 1 MB single-line adversarial texts (runs of spaces, of `<!--`, of
    invisible characters, of base64 alphabet, ...). Bar: well under a second each.
@@ -19,6 +22,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -86,14 +90,34 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def full_scan(corpus: str, jobs: int) -> tuple[float, float, int, int, int]:
-    """Scan the corpus as one tree; (wall s, CPU s, files scanned, not scanned, findings)."""
+def full_scan(corpus: str, jobs: int) -> dict:
+    """Scan the corpus as one tree in this process (a fresh one: see fresh_scan)."""
     cpu_started = cpu_seconds()
     started = time.perf_counter()
     result = scan_tree(corpus, [], Config(jobs=jobs))
     wall = time.perf_counter() - started
     workers.shutdown()  # workers exit, so their CPU time and peak memory are counted
-    return wall, cpu_seconds() - cpu_started, len(result.scanned), len(result.not_scanned), len(result.findings)
+    own, worker = peak_rss_mb()
+    return {"wall": wall, "cpu": cpu_seconds() - cpu_started, "scanned": len(result.scanned),
+            "not_scanned": len(result.not_scanned), "findings": len(result.findings), "rss": own, "worker_rss": worker}
+
+
+def fresh_scan(corpus: str, jobs: int) -> dict:
+    """full_scan in a new interpreter, its memory sampled from outside; adds the seconds before
+    the scan (interpreter, imports, rule table) and the peak summed PSS (MB) of its processes."""
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, os.path.abspath(__file__), corpus, "--one-scan", "--jobs", str(jobs)],
+                             stdout=subprocess.PIPE, text=True)
+    sampler = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--sample-pss", str(child.pid)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    out, _ = child.communicate()
+    total = time.perf_counter() - started
+    pss = int(sampler.communicate("")[0].strip() or 0) / 1024.0
+    if child.returncode != 0:
+        raise SystemExit(f"the scanning process failed with exit code {child.returncode}")
+    run = json.loads(out.strip().splitlines()[-1])
+    run.update(pss=pss, startup=total - run["wall"])
+    return run
 
 
 def adversarial_texts() -> dict[str, str]:
@@ -164,29 +188,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="full scans to run; the best is the figure, since other "
                     "tenants of a shared machine only ever add time (default 3)")
     ap.add_argument("--sample-pss", type=int, metavar="PID", help=argparse.SUPPRESS)
+    ap.add_argument("--one-scan", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.sample_pss:
         return sample_pss(args.sample_pss)
+    if args.one_scan:
+        catalog()
+        print(json.dumps(full_scan(args.corpus, workers.resolve_jobs(args.jobs))))
+        return 0
     rules = catalog()  # load (and fixture-check) before timing
     ensure_prefilter()  # as a scan of many files does: the adversarial texts pay its word pass too
     failed = False
     print(f"rules loaded: {len(rules)}; cpus: {os.cpu_count()}")
     if not args.adversarial_only:
         jobs = workers.resolve_jobs(args.jobs)
-        sampler = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--sample-pss", str(os.getpid())],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        runs = [full_scan(args.corpus, jobs) for _ in range(args.repeat)]
-        secs, cpu, scanned, skipped, findings = min(runs)
-        pss = int(sampler.communicate("")[0].strip() or 0) / 1024.0
-        own, worker = peak_rss_mb()
-        ok_t, ok_m = secs < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
+        runs = [fresh_scan(args.corpus, jobs) for _ in range(args.repeat)]
+        best = min(runs, key=lambda r: r["wall"])
+        pss = max(r["pss"] for r in runs)
+        ok_t, ok_m = best["wall"] < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
         failed |= not (ok_t and ok_m)
-        print(f"full scan of {args.corpus}: {scanned} files scanned, {skipped} not scanned, {findings} findings")
-        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {secs:.2f} s with {jobs} process(es), best of {len(runs)} "
-              f"(all: {', '.join(f'{r[0]:.2f}' for r in runs)}; bar < {SCAN_BAR_SECONDS:.0f} s); "
-              f"CPU time {cpu:.2f} s; load average {os.getloadavg()[0]:.1f} (other processes share the CPUs when above {os.cpu_count()})")
-        rss = f"peak RSS {own:.0f} MB here" + (f", {worker:.0f} MB in the largest worker" if jobs > 1 else "")
-        print(f"  {'PASS' if ok_m else 'FAIL'}  peak memory {pss:.0f} MB, summed PSS of all processes (bar < {RSS_BAR_MB:.0f} MB); {rss}")
+        walls = ", ".join(f"{r['wall']:.2f}" for r in runs)
+        print(f"full scan of {args.corpus}: {best['scanned']} files scanned, {best['not_scanned']} not scanned, "
+              f"{best['findings']} findings")
+        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {best['wall']:.2f} s with {jobs} process(es), best of "
+              f"{len(runs)} fresh processes (all: {walls}; bar < {SCAN_BAR_SECONDS:.0f} s); CPU time {best['cpu']:.2f} s; "
+              f"{best['startup']:.2f} s more before it (interpreter, imports, rule table); load average "
+              f"{os.getloadavg()[0]:.1f} (other processes share the CPUs when above {os.cpu_count()})")
+        rss = f"peak RSS {best['rss']:.0f} MB in the scanning process" + (
+            f", {best['worker_rss']:.0f} MB in the largest worker" if jobs > 1 else "")
+        print(f"  {'PASS' if ok_m else 'FAIL'}  peak memory {pss:.0f} MB, summed PSS of all processes, worst run "
+              f"(bar < {RSS_BAR_MB:.0f} MB); {rss}")
     print("all rules on 1 MB single-line adversarial texts (CPU seconds, so that other load does not count):")
     for name, text in adversarial_texts().items():
         doc = Document("CLAUDE.md", text)

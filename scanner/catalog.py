@@ -10,10 +10,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable
 
-import re2
 import yaml
 
-from .matching import _OPTIONS, Regex
+from .matching import Regex, RegexSet
 
 
 def glob_to_regex(glob: str) -> str:
@@ -68,14 +67,10 @@ def builtin_entries() -> tuple[Entry, ...]:
 
 
 @lru_cache(maxsize=1)
-def _entries_set() -> re2.Set:
+def _entries_set() -> RegexSet:
     """All built-in globs in one RE2 set: one pass per path tells which entries match, without
     building a match group per entry (that cost ten times the pass itself)."""
-    entries = re2.Set.SearchSet(_OPTIONS)
-    for e in builtin_entries():
-        entries.Add(glob_to_regex(e.glob).encode("utf-8"))
-    entries.Compile()
-    return entries
+    return RegexSet(e.regex.pattern for e in builtin_entries())
 
 
 def skill_roots(paths: Iterable[str]) -> frozenset[str]:
@@ -107,7 +102,10 @@ class Catalog:
         """The agent-file kind of a repository-relative path, or None when agents do not load it."""
         if self.exclude.matches(path):
             return None
-        matched = _entries_set().Match(path.encode("utf-8", "surrogateescape"))
+        data = path.encode("utf-8", "surrogateescape")
+        matched = _entries_set().match(data)
+        if matched is None:  # the set's pass did not finish: ask each entry
+            matched = [i for i, e in enumerate(self.entries) if e.regex.search(data) is not None]
         if matched:  # the first entry that matches wins
             return self.entries[min(matched)].kind
         if skill_root_of(path, roots) is not None:

@@ -11,8 +11,7 @@ Soundness is what matters (a wrong condition would hide a finding), so the deriv
 conservative: anything it does not fully understand (RE2-only syntax, non-ASCII literals, classes
 of more than a few characters, POSIX classes) counts as "any text", and a pattern it cannot parse
 is always run. Atoms are matched without case, so they over-approximate case-sensitive patterns.
-If the set's automaton ever runs out of memory, an always-present start-of-text atom is missing
-from its answer and every pattern runs. tests/test_prefilter.py checks the conditions on random texts
+If the set's pass does not finish (matching.RegexSet tells), every pattern runs. tests/test_prefilter.py checks the conditions on random texts
 generated from each pattern.
 """
 from __future__ import annotations
@@ -22,6 +21,8 @@ from re._constants import AT, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, RANGE
 from typing import Iterable, Union
 
 import re2
+
+from .matching import RegexSet
 
 MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
 MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms
@@ -187,28 +188,19 @@ class Index:
         words = {p: _narrow(condition(p)) for p in set(patterns)}
         words = {p: (c if len(_words(c)) <= MAX_ATOMS else None) for p, c in words.items()}
         atoms = sorted({w for c in words.values() for w in _words(c)})
-        self._ids = {w: i for i, w in enumerate(atoms, 1)}  # 0 is the start-of-text sentinel
+        self._ids = {w: i for i, w in enumerate(atoms)}
         options = re2.Options()
         options.case_sensitive = False
         options.max_mem = max_mem
-        self._set: re2.Set | None = re2.Set.SearchSet(options)
-        # Id 0 matches every text at its start, so a finished pass always names it. (An empty
-        # pattern would too, but it matches at every position, which made the pass 40% slower.)
-        self._set.Add(rb"\A")
-        for atom in atoms:
-            self._set.Add(re2.escape(atom.encode("ascii")))
         try:
-            self._set.Compile()
+            self._set: RegexSet | None = RegexSet((re2.escape(a.encode("ascii")) for a in atoms), options)
         except re2.error:
             self._set = None  # too big for max_mem: every pattern runs, as without an index
         self.conditions = {p: self._to_ids(c) for p, c in words.items()}
 
     def present(self, data: bytes) -> frozenset[int] | None:
         """Ids of the atoms in data; None when the set could not finish (then assume all)."""
-        if self._set is None:
-            return None
-        found = self._set.Match(data)
-        return frozenset(found) if 0 in found else None
+        return None if self._set is None else self._set.match(data)
 
     def _to_ids(self, cond):
         if cond is None:

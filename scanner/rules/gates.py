@@ -13,8 +13,8 @@ the benign corpus run side by side (this machine is shared and noisy), the famil
 than separate passes (its automaton grows too large), so each module keeps its own family, of
 the patterns that run over every file.
 
-A sentinel that matches every text tells a failed set pass (RE2 out of memory) from an empty
-answer: then every pattern runs, as it would without the gate.
+A set pass that did not finish (RE2 out of memory; matching.RegexSet tells it from an empty
+answer) lets every pattern run, as it would without the gate.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import Iterator
 import re2
 
 from ..document import Document, Match
-from ..matching import Regex
+from ..matching import Regex, RegexSet
 
 # A set's automaton states are built as texts need them and kept up to this budget, in every
 # process. Over the benign corpus in one process, the three families' sets at the 64 MB single
@@ -41,14 +41,7 @@ class Family:
         self.normalized = normalized
         self.regexes = regexes
         self._index = {id(r): i for i, r in enumerate(regexes)}
-        rset = re2.Set.SearchSet(_SET_OPTIONS)
-        for r in regexes:
-            rset.Add(r.pattern.encode("utf-8"))
-        # Matches every text (at its start), so a successful pass is never empty; an empty
-        # pattern would do too, but matching at every position made the pass 2.5 times slower.
-        self._sentinel = rset.Add(rb"\A")
-        rset.Compile()
-        self._set = rset
+        self._set = RegexSet((r.pattern for r in regexes), _SET_OPTIONS)
         self._all = frozenset(range(len(regexes)))
         self._key = f"gate:{name}:{id(self)}"
 
@@ -58,8 +51,8 @@ class Family:
         found = store.get(self._key)
         if found is None:
             data = doc.normalized_bytes if self.normalized else doc.raw_bytes
-            matched = self._set.Match(data)
-            found = self._all if not matched else frozenset(i for i in matched if i != self._sentinel)
+            matched = self._set.match(data)
+            found = self._all if matched is None else matched  # a failed pass: every pattern runs
             store[self._key] = found
         return found
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import re2
-
-from ..matching import _OPTIONS, rx
+from ..matching import RegexSet, rx
 from ..models import Severity
 from ..normalize import normalize_line
 
@@ -83,25 +81,17 @@ _DEFENSIVE = rx(
 HOSTILE = ("override", "conceal", "execute", "exfiltrate", "persona")
 
 
-def _signal_set():
-    """All signals in one RE2 Set: one pass over the text instead of one per signal."""
-    sset = re2.Set.SearchSet(_OPTIONS)
-    for name, regex in _SIGNALS:
-        sset.Add(regex.pattern.encode("utf-8"))  # type: ignore[attr-defined]
-    sset.Compile()
-    return sset
-
-
-_SET = _signal_set()
+_SET = RegexSet(regex.pattern for _, regex in _SIGNALS)  # type: ignore[attr-defined]
 _NAMES = tuple(name for name, _ in _SIGNALS)
 
 
 def _signals(norm: str) -> set[str]:
+    """All signals in one RE2 pass instead of one per signal."""
     data = norm.encode("utf-8", "surrogatepass")
-    try:
-        return {_NAMES[i] for i in (_SET.Match(data) or ())}
-    except re2.error:  # the Set ran out of its memory budget: test each signal (still linear)
+    found = _SET.match(data)
+    if found is None:  # the set's pass did not finish: test each signal (still linear)
         return {name for name, regex in _SIGNALS if regex.search(data) is not None}  # type: ignore[attr-defined]
+    return {_NAMES[i] for i in found}
 
 
 @dataclass(frozen=True)

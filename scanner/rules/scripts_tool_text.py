@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..document import Document
-from ..matching import Regex
+from ..matching import Regex, RegexSet
 from ..models import Category, Confidence, Severity
 from ..scripts import tool_text as tt
 from . import tool_text_phrases as ph
@@ -30,28 +30,17 @@ PY, TS = "server.py", "server.ts"
 _BODY = 1500  # characters of a literal read after a label for hostile signals
 
 
-def _families_set():
-    import re2
-
-    from ..matching import _OPTIONS
-
-    names = list(ph.FAMILIES)
-    rset = re2.Set.SearchSet(_OPTIONS)
-    for name in names:
-        rset.Add(ph.FAMILIES[name].encode("utf-8"))
-    rset.Compile()
-    return names, rset
-
-
-_FAMILIES = _families_set()
+_FAMILY_NAMES = tuple(ph.FAMILIES)
+_FAMILIES = RegexSet(ph.FAMILIES[name] for name in _FAMILY_NAMES)
 
 
 def families(doc: Document) -> frozenset[str]:
     """Which families of phrasing occur in the script: one RE2 set pass, cached per document."""
     found = doc.__dict__.get("_tool_text_families")
     if found is None:
-        names, rset = _FAMILIES
-        found = frozenset(names[i] for i in (rset.Match(doc.normalized_bytes) or ()))
+        matched = _FAMILIES.match(doc.normalized_bytes)
+        # A pass that did not finish names no family for sure: every family is looked for.
+        found = frozenset(_FAMILY_NAMES if matched is None else (_FAMILY_NAMES[i] for i in matched))
         doc.__dict__["_tool_text_families"] = found
     return found
 

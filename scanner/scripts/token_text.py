@@ -69,6 +69,9 @@ def unquote(raw: bytes | str) -> str:
     return unescape(s)
 
 
+_HEX_ESCAPE_DIGITS = {"x": 2, "u": 4}
+
+
 def unescape(s: str) -> str:
     if "\\" not in s:
         return s
@@ -78,17 +81,11 @@ def unescape(s: str) -> str:
         ch = s[i]
         if ch == "\\" and i + 1 < len(s):
             nxt = s[i + 1]
-            if nxt == "x" and i + 3 < len(s):
+            digits = _HEX_ESCAPE_DIGITS.get(nxt, 0)  # \xHH, \uHHHH
+            if digits and i + 1 + digits < len(s):
                 try:
-                    out.append(chr(int(s[i + 2:i + 4], 16)))
-                    i += 4
-                    continue
-                except ValueError:
-                    pass
-            if nxt == "u" and i + 5 < len(s):
-                try:
-                    out.append(chr(int(s[i + 2:i + 6], 16)))
-                    i += 6
+                    out.append(chr(int(s[i + 2:i + 2 + digits], 16)))
+                    i += 2 + digits
                     continue
                 except ValueError:
                     pass

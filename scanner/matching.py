@@ -100,7 +100,7 @@ def build_prefilter() -> None:
     from . import prefilter  # it builds on RegexSet below
 
     regexes = list(_REGISTRY)
-    index = prefilter.Index(r.pattern for r in regexes)
+    index = prefilter.Index((r.pattern for r in regexes), saved=prefilter.saved_conditions())
     for r in regexes:
         cond = index.conditions[r.pattern]
         r.prefilter = None if cond is None else (index, cond)

@@ -16,8 +16,11 @@ generated from each pattern.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own patterns
 from re._constants import AT, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, RANGE, SUBPATTERN
+from pathlib import Path
 from typing import Iterable, Union
 
 import re2
@@ -28,6 +31,8 @@ MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
 MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms
 MAX_CLASS = 4  # a character class of more characters counts as "any character"
 MAX_ATOMS = 12  # a condition needing more words is dropped: big word lists rarely filter anything
+
+SAVED_PATH = Path(__file__).parent / "data" / "prefilter_conditions.json"
 
 # A condition: None (any text), ("atoms", frozenset of words: at least one present), or
 # ("and" | "or", tuple of conditions). Index turns the words into atom ids.
@@ -184,8 +189,9 @@ def condition(pattern: str):
 class Index:
     """The atoms of many patterns in one RE2 set: which patterns can match a text, in one pass."""
 
-    def __init__(self, patterns: Iterable[str], max_mem: int = 64 << 20) -> None:
-        words = {p: _narrow(condition(p)) for p in set(patterns)}
+    def __init__(self, patterns: Iterable[str], max_mem: int = 64 << 20, saved: dict | None = None) -> None:
+        saved = saved or {}
+        words = {p: _narrow(saved[p] if p in saved else condition(p)) for p in set(patterns)}
         words = {p: (c if len(_words(c)) <= MAX_ATOMS else None) for p, c in words.items()}
         atoms = sorted({w for c in words.values() for w in _words(c)})
         self._ids = {w: i for i, w in enumerate(atoms)}
@@ -246,3 +252,50 @@ def _words(cond) -> set[str]:
     if cond[0] == "atoms":
         return set(cond[1])
     return set().union(*(_words(c) for c in cond[1]))
+
+
+# Deriving the conditions of every rule pattern takes about 0.25 s, all of it before a big scan
+# forks its workers. They depend only on the pattern and on this file's derivation, so they are
+# derived ahead of time (scripts/refresh_prefilter_conditions.py) and saved with the package,
+# keyed by this file's hash: a changed derivation ignores the file, a pattern missing from it is
+# derived at load, and tests/test_prefilter.py fails while the saved file is stale.
+def derivation_key() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def saved_conditions(path: Path = SAVED_PATH) -> dict:
+    """{pattern: condition} saved for this derivation; {} when absent, unreadable or stale."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("derivation") != derivation_key():
+            return {}
+        return {p: _from_json(c) for p, c in data["conditions"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def save_conditions(patterns: Iterable[str], path: Path = SAVED_PATH) -> int:
+    patterns = sorted(set(patterns))
+    lines = [f" {json.dumps(p)}: {json.dumps(_to_json(condition(p)), separators=(',', ':'))}" for p in patterns]
+    text = '{"derivation": "%s", "conditions": {\n%s\n}}\n' % (derivation_key(), ",\n".join(lines))
+    path.write_text(text, encoding="utf-8")  # one pattern a line: reviewable diffs
+    return len(patterns)
+
+
+def _to_json(cond):
+    if cond is None:
+        return None
+    if cond[0] == "atoms":
+        return ["atoms", sorted(cond[1])]
+    return [cond[0], [_to_json(c) for c in cond[1]]]
+
+
+def _from_json(item):
+    if item is None:
+        return None
+    op, parts = item
+    if op == "atoms":
+        return ("atoms", frozenset(parts))
+    if op not in ("and", "or"):
+        raise ValueError(f"unknown condition {op!r}")
+    return (op, tuple(_from_json(c) for c in parts))

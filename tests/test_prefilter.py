@@ -3,6 +3,8 @@ from every catalog pattern, then matched by RE2 itself."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import re._parser as sre_parse
 from re._constants import (
     ANY, AT, BRANCH, CATEGORY, CATEGORY_DIGIT, CATEGORY_NOT_DIGIT, CATEGORY_NOT_SPACE,
@@ -202,3 +204,40 @@ def test_a_big_scan_builds_the_prefilter_and_a_small_one_does_not_need_it(tmp_pa
     assert built == [] and small.scanned
     scan_tree(str(tmp_path), [], Config(jobs=1))
     assert built == [1]
+
+
+def test_the_saved_conditions_are_those_the_derivation_gives_today():
+    # In a fresh process: this one's registry also holds patterns other tests compiled.
+    probe = (
+        "from scanner import matching, prefilter\n"
+        "from scanner.engines import native\n"
+        "from scanner.rules import catalog\n"
+        "catalog()\n"
+        "saved = prefilter.saved_conditions()\n"
+        "patterns = [r.pattern for r in list(matching._REGISTRY)]\n"
+        "stale = [p for p in patterns if p not in saved or saved[p] != prefilter.condition(p)]\n"
+        "print(len(saved), len(patterns), repr(stale[:3]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(" ", 2)
+    assert int(out[0]) > 0, "scanner/data/prefilter_conditions.json is missing or was saved by another prefilter.py"
+    assert int(out[1]) >= 60 and out[2].strip() == "[]", f"regenerate with `python scripts/refresh_prefilter_conditions.py`: {out}"
+
+
+def test_saved_conditions_round_trip_and_are_ignored_when_the_derivation_changed(tmp_path):
+    patterns = [r"\bignore\s+(?:all|any)\s+previous\s+instructions", r"(?:curl|wget)\s+\S+\s*\|\s*(?:ba)?sh", r"[^\n]*"]
+    path = tmp_path / "conditions.json"
+    assert prefilter.save_conditions(patterns, path) == 3
+    assert prefilter.saved_conditions(path) == {p: prefilter.condition(p) for p in patterns}
+    path.write_text(path.read_text().replace(prefilter.derivation_key(), "0" * 64))
+    assert prefilter.saved_conditions(path) == {}
+    path.write_text("{not json")
+    assert prefilter.saved_conditions(path) == {}
+
+
+def test_a_saved_condition_is_what_the_index_uses_and_a_missing_one_is_derived():
+    word, other = r"\bexfiltrate\b", r"\bsmuggle\b"
+    wrong = {word: ("atoms", frozenset({"zzzunlikely"}))}  # proves the saved entry is the one used
+    index = prefilter.Index([word, other], saved=wrong)
+    present = index.present(b"smuggle and exfiltrate")
+    assert not prefilter.holds(index.conditions[word], present)
+    assert prefilter.holds(index.conditions[other], present)

@@ -24,7 +24,21 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Which module registers each command, so that a run imports only its own command's module:
+# importing every command's dependencies (trust stores, rune state, evaluation) cost 0.1 s of
+# every start, a pre-commit hook's included. tests/test_cli.py checks it against COMMAND_MODULES.
+COMMAND_OWNERS: dict[str, str] = {
+    "scan": "scanner.commands.scan",
+    "rules": "scanner.commands.rules",
+    **dict.fromkeys(("trust", "approve", "verify", "status", "sign", "keygen"), "scanner.commands.trust"),
+    "rune": "scanner.commands.rune",
+    "eval": "scanner.commands.eval",
+}
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of argv's command when argv starts with one; of every command otherwise (no
+    command, a mistyped one, --help first), so that usage lists them all."""
     parser = argparse.ArgumentParser(
         prog="instruction-guard",
         description="Find hidden and hostile instructions in coding-agent files.",
@@ -32,13 +46,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"instruction-guard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    owner = COMMAND_OWNERS.get(argv[0]) if argv else None  # an option first (--help): all of them
+    for name in (owner,) if owner else COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

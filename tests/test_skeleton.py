@@ -21,3 +21,29 @@ def test_usage_error_is_one_line_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert err.count("\n") == 1 and "fail-on" in err
+
+
+def test_each_command_is_registered_by_the_module_the_cli_imports_for_it(capsys):
+    import argparse
+
+    from scanner import cli
+
+    full = cli.build_parser(["--help"])  # every module's commands
+    registered = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert set(registered) == set(cli.COMMAND_OWNERS)
+    assert set(cli.COMMAND_OWNERS.values()) == set(cli.COMMAND_MODULES)
+    for command in cli.COMMAND_OWNERS:  # the owner alone is enough to run it
+        alone = cli.build_parser([command])
+        sub = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
+        assert command in sub.choices
+
+
+def test_a_text_scan_does_not_import_the_sarif_writer(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "CLAUDE.md").write_text("Use tabs.\n", encoding="utf-8")
+    probe = ("import sys\nfrom scanner.cli import main\nrc = main(['scan', sys.argv[1], '--format', 'text'])\n"
+             "print('sarif_om' in sys.modules, 'scanner.commands.trust' in sys.modules, rc, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True)
+    assert done.stderr.strip().splitlines()[-1] == "False False 0", done.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import posixpath
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
@@ -17,6 +18,9 @@ from .matching import Regex
 from .normalize import OffsetMap, normalize_line
 
 _UNSET = object()
+# A line that may open or close a fenced code block. Linear on any text: no nested quantifier,
+# and the only backtracking is over the spaces after a line start.
+_FENCE_CANDIDATE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
 
 PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
 PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
@@ -171,21 +175,31 @@ class Document:
     @cached_property
     def code_block_lines(self) -> frozenset[int]:
         """1-based numbers of lines inside fenced code blocks (``` or ~~~), fences included."""
-        if "```" not in self.text and "~~~" not in self.text:
+        text = self.text
+        if "```" not in text and "~~~" not in text:
             return frozenset()
+        # Only lines that start (after spaces) with ``` or ~~~ can open or close a block: find
+        # those and fill the ranges between, instead of testing every line in Python.
         inside: set[int] = set()
+        lines = self.lines
         fence: str | None = None
-        for no, line in enumerate(self.lines, 1):
+        opened = line_no = 1
+        pos = 0
+        for m in _FENCE_CANDIDATE.finditer(text):
+            line_no += text.count("\n", pos, m.start())
+            pos = m.start()
+            line = lines[line_no - 1]
             stripped = line.lstrip(" ")
             if fence is None:
-                if stripped.startswith(("```", "~~~")) and len(line) - len(stripped) <= 3:
+                if len(line) - len(stripped) <= 3:
                     marker = stripped[0]
                     fence = marker * (len(stripped) - len(stripped.lstrip(marker)))
-                    inside.add(no)
-            else:
-                inside.add(no)
-                if stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
-                    fence = None
+                    opened = line_no
+            elif stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+                inside.update(range(opened, line_no + 1))
+                fence = None
+        if fence is not None:  # never closed: the block runs to the end
+            inside.update(range(opened, len(lines) + 1))
         return frozenset(inside)
 
 

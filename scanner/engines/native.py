@@ -130,7 +130,8 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         out.not_scanned.append(gate.not_scanned)
     if not gate.scan:
         return out
-    doc.context = skill_context(root, target)  # what the skill's SKILL.md documents
+    if doc.kind == "script":  # only script analyses read it: a prose file would re-read its SKILL.md for nothing
+        doc.context = skill_context(root, target)  # what the skill's SKILL.md documents
     out.scanned = ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size)
     if target.skill_root is not None:
         if _is_skill_md(target.path):

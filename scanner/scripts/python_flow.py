@@ -18,6 +18,7 @@ from .python_consts import const_str, dotted_name
 from .python_callgraph import callees_first as _callees_first
 from .python_callgraph import summaries_read as _summaries_read
 from .python_gc import gc_paused
+from .python_sink_gate import scope_passes_needed
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
@@ -68,6 +69,9 @@ class PythonFlow:
         attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
         leaf, has_body, loop_types, field_table, pushed = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _FIELDS, _PUSHED
         imports, funcs, strings, call_sites = self.imports, self.funcs, self.strings, self.call_sites
+        heads: set[str] = set()  # every Name's id and every attribute's name: what a call can resolve to
+        attrs: set[str] = set()
+        add_head, add_attr = heads.add, attrs.add
         Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
         stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
         pop, push = stack.pop, stack.append
@@ -85,8 +89,12 @@ class PythonFlow:
                     for x in v:  # a loop, not a list comprehension: most lists hold one or two nodes
                         if type(x) in pushed:
                             push(x)
+                        elif type(x) is Name:
+                            add_head(x.id)
                 elif type(v) in pushed:
                     push(v)
+                elif type(v) is Name:
+                    add_head(v.id)
             if tp is Expr:
                 if type(node.value) is Call:
                     discarded.add(id(node.value))
@@ -106,6 +114,8 @@ class PythonFlow:
                     self.writes = writes_files(node)
                 continue
             if tp is Attribute or tp is Subscript:
+                if tp is Attribute:
+                    add_attr(node.attr)
                 if type(node.ctx) is Store and _self_attr_or_self(node.value):
                     attr_writes.append(node.lineno)
                 continue
@@ -132,6 +142,23 @@ class PythonFlow:
         from .python_sinks import strings_without_credential_keys
 
         self.cred_clear, self.string_lows = strings_without_credential_keys(strings)
+        self.calls = []
+        # The scope passes are most of the analysis; skipped when no call can resolve to anything they act on.
+        tool_defs = any(_is_tool(fn) for fn in funcs.values())
+        if scope_passes_needed(heads, attrs, imports, tool_defs):
+            self.scope_passes(inert, attr_writes)
+        self.emit_on = True  # the passes below emit whether or not the scope passes ran
+        self.whole_module_shapes()
+        from .python_sinks import constant_shapes
+
+        constant_shapes(self)
+        from .python_sinks import loop_shapes
+
+        loop_shapes(self)
+        return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def scope_passes(self, inert: set[int], attr_writes: list[int]) -> None:
+        """The flow proper: the module body and every function, a summary pass then the emitting pass."""
         ordered = _callees_first(self.funcs, self.call_sites)
         called = {callee for _, callee in self.call_sites if callee in self.funcs}
         called &= _summaries_read(self.funcs, ordered, self.call_sites, inert, attr_writes)
@@ -152,14 +179,6 @@ class PythonFlow:
                     scope.strs.pop(arg, None)
                 scope.block(fn.body)
                 self.summaries[name] = scope.summary()
-        self.whole_module_shapes()
-        from .python_sinks import constant_shapes
-
-        constant_shapes(self)
-        from .python_sinks import loop_shapes
-
-        loop_shapes(self)
-        return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 
     # -- facts -------------------------------------------------------------------------
     def span(self, node: ast.AST) -> tuple[int, int]:

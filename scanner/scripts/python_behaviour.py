@@ -14,10 +14,12 @@ scan of their text. The syntax tree is only read; nothing is compiled, imported 
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 
 from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
+from . import flow_facts  # the package has run by the time any of its modules is imported
 from . import python_reach as pr
 from . import skill_chain, user_data
 from .python_consts import const_str
@@ -82,8 +84,6 @@ def python_analyses(doc) -> None:
     what it saves is the collector: a tree still alive when collection resumes is traversed by
     the young, middle and (often) a full collection of the whole process, a quarter of the
     script analysis's CPU. Freed here, its nodes go by reference counting (they hold no cycles)."""
-    from . import flow_facts
-
     try:
         flow_facts(doc)
         if _CACHE_ATTR not in doc.__dict__:
@@ -222,6 +222,11 @@ class Behaviour:
         self._qual: dict[int, str] = {}
 
     # -- shared helpers ----------------------------------------------------------------
+    @cached_property
+    def low_text(self) -> str:
+        """The script's text lower-cased, made once for the shapes that test it for words."""
+        return self.text.lower()
+
     def local_consts(self, name: str) -> bool:
         """Whether `name` is assigned an absolute-path literal anywhere in the file."""
         return self.abs_consts.get(name, False)
@@ -279,17 +284,20 @@ class Behaviour:
         return names
 
     def run(self) -> list[c.Fact]:
-        from . import python_exhaustion, python_shapes
+        # Names from modules, not `from . import module`: a package's fromlist costs a Python-level call per script.
+        from .python_exhaustion import resource_exhaustion
+        from .python_shapes import (credential_hoarding, fake_security, hidden_collection, network_scan, path_traversal,
+                                    query_injection, system_enumeration, web_shell)
 
-        python_shapes.system_enumeration(self)
-        python_shapes.network_scan(self)
-        python_shapes.web_shell(self)
-        python_shapes.query_injection(self)
-        python_shapes.path_traversal(self)
-        python_shapes.hidden_collection(self)
-        python_shapes.credential_hoarding(self)
-        python_shapes.fake_security(self)
-        python_exhaustion.resource_exhaustion(self)
+        system_enumeration(self)
+        network_scan(self)
+        web_shell(self)
+        query_injection(self)
+        path_traversal(self)
+        hidden_collection(self)
+        credential_hoarding(self)
+        fake_security(self)
+        resource_exhaustion(self)
         user_data.python_shapes(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
 

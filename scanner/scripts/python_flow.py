@@ -51,6 +51,7 @@ class PythonFlow:
         self.calls: list[tuple[str, ast.Call]] = []  # every resolved call, for whole-module shapes
         self.cred_clear: set[int] = set()  # string constants no credential-path pattern can match
         self.string_lows: list[str] = []  # the string constants (self.strings), lower-cased
+        self.string_index: tuple = (b"", [], set())  # string_lows joined, where each starts, those with a credential key
         self.doc_hosts: frozenset[str] = frozenset(doc_context(doc).get("skill_hosts", ()))
 
     # -- driver ------------------------------------------------------------------------
@@ -141,11 +142,11 @@ class PythonFlow:
                 funcs.setdefault(node.name, node)
         from .python_sinks import strings_without_credential_keys
 
-        self.cred_clear, self.string_lows = strings_without_credential_keys(strings)
+        self.cred_clear, self.string_lows, self.string_index = strings_without_credential_keys(strings)
         self.calls = []
         # The scope passes are most of the analysis; skipped when no call can resolve to anything they act on.
         tool_defs = any(_is_tool(fn) for fn in funcs.values())
-        if scope_passes_needed(heads, attrs, imports, tool_defs):
+        if scope_passes_needed(heads, attrs, {callee for _, callee in call_sites}, imports, tool_defs):
             self.scope_passes(inert, attr_writes)
         self.emit_on = True  # the passes below emit whether or not the scope passes ran
         self.whole_module_shapes()

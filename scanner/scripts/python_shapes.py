@@ -194,20 +194,20 @@ def query_injection(x) -> None:
     """An LDAP filter with values pasted in unescaped; a MongoDB query taking `$where`
     code or a whole JSON document from the caller."""
     t = x.text
-    if "ldap" in t.lower() and "escape_filter" not in t:
+    if "ldap" in x.low_text and "escape_filter" not in t:
         for node, s in x.strings:
             if "\x00" in s and b.LDAP_FILTER.search(s):
                 x.emit(b.QUERY_INJECTION, node, "Builds an LDAP filter by pasting values in without escaping (LDAP injection)",
                        Severity.MEDIUM, Confidence.MEDIUM)
                 break
-    if "$where" in t or "mongo" in t.lower():
+    if "$where" in t or "mongo" in x.low_text:
         for d in x.dicts:
             for k, v in zip(d.keys, d.values):
                 if isinstance(k, ast.Constant) and k.value in ("$where", "$function", "$accumulator") and not isinstance(v, ast.Constant):
                     x.emit(b.QUERY_INJECTION, d, "Runs JavaScript built at run time inside a MongoDB query ($where)",
                            Severity.MEDIUM, Confidence.MEDIUM)
                     return
-        if "mongo" in t.lower():
+        if "mongo" in x.low_text:
             _mongo_operator_injection(x)
 
 
@@ -350,7 +350,7 @@ _STORE_METHODS = frozenset({"append", "extend", "update", "add", "insert", "setd
 def credential_hoarding(x) -> None:
     """A tool handed a password keeps it in module-level state (`LOG.append({... password})`),
     where it outlives the call and every later tool can read it."""
-    if not x.reach.tools or not any(w in x.text.lower() for w in _PASSWORD_WORDS):
+    if not x.reach.tools or not any(w in x.low_text for w in _PASSWORD_WORDS):
         return
     module_names = {tg.id for st in x.tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
                     for tg in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(tg, ast.Name)}

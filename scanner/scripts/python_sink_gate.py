@@ -28,34 +28,39 @@ from . import python_api as api
 # Names through which a resolved name can come from a string, or lose its first part.
 DYNAMIC = frozenset({"getattr", "__import__", "import_module", "globals", "locals", "vars", "builtins", "__builtins__",
                      "__builtin__", "modules"})
-# check_call's and Scope.call's method-name tests that emit whatever the value (see the module docstring).
+# check_call's and Scope.call's tests of a call's own method name (`attr`), that emit whatever the value.
 _ATTRS_ALWAYS = frozenset({"execute", "executemany", "executescript", "raw", "chmod", "clipboard_get"})
 _ATTRS_IF_UNTRUSTED = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
 _UNTRUSTED_CALLS = ("sys.argv", "input", "raw_input", "getpass.getpass")
 
 
-def _exact_sinks() -> tuple[tuple[str, ...], ...]:
+def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
     from .python_sinks import _CHMOD_CALLS, _RMTREE_CALLS, _ROOT_CALLS, TEMPLATE_CLASSES
 
     names = (api.EXEC_SINKS | api.IMPORT_SINKS | api.SHELL_ALWAYS | api.PROCESS_CALLS | api.DESERIALIZERS
              | api.DESERIALIZERS_IF_REMOTE | api.NETWORK_EXACT | api.CAPTURE | TEMPLATE_CLASSES
              | set(_CHMOD_CALLS) | set(_ROOT_CALLS) | set(_RMTREE_CALLS)
              | {"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex", "os.dup2"})  # whole_module_shapes
-    return tuple(sorted(tuple(n.split(".")) for n in names))
+    by_head: dict[str, list[tuple[str, ...]]] = {}
+    for n in sorted(names):
+        path = tuple(n.split("."))
+        by_head.setdefault(path[0], []).append(path[1:])
+    return {head: tuple(rests) for head, rests in by_head.items()}
 
 
-_EXACT: tuple[tuple[str, ...], ...] | None = None
+_EXACT: dict[str, tuple[tuple[str, ...], ...]] | None = None  # sink names by first part: the rest of each
 
 
 def _spelt(parts: tuple[str, ...], heads: set[str], names: set[str]) -> bool:
     return parts[0] in heads and all(p in names for p in parts[1:])
 
 
-def scope_passes_needed(heads: set[str], names: set[str], imports: dict[str, str], tool: bool) -> bool:
+def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imports: dict[str, str], tool: bool) -> bool:
     """False only when no call of the module can resolve to anything the scope passes act on.
 
     heads: every Name id of the tree; names: every attribute name (and may hold more);
-    imports: PythonFlow.imports; tool: some function the passes would visit is an agent tool."""
+    methods: the method name of every call `x.m(...)` (and may hold more); imports:
+    PythonFlow.imports; tool: some function the passes would visit is an agent tool."""
     global _EXACT
     if tool:
         return True  # a tool's parameters are untrusted and its Return can emit
@@ -74,10 +79,11 @@ def scope_passes_needed(heads: set[str], names: set[str], imports: dict[str, str
             names.update(path)
     if _EXACT is None:
         _EXACT = _exact_sinks()
-    if names & _ATTRS_ALWAYS or names & api.SENDING_METHODS:  # a sending method on any receiver is a network sink
+    if methods & _ATTRS_ALWAYS or names & api.SENDING_METHODS:  # a sending method on any receiver is a network sink
         return True
-    if any(_spelt(parts, heads, names) for parts in _EXACT):
-        return True
+    for head in heads & _EXACT.keys():
+        if any(all(p in names for p in rest) for rest in _EXACT[head]):
+            return True
     if "os" in heads and any(n.startswith(("exec", "spawn")) for n in names):  # is_shell_call: os.exec*, os.spawn*
         return True
     if names & api.NETWORK_VERBS:  # is_network: a network module's prefix, then a verb
@@ -86,4 +92,4 @@ def scope_passes_needed(heads: set[str], names: set[str], imports: dict[str, str
             if _spelt(tuple(full), heads, names) and (not partial or any(n.startswith(partial) for n in names)):
                 return True
     untrusted = any(_spelt(tuple(q.split(".")), heads, names) for q in _UNTRUSTED_CALLS)
-    return untrusted and bool(names & _ATTRS_IF_UNTRUSTED)
+    return untrusted and bool(methods & _ATTRS_IF_UNTRUSTED)

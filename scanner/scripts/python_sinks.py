@@ -240,18 +240,21 @@ def constant_shapes(flow) -> None:
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
     recon: dict[str, ast.AST] = {}
-    candidates: list[tuple[ast.Constant, str, str]] = []
-    for node, low in zip(flow.strings, flow.string_lows):
+    data, starts, cred_hits = flow.string_index
+    shape_gate = _gate_hits(_SHAPE_GATE, data, starts)  # = c.may_have_shape(low) for every string
+    strings, lows = flow.strings, flow.string_lows
+    # A string in neither gate can give nothing below (no shape test, no credential test, no
+    # recon): only those in a gate are read, in the order of the strings.
+    for i in sorted(shape_gate | cred_hits):
+        node = strings[i]
         if id(node) in docstrings:
             continue
         s = node.value
         if len(s) > 400 or _looks_like_regex(s) or len(s.split()) > 12:
             continue
-        candidates.append((node, s, low))
-    shape_gate = _gates_passed(_SHAPE_GATE, [low for _, _, low in candidates])
-    for i, (node, s, low) in enumerate(candidates):
+        low = lows[i]
         pathlike = s.count(" ") <= 3
-        shaped = i in shape_gate  # = c.may_have_shape(s)
+        shaped = i in shape_gate
         for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
@@ -276,8 +279,8 @@ if any("\n" in k for k in c._SHAPE_KEYS + c._CRED_KEYS):
     raise ValueError("a gate key holds a newline: strings can no longer be gated joined by newlines")
 
 
-def _gates_passed(gate, lows: list[str]) -> set[int]:
-    """Indices of the (lower-cased) strings in which `gate` finds a key: `gate.test(low)` for each."""
+def _joined(lows: list[str]) -> tuple[bytes, list[int]]:
+    """The (lower-cased) strings joined by newlines as UTF-8, and the byte offset where each starts."""
     joined = "\n".join(lows)
     if joined.isascii():  # the usual case: byte offsets are character offsets, one encode for all
         data, sizes = joined.encode("ascii"), [len(low) for low in lows]
@@ -288,18 +291,25 @@ def _gates_passed(gate, lows: list[str]) -> set[int]:
     for n in sizes:
         starts.append(pos)
         pos += n + 1
+    return data, starts
+
+
+def _gate_hits(gate, data: bytes, starts: list[int]) -> set[int]:
+    """Indices of the joined strings in which `gate` finds a key: `gate.test(low)` for each."""
     found: set[int] = set()
     for m in gate.finditer(data):
         found.add(bisect.bisect_right(starts, m.start()) - 1)
     return found
 
 
-def strings_without_credential_keys(strings: list[ast.Constant]) -> tuple[set[int], list[str]]:
-    """ids of string constants in which common.is_credential_path's literal gate finds no key, and
-    every string lower-cased (constant_shapes reads them again)."""
+def strings_without_credential_keys(strings: list[ast.Constant]) -> tuple[set[int], list[str], tuple]:
+    """ids of string constants in which common.is_credential_path's literal gate finds no key;
+    every string lower-cased; and (joined strings, their starts, indices the gate found a key
+    in), which constant_shapes reads again with its own gate."""
     lows = [n.value.lower() for n in strings]
-    hits = _gates_passed(_CRED_GATE, lows)
-    return {id(n) for i, n in enumerate(strings) if i not in hits}, lows
+    data, starts = _joined(lows)
+    hits = _gate_hits(_CRED_GATE, data, starts)
+    return {id(n) for i, n in enumerate(strings) if i not in hits}, lows, (data, starts, hits)
 
 
 def constant_tests(writes: bool, low: str, pathlike: bool):

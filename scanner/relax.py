@@ -139,7 +139,7 @@ class _Emitter:
             body = self.sequence(child, flags)
             return f"(?:{body}){{{low},{high}}}"
         suffix = "*" if low == 0 else "+"
-        if len(child) == 1 and child[0][0] in (ANY, NOT_LITERAL, IN):
+        if single:
             # One character, repeated: under Latin-1 its non-ASCII part is a byte class too.
             op, carg = child[0]
             return self.klass(op, carg, flags, high=True)[0] + suffix
@@ -176,7 +176,9 @@ class _Emitter:
                 wide |= hi >= 0x80
             elif iop is CATEGORY and iarg in _CATEGORIES:
                 escape, has_wide = _CATEGORIES[iarg]
-                parts.append(escape)  # \S, \W, \D hold every byte 0x80-0xFF under Latin-1
+                # \S, \W, \D hold every byte 0x80-0xFF under Latin-1; negated inside a negated
+                # class they leave ASCII characters only, as under UTF-8.
+                parts.append(escape)
                 wide |= has_wide
             else:
                 raise _Unsupported(iop)

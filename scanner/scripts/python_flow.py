@@ -18,7 +18,7 @@ from .python_consts import const_str, dotted_name
 from .python_callgraph import callees_first as _callees_first
 from .python_callgraph import summaries_read as _summaries_read
 from .python_gc import gc_paused
-from .python_sink_gate import scope_passes_needed
+from .python_sink_gate import WEAK_METHODS, scope_passes_needed, weak_sink_call
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
@@ -73,6 +73,7 @@ class PythonFlow:
         heads: set[str] = set()  # every Name's id and every attribute's name: what a call can resolve to
         attrs: set[str] = set()
         add_head, add_attr = heads.add, attrs.add
+        weak_calls = False  # some call check_call may hand to a query or template sink
         Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
         stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
         pop, push = stack.pop, stack.append
@@ -109,6 +110,8 @@ class PythonFlow:
                         inert.add(len(call_sites) - 1)
                     if callee in _MUTATORS and type(f) is Attribute and _self_attr_or_self(f.value):
                         attr_writes.append(node.lineno)
+                    if callee in WEAK_METHODS and not weak_calls and type(f) is Attribute:
+                        weak_calls = weak_sink_call(node, callee)
                     if callee in _LOOP_CALLS and (callee != "fork" or dotted_name(f) == "os.fork"):
                         self.loop_calls.append((callee, node))
                 if not self.writes:
@@ -146,7 +149,7 @@ class PythonFlow:
         self.calls = []
         # The scope passes are most of the analysis; skipped when no call can resolve to anything they act on.
         tool_defs = any(_is_tool(fn) for fn in funcs.values())
-        if scope_passes_needed(heads, attrs, {callee for _, callee in call_sites}, imports, tool_defs):
+        if scope_passes_needed(heads, attrs, {callee for _, callee in call_sites}, imports, tool_defs, weak_calls):
             self.scope_passes(inert, attr_writes)
         self.emit_on = True  # the passes below emit whether or not the scope passes ran
         self.whole_module_shapes()

@@ -8,7 +8,7 @@ Every fact the scope passes emit comes from one of these (keep this list in step
   - Scope.call's capture check (q in api.CAPTURE, or method clipboard_get);
   - Scope.stmt's Return inside an agent tool (a decorated function);
   - PythonFlow.whole_module_shapes, which needs a socket connect among the resolved calls.
-Sinks of kind QUERY or TEMPLATE (method names find, search, format, ...) emit only through
+Sinks of kind QUERY or TEMPLATE (weak_sink_call: find, search, format, ...) emit only through
 untrusted_outcome, i.e. when a value holds UNTRUSTED: a tool's parameter, sys.argv, input(),
 raw_input() or getpass.getpass(). The SQL methods (execute, raw, ...) also emit on a plain
 parameter, so they always count.
@@ -23,6 +23,8 @@ and parts present, no call can resolve to it, and skipping the passes changes no
 """
 from __future__ import annotations
 
+import ast
+
 from . import python_api as api
 
 # Names through which a resolved name can come from a string, or lose its first part.
@@ -30,7 +32,8 @@ DYNAMIC = frozenset({"getattr", "__import__", "import_module", "globals", "local
                      "__builtin__", "modules"})
 # check_call's and Scope.call's tests of a call's own method name (`attr`), that emit whatever the value.
 _ATTRS_ALWAYS = frozenset({"execute", "executemany", "executescript", "raw", "chmod", "clipboard_get"})
-_ATTRS_IF_UNTRUSTED = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
+# Method names check_call may hand to a QUERY or TEMPLATE sink, which emits only on UNTRUSTED values.
+WEAK_METHODS = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
 _UNTRUSTED_CALLS = ("sys.argv", "input", "raw_input", "getpass.getpass")
 
 
@@ -55,12 +58,27 @@ def _spelt(parts: tuple[str, ...], heads: set[str], names: set[str]) -> bool:
     return parts[0] in heads and all(p in names for p in parts[1:])
 
 
-def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imports: dict[str, str], tool: bool) -> bool:
+def weak_sink_call(call: ast.Call, method: str) -> bool:
+    """Whether check_call can hand `x.method(...)` (method in WEAK_METHODS) to a QUERY or TEMPLATE
+    sink: `.format` on anything but a literal, `.search/.find/.aggregate` of a string built at
+    run time, any `.xpath/.search_s/.from_string` (keep in step with check_call)."""
+    if method == "format":
+        return type(call.func.value) is not ast.Constant
+    if method in ("search", "find", "aggregate"):
+        from .python_sinks import _built_string
+
+        return bool(call.args) and _built_string(call.args[0])
+    return True
+
+
+def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imports: dict[str, str], tool: bool,
+                        weak_calls: bool = True) -> bool:
     """False only when no call of the module can resolve to anything the scope passes act on.
 
     heads: every Name id of the tree; names: every attribute name (and may hold more);
     methods: the method name of every call `x.m(...)` (and may hold more); imports:
-    PythonFlow.imports; tool: some function the passes would visit is an agent tool."""
+    PythonFlow.imports; tool: some function the passes would visit is an agent tool;
+    weak_calls: some call passes weak_sink_call."""
     global _EXACT
     if tool:
         return True  # a tool's parameters are untrusted and its Return can emit
@@ -92,4 +110,4 @@ def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imp
             if _spelt(tuple(full), heads, names) and (not partial or any(n.startswith(partial) for n in names)):
                 return True
     untrusted = any(_spelt(tuple(q.split(".")), heads, names) for q in _UNTRUSTED_CALLS)
-    return untrusted and bool(methods & _ATTRS_IF_UNTRUSTED)
+    return untrusted and weak_calls

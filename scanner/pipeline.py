@@ -12,7 +12,7 @@ from .config import DEFAULT_PATH as CONFIG_PATH
 from .engines import run_engines
 from .models import ScanResult
 from .policy import apply
-from .targets import TargetSet, discover, explicit
+from .targets import TargetSet, discover, discover_steps, explicit
 
 
 def find_config(root: str, explicit_path: str | None) -> Config:
@@ -35,6 +35,10 @@ def scan_tree(root: str, paths: list[str], config: Config) -> ScanResult:
     """Scan a working tree (all agent files, or the named paths) and apply policy."""
     if not os.path.isdir(root):
         raise ConfigError(f"{root}: not a directory")
-    ts = targets_for(root, paths, config)
-    result = run_engines(ts, config)
+    if paths:
+        ts, steps = targets_for(root, paths, config), None
+    else:  # the walk feeds the scan as it goes: the workers start before it ends
+        ts = TargetSet(root=root)
+        steps = discover_steps(ts, Catalog(config.include, config.exclude), config.limits)
+    result = run_engines(ts, config, steps=steps)
     return apply(result, config)

@@ -10,6 +10,7 @@ import os
 import posixpath
 import stat
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from .catalog import Catalog, skill_root_of, skill_roots
 from .models import NotScanned
@@ -71,12 +72,21 @@ def walk(root: str, limits: Limits) -> Walk:
     `skill_max_files` files and `skill_max_depth` levels, and the walk STOPS at the cap (a skill
     with 10,000 files is never listed whole), saying so in a NotScanned."""
     w = Walk()
+    for _ in walk_steps(root, limits, w):
+        pass
+    return w
+
+
+def walk_steps(root: str, limits: Limits, w: Walk) -> Iterator[None]:
+    """walk() one step at a time: each step adds to w one folder's listing or one whole skill
+    folder. A folder's step always comes before any step below it."""
     stack = [""]
     while stack:
         rel = stack.pop()
         full = os.path.join(root, rel) if rel else root
         if rel and _under_skill_parent(rel):
             _walk_skill(root, rel, limits, w)
+            yield
             continue
         try:
             with os.scandir(full) as it:
@@ -86,11 +96,13 @@ def walk(root: str, limits: Limits) -> Walk:
                 _walk_skill(root, rel, limits, w)
             else:
                 w.capped.append(NotScanned(rel or ".", "unreadable", exc.strerror or str(exc)))
+            yield
             continue
         # The listing names a skill file only when the folder holds one (in any case, for
         # case-insensitive file systems): only then ask the file system, as before.
         if rel and any(e.name.lower() == "skill.md" for e in entries) and _holds_skill_file(full):
             _walk_skill(root, rel, limits, w)
+            yield
             continue
         subdirs = []
         for e in entries:
@@ -103,7 +115,7 @@ def walk(root: str, limits: Limits) -> Walk:
             elif e.is_file(follow_symlinks=False):
                 w.files.append(path)
         stack.extend(reversed(subdirs))
-    return w
+        yield
 
 
 def _holds_skill_file(full: str) -> bool:
@@ -167,30 +179,57 @@ def _walk_skill(root: str, skill: str, limits: Limits, w: Walk) -> None:
 
 def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
     """Agent files in a working tree, with skill-folder caps applied during the walk."""
-    w = walk(root, limits)
-    files, dir_links = w.files, w.links
-    roots = skill_roots(files)
-    ts = TargetSet(root=root, skill_roots=roots)
-    ts.not_scanned.extend(w.capped)
-    links = set(dir_links)  # the walk already told links from files; no lstat per path
-    for path in files + dir_links:
-        kind = catalog.classify(path, roots)
-        if kind is None and _in_skill_dir(path, w.skill_dirs):
-            kind = "skill"
-        if kind is None:
-            continue
-        if path in links:
-            full = os.path.join(root, path)
-            target = os.readlink(full)
-            from .textio import is_within
-
-            if not is_within(root, full):
-                ts.links.append((path, target))
-            ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
-            continue
-        sroot = skill_root_of(path, roots) if kind == "skill" else None
-        ts.targets.append(Target(path, kind, skill_root=sroot))
+    ts = TargetSet(root=root)
+    for step in discover_steps(ts, catalog, limits):
+        ts.targets.extend(step)
     return ts
+
+
+def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -> Iterator[list[Target]]:
+    """discover()'s targets in the same order, one step of the walk at a time (one folder's
+    listing, or one whole skill folder), so that scanning can start while the walk goes on; ts
+    gets its skill roots, not-scanned entries and links when the walk ends (not the targets: the
+    caller keeps those).
+
+    A file's kind depends only on the skill roots and skill folders among its ancestors, and the
+    walk reaches a folder before anything below it, so a file classified at the end of its own
+    step gets what it would get at the end of the walk. A step's own skill files count first:
+    one step can list a SKILL.md after a README.md beside it."""
+    w = Walk()
+    roots: set[str] = set()
+    frozen: frozenset[str] = frozenset()
+    listed = 0
+    for _ in walk_steps(ts.root, limits, w):
+        new = w.files[listed:]
+        listed = len(w.files)
+        found = skill_roots(new)
+        if not found <= roots:
+            roots |= found
+            frozen = frozenset(roots)
+        step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in new) if t is not None]
+        if step:
+            yield step
+    ts.skill_roots = frozen
+    ts.not_scanned.extend(w.capped)
+    for path in w.links:  # after every file, as a whole-walk classification had them
+        if _target(path, catalog, frozen, w.skill_dirs) is None:
+            continue
+        full = os.path.join(ts.root, path)
+        target = os.readlink(full)
+        from .textio import is_within
+
+        if not is_within(ts.root, full):
+            ts.links.append((path, target))
+        ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
+
+
+def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[str]) -> Target | None:
+    kind = catalog.classify(path, roots)
+    if kind is None and _in_skill_dir(path, skill_dirs):
+        kind = "skill"
+    if kind is None:
+        return None
+    return Target(path, kind, skill_root=skill_root_of(path, roots) if kind == "skill" else None)
 
 
 def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:

@@ -211,6 +211,11 @@ def _read_report(path: str, what: str) -> dict:
     return data
 
 
+def requested(config: Config) -> bool:
+    """Whether this scan runs Cisco's scanner (on, or auto): it needs every target before it starts."""
+    return _mode(config) != "off"
+
+
 def _mode(config: Config) -> str:
     if config.cisco_mode != "off":
         return config.cisco_mode

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .. import __version__
 from ..document import Document, classify
@@ -21,7 +21,7 @@ from ..scripts.language import flags_binary
 from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
-from .workers import map_targets
+from .workers import map_stream, map_targets
 
 ENGINE = "native"
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
@@ -161,26 +161,62 @@ def _may_ship_scripts(targets: list[Target]) -> frozenset[str]:
                      and classify(t.path, "#!")[0] == "script")
 
 
-def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1) -> ScanResult:
-    """Scan every target; `jobs` > 1 spreads big scans over worker processes, same results."""
+def _kept(ts: TargetSet, steps: Iterable[list[Target]]) -> Iterator[Target]:
+    for step in steps:
+        ts.targets.extend(step)  # the whole step first: see _chunk_scanner
+        yield from step
+
+
+def _chunk_scanner(ts: TargetSet):
+    """The scanner of each chunk of a stream, with the skill folders that can ship a script among
+    the targets found so far. A skill folder the walk takes as one (under .claude/skills, or
+    holding SKILL.md) comes in one step, and _kept adds a whole step to ts.targets before its
+    first target is cut into a chunk, so such a folder is complete when its chunk is cut. A
+    SKILL.md at the top of the tree, or one whose name's case the walk does not take, has the
+    rest of its folder in later steps: scan() reads it again at the end if it turns out needed."""
+    counted = 0
+    linkable: set[str] = set()
+
+    def fn_for(chunk: list[Target]):
+        nonlocal counted
+        linkable.update(_may_ship_scripts(ts.targets[counted:]))
+        counted = len(ts.targets)
+        return partial(scan_target, linkable=frozenset(linkable))
+    return fn_for
+
+
+def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterable[list[Target]] | None = None) -> ScanResult:
+    """Scan every target; `jobs` > 1 spreads big scans over worker processes, same results.
+    `steps`: ts's targets still being found (targets.discover_steps); they are scanned as they
+    come and added to ts.targets, and ts is complete when this returns."""
     started = time.perf_counter()
     catalog()  # verified once here, so forked workers inherit the checked rule table
-    if len(ts.targets) >= PREFILTER_MIN_TARGETS:
-        ensure_prefilter()  # likewise inherited
+    if steps is not None:
+        ensure_prefilter()  # the count is not known yet; built from saved conditions, it is cheap
+        outcomes = map_stream(_chunk_scanner(ts), ts.root, _kept(ts, steps), limits, jobs)
+    else:
+        if len(ts.targets) >= PREFILTER_MIN_TARGETS:
+            ensure_prefilter()  # likewise inherited
+        outcomes = map_targets(partial(scan_target, linkable=_may_ship_scripts(ts.targets)), ts.root, ts.targets, limits, jobs)
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
     skill_docs: list[SkillDoc] = []
     script_paths: dict[str, str] = {}  # scanned script -> its skill folder
-    scan_one = partial(scan_target, linkable=_may_ship_scripts(ts.targets))
-    outcomes = map_targets(scan_one, ts.root, ts.targets, limits, jobs)
+    linkable = _may_ship_scripts(ts.targets)
     for target, out in zip(ts.targets, outcomes):
         result.findings.extend(out.findings)
         result.not_scanned.extend(out.not_scanned)
         if out.scanned is not None:
             result.scanned.append(out.scanned)
-        if out.skill_md_text is not None:
-            skill_docs.append(SkillDoc(target.skill_root, Document(target.path, out.skill_md_text)))
+        text = out.skill_md_text
+        if text is None and out.scanned is not None and target.skill_root in linkable and _is_skill_md(target.path):
+            # Cut into a chunk before its folder's script was found: a SKILL.md at the top of
+            # the tree, or in a folder the walk does not take as one skill (see _chunk_scanner).
+            loaded = load(ts.root, target, limits)
+            text = None if isinstance(loaded, NotScanned) else loaded.text
+        if text is not None:
+            skill_docs.append(SkillDoc(target.skill_root, Document(target.path, text)))
         if out.script_skill_root is not None:
             script_paths[target.path] = out.script_skill_root
     linked = correlate(skill_docs, result.findings, script_paths)

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -29,6 +29,7 @@ MIN_TARGETS_PER_WORKER = 12  # below this, forking and pickling cost more than t
 CHUNKS_PER_WORKER = 32
 IN_FLIGHT_PER_WORKER = 2  # chunks queued for a worker at once: one running, the next one ready
 MAX_AUTO_JOBS = 8
+STREAM_CHUNK = 32  # map_stream's chunk: the count of targets is not known while they are found
 
 _pool: ProcessPoolExecutor | None = None
 _pool_key: tuple | None = None
@@ -49,40 +50,97 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
     """[fn(root, t, limits) for t in targets], spread over `jobs` processes when it pays: this
     process is one of them (jobs - 1 are forked), so memory holds one interpreter fewer."""
     jobs = min(resolve_jobs(jobs), len(targets) // MIN_TARGETS_PER_WORKER)
-    pool = _get_pool(jobs - 1) if jobs > 1 else None
-    if pool is None:
-        return _run_chunk(fn, root, targets, limits)
-    size = -(-len(targets) // (jobs * CHUNKS_PER_WORKER))
-    chunks = [list(targets[i:i + size]) for i in range(0, len(targets), size)]
-    results: list[list[R] | None] = [None] * len(chunks)
-    in_flight: dict[int, Future] = {}
-    front, back = 0, len(chunks) - 1
-    # Workers are fed chunks from the front, a few ahead of them; this process takes chunks from
-    # the back between feeds, until the two meet. Nothing is cancelled, so nothing races.
-    while front <= back or in_flight:
-        while pool is not None and front <= back and len(in_flight) < IN_FLIGHT_PER_WORKER * (jobs - 1):
+    spread = _Spread(root, limits)
+    if jobs > 1:
+        spread.start(jobs)
+    size = -(-len(targets) // (max(spread.jobs, 1) * CHUNKS_PER_WORKER)) if spread.jobs > 1 else max(len(targets), 1)
+    for i in range(0, len(targets), size):
+        spread.add(fn, list(targets[i:i + size]))
+    return spread.finish()
+
+
+def map_stream(fn_for: Callable[[list[T]], Callable[..., R]], root: str, targets: Iterable[T], limits, jobs: int) -> list[R]:
+    """map_targets for targets still being found (a tree walk): once enough are found, the
+    workers scan chunks while this process goes on finding more, and it joins in when the walk
+    ends. fn_for(chunk) gives the function for a chunk when the chunk is cut, so it may depend on
+    everything found until then."""
+    jobs = resolve_jobs(jobs)
+    spread = _Spread(root, limits)
+    chunk: list[T] = []
+    found = 0
+    for t in targets:
+        chunk.append(t)
+        found += 1
+        if len(chunk) >= STREAM_CHUNK:
+            spread.add(fn_for(chunk), chunk)
+            chunk = []
+            if jobs > 1 and spread.pool is None and found >= MIN_TARGETS_PER_WORKER * jobs:
+                spread.start(jobs)
+            spread.feed(len(spread.chunks) - 1)
+    if chunk:
+        spread.add(fn_for(chunk), chunk)
+    return spread.finish()
+
+
+class _Spread:
+    """Chunks scanned by workers (fed from the front, a few ahead of them) and by this process
+    (from the back, between feeds) until the two meet. Nothing is cancelled, so nothing races."""
+
+    def __init__(self, root: str, limits) -> None:
+        self.root, self.limits = root, limits
+        self.chunks: list[tuple[Callable[..., R], list]] = []
+        self.results: list[list | None] = []
+        self.in_flight: dict[int, Future] = {}
+        self.front = 0
+        self.pool: ProcessPoolExecutor | None = None
+        self.jobs = 1
+
+    def start(self, jobs: int) -> None:
+        self.pool = _get_pool(jobs - 1)
+        self.jobs = jobs if self.pool is not None else 1
+
+    def add(self, fn: Callable[..., R], chunk: list) -> None:
+        self.chunks.append((fn, chunk))
+        self.results.append(None)
+
+    def feed(self, last: int) -> None:
+        """Queue chunks up to index `last` for the workers while they have room; collect what is done."""
+        self._collect(wait=False)
+        while self.pool is not None and self.front <= last and len(self.in_flight) < IN_FLIGHT_PER_WORKER * (self.jobs - 1):
+            fn, chunk = self.chunks[self.front]
             try:
-                in_flight[front] = pool.submit(_run_chunk, fn, root, chunks[front], limits)
+                self.in_flight[self.front] = self.pool.submit(_run_chunk, fn, self.root, chunk, self.limits)
             except (OSError, NotImplementedError, RuntimeError):
                 # No usable process support here (no /dev/shm, fork refused): this process alone.
-                shutdown()
-                pool = None
+                self._lose_pool()
                 break
-            front += 1
-        if front <= back:
-            results[back] = _run_chunk(fn, root, chunks[back], limits)
-            back -= 1
-            finished = [i for i, f in in_flight.items() if f.done()]
-        else:
-            finished = list(in_flight)  # nothing left for this process: wait for the workers
+            self.front += 1
+
+    def finish(self) -> list[R]:
+        back = len(self.chunks) - 1
+        while self.front <= back or self.in_flight:
+            self.feed(back)
+            if self.front <= back:
+                fn, chunk = self.chunks[back]
+                self.results[back] = _run_chunk(fn, self.root, chunk, self.limits)
+                back -= 1
+            else:
+                self._collect(wait=True)  # nothing left for this process: wait for the workers
+        return [outcome for chunk in self.results for outcome in chunk]
+
+    def _collect(self, wait: bool) -> None:
+        finished = list(self.in_flight) if wait else [i for i, f in self.in_flight.items() if f.done()]
         for i in finished:
             try:
-                results[i] = in_flight.pop(i).result()
+                self.results[i] = self.in_flight.pop(i).result()
             except BrokenProcessPool:  # a worker died: its chunk, and the rest, are scanned here
-                shutdown()
-                pool = None
-                results[i] = _run_chunk(fn, root, chunks[i], limits)
-    return [outcome for chunk in results for outcome in chunk]
+                self._lose_pool()
+                fn, chunk = self.chunks[i]
+                self.results[i] = _run_chunk(fn, self.root, chunk, self.limits)
+
+    def _lose_pool(self) -> None:
+        shutdown()
+        self.pool, self.jobs = None, 1
 
 
 def shutdown() -> None:

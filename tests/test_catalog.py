@@ -1,6 +1,7 @@
 """The catalog proves itself at load: a rule that disagrees with its fixtures fails every consumer,
 and the verification cache never lets a changed rule through unverified."""
 import importlib
+import os
 
 import pytest
 
@@ -38,6 +39,21 @@ def fresh_catalog(tmp_path, monkeypatch):
 def test_catalog_verifies_and_caches_success(fresh_catalog, tmp_path):
     assert len(rules_pkg.catalog()) > 40
     assert list((tmp_path / "cache").iterdir()), "a verified catalog leaves its marker"
+
+
+def test_the_verified_marker_is_the_same_in_every_process(tmp_path):
+    """A key that depended on string hashing (a frozenset's repr) changed with each process's
+    hash seed, so most runs verified every fixture again: 0.35 s of every start."""
+    import subprocess
+    import sys
+
+    probe = ("import importlib, scanner.rules as r\n"
+             "rules = [x for n in r.RULE_MODULES for x in importlib.import_module(n).RULES]\n"
+             "print(r._verified_marker(rules).name)\n")
+    names = {subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed, "INSTRUCTION_GUARD_CACHE_DIR": str(tmp_path)}).stdout
+             for seed in ("1", "2", "3")}
+    assert len(names) == 1 and "fixtures-verified-" in names.pop()
 
 
 def test_broken_rule_fails_even_after_a_cached_success(fresh_catalog, monkeypatch):

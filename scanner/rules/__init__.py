@@ -78,7 +78,7 @@ def _verified_marker(rules: list[Rule]) -> Path | None:
     except (OSError, ImportError):
         return None
     for r in rules:
-        h.update(repr((r.id, r.severity, r.applies_to, r.fixture_path, r.check and r.check.__qualname__,
+        h.update(repr((r.id, r.severity, sorted(r.applies_to), r.fixture_path, r.check and r.check.__qualname__,
                        r.must_match, r.must_not_match, r.lowered)).encode("utf-8", "surrogatepass"))
     return Path(base) / f"fixtures-verified-{h.hexdigest()[:32]}"
 

@@ -7,80 +7,21 @@ from __future__ import annotations
 import importlib
 import random
 import re._parser as sre_parse
-from re._constants import (
-    ANY, AT, BRANCH, CATEGORY, CATEGORY_DIGIT, CATEGORY_NOT_DIGIT, CATEGORY_NOT_SPACE,
-    CATEGORY_NOT_WORD, CATEGORY_SPACE, CATEGORY_WORD, IN, LITERAL, MAX_REPEAT, MIN_REPEAT,
-    NEGATE, NOT_LITERAL, RANGE, SUBPATTERN,
-)
 
 import pytest
 import re2
 
+from pattern_texts import ASCII, WIDE, TextMaker
 from scanner import relax
 from scanner.document import Document
 from scanner.matching import rx
 from scanner.rules import RULE_MODULES, catalog, gates
 
-# ASCII, then characters of two, three and four UTF-8 bytes (a no-break space is not RE2's \s).
-_POOL = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n_-./:;'\"<>()[]{}|&$@#%*+=?!~`\\"
-         "é\u00a0ſ—\u212a中😀")
-_ASCII_SPACE = " \t\n\r\f"  # RE2's \s
-_CATEGORY = {
-    CATEGORY_DIGIT: lambda c: c in "0123456789", CATEGORY_SPACE: lambda c: c in _ASCII_SPACE,
-    CATEGORY_WORD: lambda c: c.isascii() and (c.isalnum() or c == "_"),
-}
-_CATEGORY.update({
-    CATEGORY_NOT_DIGIT: lambda c: c not in "0123456789", CATEGORY_NOT_SPACE: lambda c: c not in _ASCII_SPACE,
-    CATEGORY_NOT_WORD: lambda c: not (c.isascii() and (c.isalnum() or c == "_")),
-})
-_WIDE = "é\u00a0ſ—\u212a中😀"
-
-
-def _in_class(items, ch: str) -> bool:
-    negate, hit = False, False
-    for op, arg in items:
-        if op is NEGATE:
-            negate = True
-        elif op is LITERAL:
-            hit |= ord(ch) == arg
-        elif op is RANGE:
-            hit |= arg[0] <= ord(ch) <= arg[1]
-        elif op is CATEGORY:
-            hit |= _CATEGORY[arg](ch)
-    return hit != negate
-
-
-def _pick(choices: list[str], rnd: random.Random) -> str:
-    """Multi-byte characters half the time they are allowed: they are what Latin-1 must cover."""
-    wide = [c for c in choices if c in _WIDE]
-    if wide and rnd.random() < 0.5:
-        return rnd.choice(wide)
-    return rnd.choice(choices) if choices else ""
+_TEXTS = TextMaker(ASCII + WIDE, wide_bias=True, extra_repeats=4)  # multi-byte characters: what Latin-1 must cover
 
 
 def _generate(items, rnd: random.Random) -> str:
-    """A random text the parsed pattern is meant to match (RE2 has the last word)."""
-    out: list[str] = []
-    for op, arg in items:
-        if op is LITERAL:
-            out.append(chr(arg))
-        elif op is NOT_LITERAL:
-            out.append(_pick([c for c in _POOL if ord(c) != arg], rnd))
-        elif op is ANY:
-            out.append(_pick([c for c in _POOL if c != "\n"], rnd))
-        elif op is IN:
-            out.append(_pick([c for c in _POOL if _in_class(arg, c)] or [chr(a) for o, a in arg if o is LITERAL], rnd))
-        elif op is SUBPATTERN:
-            out.append(_generate(arg[-1], rnd))
-        elif op is BRANCH:
-            out.append(_generate(rnd.choice(arg[1]), rnd))
-        elif op in (MAX_REPEAT, MIN_REPEAT):
-            low, high, child = arg
-            count = rnd.randint(low, min(high, low + 4))
-            out.extend(_generate(child, rnd) for _ in range(count))
-        elif op is AT:
-            continue
-    return "".join(out)
+    return _TEXTS.generate(items, rnd)
 
 
 def _families() -> list[gates.Family]:

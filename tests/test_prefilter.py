@@ -6,68 +6,20 @@ import random
 import subprocess
 import sys
 import re._parser as sre_parse
-from re._constants import (
-    ANY, AT, BRANCH, CATEGORY, CATEGORY_DIGIT, CATEGORY_NOT_DIGIT, CATEGORY_NOT_SPACE,
-    CATEGORY_NOT_WORD, CATEGORY_SPACE, CATEGORY_WORD, IN, LITERAL, MAX_REPEAT, MIN_REPEAT,
-    NEGATE, NOT_LITERAL, RANGE, SUBPATTERN,
-)
 
 import pytest
 
+from pattern_texts import ASCII, TextMaker
 from scanner import matching, prefilter
 from scanner.document import Document
 from scanner.matching import rx
 from scanner.rules import catalog
 
-_POOL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n_-./:;'\"<>()[]{}|&$@#%*+=?!~`\\é"
-_CATEGORY = {
-    CATEGORY_DIGIT: str.isdigit, CATEGORY_SPACE: lambda c: c in " \t\n\r\f\v",
-    CATEGORY_WORD: lambda c: c.isascii() and (c.isalnum() or c == "_"),
-}
-_CATEGORY.update({
-    CATEGORY_NOT_DIGIT: lambda c: not c.isdigit(), CATEGORY_NOT_SPACE: lambda c: c not in " \t\n\r\f\v",
-    CATEGORY_NOT_WORD: lambda c: not (c.isascii() and (c.isalnum() or c == "_")),
-})
-
-
-def _in_class(items, ch: str) -> bool:
-    negate, hit = False, False
-    for op, arg in items:
-        if op is NEGATE:
-            negate = True
-        elif op is LITERAL:
-            hit |= ord(ch) == arg
-        elif op is RANGE:
-            hit |= arg[0] <= ord(ch) <= arg[1]
-        elif op is CATEGORY:
-            hit |= _CATEGORY.get(arg, lambda c: False)(ch)
-    return hit != negate
+_TEXTS = TextMaker(ASCII + "é")
 
 
 def _generate(items, rnd: random.Random) -> str:
-    """A random text the parsed pattern is meant to match (RE2 has the last word)."""
-    out: list[str] = []
-    for op, arg in items:
-        if op is LITERAL:
-            out.append(chr(arg))
-        elif op is NOT_LITERAL:
-            out.append(rnd.choice([c for c in _POOL if ord(c) != arg]))
-        elif op is ANY:
-            out.append(rnd.choice(_POOL.replace("\n", "")))
-        elif op is IN:
-            choices = [c for c in _POOL if _in_class(arg, c)] or [chr(a) for o, a in arg if o is LITERAL]
-            out.append(rnd.choice(choices) if choices else "")
-        elif op is SUBPATTERN:
-            out.append(_generate(arg[-1], rnd))
-        elif op is BRANCH:
-            out.append(_generate(rnd.choice(arg[1]), rnd))
-        elif op in (MAX_REPEAT, MIN_REPEAT):
-            low, high, child = arg
-            count = rnd.randint(low, min(high, low + 3))
-            out.extend(_generate(child, rnd) for _ in range(count))
-        elif op is AT:
-            continue
-    return "".join(out)
+    return _TEXTS.generate(items, rnd)
 
 
 def _catalog_patterns() -> list[str]:

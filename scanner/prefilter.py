@@ -16,8 +16,6 @@ generated from each pattern.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own patterns
 from re._constants import AT, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, RANGE, SUBPATTERN
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import Iterable, Union
 
 import re2
 
+from . import saved
 from .matching import RegexSet
 
 MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
@@ -32,7 +31,7 @@ MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR
 MAX_CLASS = 4  # a character class of more characters counts as "any character"
 MAX_ATOMS = 12  # a condition needing more words is dropped: big word lists rarely filter anything
 
-SAVED_PATH = Path(__file__).parent / "data" / "prefilter_conditions.json"
+SAVED_PATH = saved.DATA / "prefilter_conditions.json"
 
 # A condition: None (any text), ("atoms", frozenset of words: at least one present), or
 # ("and" | "or", tuple of conditions). Index turns the words into atom ids.
@@ -255,31 +254,14 @@ def _words(cond) -> set[str]:
 
 
 # Deriving the conditions of every rule pattern takes about 0.25 s, all of it before a big scan
-# forks its workers. They depend only on the pattern and on this file's derivation, so they are
-# derived ahead of time (scripts/refresh_prefilter_conditions.py) and saved with the package,
-# keyed by this file's hash: a changed derivation ignores the file, a pattern missing from it is
-# derived at load, and tests/test_prefilter.py fails while the saved file is stale.
-def derivation_key() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-
-
+# forks its workers: they are saved with the package (see saved.py).
 def saved_conditions(path: Path = SAVED_PATH) -> dict:
     """{pattern: condition} saved for this derivation; {} when absent, unreadable or stale."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("derivation") != derivation_key():
-            return {}
-        return {p: _from_json(c) for p, c in data["conditions"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+    return saved.load(path, __file__, _from_json)
 
 
 def save_conditions(patterns: Iterable[str], path: Path = SAVED_PATH) -> int:
-    patterns = sorted(set(patterns))
-    lines = [f" {json.dumps(p)}: {json.dumps(_to_json(condition(p)), separators=(',', ':'))}" for p in patterns]
-    text = '{"derivation": "%s", "conditions": {\n%s\n}}\n' % (derivation_key(), ",\n".join(lines))
-    path.write_text(text, encoding="utf-8")  # one pattern a line: reviewable diffs
-    return len(patterns)
+    return saved.save(path, __file__, {p: _to_json(condition(p)) for p in set(patterns)})
 
 
 def _to_json(cond):

@@ -39,6 +39,8 @@ from re._constants import (
     RANGE, SRE_FLAG_DOTALL, SRE_FLAG_IGNORECASE, SRE_FLAG_MULTILINE, SUBPATTERN,
 )
 
+from . import saved
+
 _HIGH = r"[\x80-\xff]"  # any byte of a multi-byte UTF-8 sequence
 _CATEGORIES = {  # RE2's ASCII Perl classes, and whether the class holds non-ASCII code points
     CATEGORY_DIGIT: (r"\d", False), CATEGORY_SPACE: (r"\s", False), CATEGORY_WORD: (r"\w", False),
@@ -58,6 +60,28 @@ KEEP_GROUP_COUNT = 3
 
 class _Unsupported(Exception):
     pass
+
+
+SAVED_PATH = saved.DATA / "relaxed_patterns.json"
+_saved: dict[str, str | None] | None = None
+
+
+def relaxed_saved(pattern: str, latin1: bool) -> str | None:
+    """relaxed(), read from the forms saved with the package for this derivation (saved.py):
+    deriving the gates' patterns cost 0.05 s of every start."""
+    global _saved
+    if _saved is None:
+        _saved = saved.load(SAVED_PATH, __file__)
+    key = _key(pattern, latin1)
+    return _saved[key] if key in _saved else relaxed(pattern, latin1)
+
+
+def save_relaxed(patterns, path=SAVED_PATH) -> int:
+    return saved.save(path, __file__, {_key(p, latin1): relaxed(p, latin1) for p in set(patterns) for latin1 in (True, False)})
+
+
+def _key(pattern: str, latin1: bool) -> str:
+    return ("latin1:" if latin1 else "utf8:") + pattern
 
 
 def relaxed(pattern: str, latin1: bool) -> str | None:

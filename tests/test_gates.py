@@ -12,7 +12,7 @@ import pytest
 import re2
 
 from pattern_texts import ASCII, WIDE, TextMaker
-from scanner import relax
+from scanner import relax, saved
 from scanner.document import Document
 from scanner.matching import rx
 from scanner.rules import RULE_MODULES, catalog, gates
@@ -198,3 +198,25 @@ def test_the_catalog_families_name_every_pattern_that_matches():
                     checked += 1
                     assert index in family.scan(data), (regex.pattern, data)
     assert checked > 300
+
+
+def test_the_saved_relaxed_forms_are_those_the_derivation_gives_today():
+    patterns = [r.pattern for family in _families() for r in family.regexes]
+    stored = saved.load(relax.SAVED_PATH, relax.__file__)
+    assert stored, "scanner/data/relaxed_patterns.json is missing or was saved by another relax.py"
+    stale = [p for p in patterns for latin1 in (True, False)
+             if stored.get(("latin1:" if latin1 else "utf8:") + p, "missing") != relax.relaxed(p, latin1)]
+    assert not stale, f"regenerate with `python scripts/refresh_derivations.py`: {stale[:2]}"
+
+
+def test_a_relaxed_form_is_read_from_the_saved_file_and_derived_when_missing(tmp_path, monkeypatch):
+    path = tmp_path / "relaxed.json"
+    assert relax.save_relaxed([r"a[^\n]{0,80}b"], path) == 2
+    monkeypatch.setattr(relax, "SAVED_PATH", path)
+    monkeypatch.setattr(relax, "_saved", None)
+    assert relax.relaxed_saved(r"a[^\n]{0,80}b", latin1=False) == relax.relaxed(r"a[^\n]{0,80}b", latin1=False)
+    assert relax.relaxed_saved(r"x{2,9}", latin1=True) == relax.relaxed(r"x{2,9}", latin1=True)  # not saved: derived
+    monkeypatch.setattr(relax, "_saved", {"utf8:q": "SAVED"})  # the saved entry is the one used
+    assert relax.relaxed_saved("q", latin1=False) == "SAVED"
+    path.write_text(path.read_text().replace(saved.source_key(relax.__file__), "0" * 64))
+    assert saved.load(path, relax.__file__) == {}

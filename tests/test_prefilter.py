@@ -10,7 +10,7 @@ import re._parser as sre_parse
 import pytest
 
 from pattern_texts import ASCII, TextMaker
-from scanner import matching, prefilter
+from scanner import matching, prefilter, saved
 from scanner.document import Document
 from scanner.matching import rx
 from scanner.rules import catalog
@@ -172,7 +172,7 @@ def test_the_saved_conditions_are_those_the_derivation_gives_today():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(" ", 2)
     assert int(out[0]) > 0, "scanner/data/prefilter_conditions.json is missing or was saved by another prefilter.py"
-    assert int(out[1]) >= 60 and out[2].strip() == "[]", f"regenerate with `python scripts/refresh_prefilter_conditions.py`: {out}"
+    assert int(out[1]) >= 60 and out[2].strip() == "[]", f"regenerate with `python scripts/refresh_derivations.py`: {out}"
 
 
 def test_saved_conditions_round_trip_and_are_ignored_when_the_derivation_changed(tmp_path):
@@ -180,7 +180,7 @@ def test_saved_conditions_round_trip_and_are_ignored_when_the_derivation_changed
     path = tmp_path / "conditions.json"
     assert prefilter.save_conditions(patterns, path) == 3
     assert prefilter.saved_conditions(path) == {p: prefilter.condition(p) for p in patterns}
-    path.write_text(path.read_text().replace(prefilter.derivation_key(), "0" * 64))
+    path.write_text(path.read_text().replace(saved.source_key(prefilter.__file__), "0" * 64))
     assert prefilter.saved_conditions(path) == {}
     path.write_text("{not json")
     assert prefilter.saved_conditions(path) == {}

@@ -31,7 +31,7 @@ import re2
 
 from ..document import Document, Match
 from ..matching import Regex, RegexSet
-from ..relax import relaxed
+from ..relax import relaxed_saved
 
 # A set's automaton states are built as texts need them and kept up to this budget, in every
 # process. Over the benign corpus in one process, the three families' sets at the 64 MB single
@@ -57,11 +57,11 @@ class Family:
         latin1: list[tuple[int, bytes]] = []
         utf8: list[tuple[int, bytes]] = []
         for i, r in enumerate(regexes):
-            gate = relaxed(r.pattern, latin1=True)
+            gate = relaxed_saved(r.pattern, latin1=True)
             if gate is not None:
                 latin1.append((i, gate.encode("latin-1")))
             else:
-                utf8.append((i, (relaxed(r.pattern, latin1=False) or r.pattern).encode("utf-8")))
+                utf8.append((i, (relaxed_saved(r.pattern, latin1=False) or r.pattern).encode("utf-8")))
         self._set = RegexSet((p for _, p in latin1), _LATIN1_OPTIONS)
         self._latin1_ids = tuple(i for i, _ in latin1)
         self._utf8_set = RegexSet((p for _, p in utf8), _SET_OPTIONS) if utf8 else None

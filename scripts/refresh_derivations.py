@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Rewrite what is derived from the rule patterns ahead of time and saved with the package (see
+scanner/saved.py): the word prefilter's conditions (scanner/data/prefilter_conditions.json) and
+the gates' relaxed patterns (scanner/data/relaxed_patterns.json). Run it after changing a rule
+pattern, prefilter.py or relax.py; the test suite says when it is due.
+
+  python scripts/refresh_derivations.py
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from scanner import matching, prefilter, relax  # noqa: E402
+from scanner.engines import native  # noqa: E402,F401  (compiles the patterns a scan indexes)
+from scanner.rules import RULE_MODULES, catalog, gates  # noqa: E402
+
+
+def family_patterns() -> list[str]:
+    """The patterns of every gate family of the rule modules."""
+    catalog()
+    return [r.pattern for name in RULE_MODULES for value in vars(importlib.import_module(name)).values()
+            if isinstance(value, gates.Family) for r in value.regexes]
+
+
+def main() -> int:
+    catalog()
+    count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
+    print(f"{prefilter.SAVED_PATH}: {count} patterns")
+    count = relax.save_relaxed(family_patterns())
+    print(f"{relax.SAVED_PATH}: {count} relaxed forms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

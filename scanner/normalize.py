@@ -118,7 +118,7 @@ class OffsetMap:
         return start if expansion else start + (offset - self._norm_starts[k])
 
 
-_ASCII_BYTES = bytes(range(128))
+ASCII_BYTES = bytes(range(128))
 MAX_REPLACED_CHARS = 16  # ordinary files change at most a handful of distinct characters
 
 
@@ -140,7 +140,7 @@ def _normalize_by_replacing(text: str) -> tuple[str, OffsetMap | None] | None:
     the order), or when so many distinct characters change that one pass per character would
     cost more than the per-character path (a text built to be expensive)."""
     data = text.encode("utf-8", "surrogatepass")
-    distinct = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    distinct = set(data.translate(None, ASCII_BYTES).decode("utf-8", "surrogatepass"))
     changed = {ch: mapped for ch in distinct if (mapped := _map_char(ch)) != ch}
     if len(changed) > MAX_REPLACED_CHARS:
         return None

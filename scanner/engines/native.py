@@ -198,16 +198,17 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     catalog()  # verified once here, so forked workers inherit the checked rule table
     if steps is not None:
         outcomes = map_stream(_chunk_scanner(ts), ts.root, _kept(ts, steps), limits, jobs)
+        linkable = _may_ship_scripts(ts.targets)  # the whole tree's, now that the walk has ended
     else:
         if len(ts.targets) >= PREFILTER_MIN_TARGETS:
             ensure_prefilter()  # likewise inherited
-        outcomes = map_targets(partial(scan_target, linkable=_may_ship_scripts(ts.targets)), ts.root, ts.targets, limits, jobs)
+        linkable = _may_ship_scripts(ts.targets)
+        outcomes = map_targets(partial(scan_target, linkable=linkable), ts.root, ts.targets, limits, jobs)
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
     skill_docs: list[SkillDoc] = []
     script_paths: dict[str, str] = {}  # scanned script -> its skill folder
-    linkable = _may_ship_scripts(ts.targets)
     for target, out in zip(ts.targets, outcomes):
         result.findings.extend(out.findings)
         result.not_scanned.extend(out.not_scanned)

@@ -53,7 +53,7 @@ def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, j
     spread = _Spread(root, limits)
     if jobs > 1:
         spread.start(jobs)
-    size = -(-len(targets) // (max(spread.jobs, 1) * CHUNKS_PER_WORKER)) if spread.jobs > 1 else max(len(targets), 1)
+    size = -(-len(targets) // (spread.jobs * CHUNKS_PER_WORKER)) if spread.jobs > 1 else max(len(targets), 1)
     for i in range(0, len(targets), size):
         spread.add(fn, list(targets[i:i + size]))
     return spread.finish()

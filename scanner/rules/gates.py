@@ -37,11 +37,15 @@ from ..relax import relaxed_saved
 # process. Over the benign corpus in one process, the three families' sets at the 64 MB single
 # patterns get grew the peak by 30 MB; at 16 MB by 22 MB at the same speed; at 8 MB by 12 MB, but
 # the automaton was rebuilt so often that the scan took 2 s more.
-_SET_OPTIONS = re2.Options()
-_SET_OPTIONS.max_mem = 16 << 20
-_LATIN1_OPTIONS = re2.Options()
-_LATIN1_OPTIONS.max_mem = 16 << 20
-_LATIN1_OPTIONS.encoding = re2.Options.Encoding.LATIN1
+def _set_options(encoding: re2.Options.Encoding) -> re2.Options:
+    options = re2.Options()
+    options.max_mem = 16 << 20
+    options.encoding = encoding
+    return options
+
+
+_SET_OPTIONS = _set_options(re2.Options.Encoding.UTF8)
+_LATIN1_OPTIONS = _set_options(re2.Options.Encoding.LATIN1)
 
 
 class Family:
@@ -62,7 +66,7 @@ class Family:
                 latin1.append((i, gate.encode("latin-1")))
             else:
                 utf8.append((i, (relaxed_saved(r.pattern, latin1=False) or r.pattern).encode("utf-8")))
-        self._set = RegexSet((p for _, p in latin1), _LATIN1_OPTIONS)
+        self._set = RegexSet((p for _, p in latin1), _LATIN1_OPTIONS) if latin1 else None
         self._latin1_ids = tuple(i for i, _ in latin1)
         self._utf8_set = RegexSet((p for _, p in utf8), _SET_OPTIONS) if utf8 else None
         self._utf8_ids = tuple(i for i, _ in utf8)

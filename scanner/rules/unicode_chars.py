@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 
 from ..document import Document
 from ..matching import rx
+from ..normalize import ASCII_BYTES
 from .phrases import cached
 
 ZERO_WIDTH = frozenset({
@@ -39,7 +40,6 @@ _SUSPECT_RANGES = (
 )
 _SUSPECT_RUN = rx("[" + "".join(f"\\x{{{lo:04X}}}-\\x{{{hi:04X}}}" for lo, hi in _SUSPECT_RANGES) + "]+")
 SUSPECT_CHARS = frozenset(chr(cp) for lo, hi in _SUSPECT_RANGES for cp in range(lo, hi + 1))
-_ASCII_BYTES = bytes(range(128))
 
 
 def non_ascii_chars(doc: Document) -> frozenset[str]:
@@ -49,7 +49,7 @@ def non_ascii_chars(doc: Document) -> frozenset[str]:
     def build() -> frozenset[str]:
         if doc.text.isascii():
             return frozenset()
-        return frozenset(doc.raw_bytes.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+        return frozenset(doc.raw_bytes.translate(None, ASCII_BYTES).decode("utf-8", "surrogatepass"))
     return cached(doc, "non_ascii_chars", build)
 MAX_RUNS = 5000  # per document; beyond this the file is plainly hostile and already reported
 MAX_DECODE = 16384  # characters of one run decoded: enough to show what is hidden

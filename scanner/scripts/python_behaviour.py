@@ -25,7 +25,7 @@ from . import skill_chain, user_data
 from .python_consts import const_str
 from .python_flow import node_span, parse_tree, release_tree
 from .python_gc import gc_paused
-from .python_walk import walk
+from .python_walk import FIELDS, NODE_TYPES, fields_of, walk
 
 SYSTEM_ENUM = "system-enumeration"
 NETWORK_SCAN = "network-scan"
@@ -131,7 +131,7 @@ class Behaviour:
         # they are all done (cheaper than a (node, function) pair for every node).
         stack: list = [tree]
         pop, push = stack.pop, stack.append
-        leaves, acted, branches, field_cache, pushed = _LEAVES, _ACTED, _BRANCHES, _FIELD_CACHE, _PUSHED
+        leaves, acted, branches, field_cache, pushed = _LEAVES, _ACTED, _BRANCHES, FIELDS, _PUSHED
         Constant, Call, Attribute, Name, Expr, Assign, FunctionDef, AsyncFunctionDef = (
             ast.Constant, ast.Call, ast.Attribute, ast.Name, ast.Expr, ast.Assign, ast.FunctionDef, ast.AsyncFunctionDef)
         strings, calls, fn_calls = self.strings, self.calls, self.fn_calls
@@ -209,7 +209,7 @@ class Behaviour:
                 push(_DefEnd(fn))
                 fn = node
             fields = field_cache.get(cls)
-            for field in fields if fields is not None else _fields(cls):
+            for field in fields if fields is not None else fields_of(cls):
                 v = getattr(node, field, None)
                 if v.__class__ is list:  # leaves are never pushed: they would be popped and dropped
                     for item in reversed(v):  # a loop, not a list comprehension: most lists hold one or two nodes
@@ -311,26 +311,17 @@ class _DefEnd:
 
     def __init__(self, outer) -> None:
         self.outer = outer
-_FIELD_CACHE: dict[type, tuple[str, ...]] = {}
+
+
 _LEAVES = frozenset({ast.Name, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue, ast.alias, ast.Global, ast.Nonlocal})
 # What the walk pushes: one set lookup for `isinstance(x, ast.AST) and type(x) not in _LEAVES` (parse() builds exact types).
-_PUSHED = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST)) - _LEAVES
-_SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "id", "attr", "name", "arg", "module", "level", "kind",
-                            "conversion", "lineno", "is_async", "simple", "asname", "names"})
+_PUSHED = NODE_TYPES - _LEAVES
 _DOC_OWNERS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
 _LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While, ast.comprehension})
 _SEQUENCES = frozenset({ast.List, ast.Tuple, ast.Set})
 _ACTED = _DOC_OWNERS | {ast.Call, ast.Constant, ast.Attribute, ast.JoinedStr, ast.BinOp, ast.For, ast.AsyncFor, ast.While,
                         ast.comprehension, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.If, ast.Expr, ast.Try, ast.Import,
                         ast.ImportFrom, ast.Assign}  # node types the collecting walk acts on
-
-
-def _fields(cls: type) -> tuple[str, ...]:
-    """Child fields worth visiting: expression contexts and operators carry nothing."""
-    f = _FIELD_CACHE.get(cls)
-    if f is None:
-        f = _FIELD_CACHE[cls] = tuple(x for x in cls._fields if x not in _SCALAR_FIELDS)
-    return f
 
 
 def _skeleton(node: ast.BinOp) -> str | None:

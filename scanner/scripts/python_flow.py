@@ -19,6 +19,7 @@ from .python_callgraph import callees_first as _callees_first
 from .python_callgraph import summaries_read as _summaries_read
 from .python_gc import gc_paused
 from .python_sink_gate import WEAK_METHODS, scope_passes_needed, weak_sink_call
+from .python_walk import FIELDS, NODE_TYPES, fields_of
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
@@ -68,14 +69,14 @@ class PythonFlow:
         discarded: set[int] = set()  # calls that are whole statements: their value is thrown away
         inert: set[int] = set()  # ... and with no positional argument: a callee's summary cannot change them
         attr_writes: list[int] = []  # lines that change self.x / cls.x (what every later scope reads)
-        leaf, has_body, loop_types, field_table, pushed = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, _FIELDS, _PUSHED
+        leaf, has_body, loop_types, field_table, pushed = _LEAF_TYPES, _BODY_TYPES, _LOOP_TYPES, FIELDS, _PUSHED
         imports, funcs, strings, call_sites = self.imports, self.funcs, self.strings, self.call_sites
         heads: set[str] = set()  # every Name's id and every attribute's name: what a call can resolve to
         attrs: set[str] = set()
         add_head, add_attr = heads.add, attrs.add
         weak_calls = False  # some call check_call may hand to a query or template sink
         Constant, Expr, Call, Attribute, Subscript, Name, Store = ast.Constant, ast.Expr, ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Store
-        stack: list[ast.AST] = [self.tree]  # _walk's order, inlined: this loop is the analysis's hot path
+        stack: list[ast.AST] = [self.tree]  # a depth-first walk, inlined: this loop is the analysis's hot path
         pop, push = stack.pop, stack.append
         while stack:
             node = pop()
@@ -85,7 +86,7 @@ class PythonFlow:
                     strings.append(node)
                 continue
             fields = field_table.get(tp)
-            for name in fields if fields is not None else _child_fields(tp):
+            for name in fields if fields is not None else fields_of(tp):
                 v = getattr(node, name, None)
                 if type(v) is list:  # names and tokens are never pushed: popping them would do nothing
                     for x in v:  # a loop, not a list comprehension: most lists hold one or two nodes
@@ -211,7 +212,6 @@ class PythonFlow:
                       Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
 
 
-_AST = ast.AST
 # Node types with no child nodes worth visiting: contexts, operators and leaves (Constant's
 # and Name's fields are plain values or a context token).
 _LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *(
@@ -220,43 +220,12 @@ _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rm
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 
-_DROPPED = _LEAF_TYPES - {ast.Constant}  # leaves the collecting walk ignores
-_NODE_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST))
-# What the collecting walk pushes: one set lookup stands for `isinstance(x, ast.AST) and type(x) not in _DROPPED`
-# (parse() builds exact node types, all of them named in the ast module).
-_PUSHED = _NODE_TYPES - _DROPPED
+# What the collecting walk pushes: one set lookup stands for `isinstance(x, ast.AST) and type(x) not in <dropped>`
+# (parse() builds exact node types, all of them named in the ast module). Dropped: the leaves but Constant, and
+# import aliases (python_walk.FIELDS keeps an import's `names`, which nothing here reads).
+_PUSHED = NODE_TYPES - (_LEAF_TYPES - {ast.Constant}) - {ast.alias}
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp})
-_BODY_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.AST) and "body" in t._fields)
-# Fields never holding a node the walk acts on: contexts, operators, plain names and numbers, import aliases.
-_NO_NODE_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "module", "level", "kind", "conversion",
-                             "is_async", "simple", "asname", "type_comment", "names"})
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(tp: type) -> tuple[str, ...]:
-    f = _FIELDS.get(tp)
-    if f is None:
-        f = _FIELDS[tp] = tuple(x for x in tp._fields if x not in _NO_NODE_FIELDS)
-    return f
-
-
-def _walk(tree: ast.AST):
-    """ast.walk without its per-node generator layers (the tree walk is the analysis's hot loop).
-    The context token under a Name is not visited (nothing reads it)."""
-    stack = [tree]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    leaf = _LEAF_TYPES
-    while stack:
-        node = pop()
-        yield node
-        if type(node) in leaf:
-            continue  # names, constants and operator tokens hold no further nodes
-        for name in node._fields:
-            v = getattr(node, name, None)
-            if type(v) is list:
-                extend([x for x in v if isinstance(x, _AST)])
-            elif isinstance(v, _AST):
-                push(v)
+_BODY_TYPES = frozenset(t for t in NODE_TYPES if "body" in t._fields)
 
 
 def _self_attr_or_self(node: ast.AST) -> bool:

@@ -15,23 +15,25 @@ _AST = ast.AST
 # Fields that hold plain values (names, numbers, flags) or context/operator tokens, never a node worth visiting.
 _NOT_CHILDREN = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "module", "level", "kind", "conversion",
                            "is_async", "simple", "asname", "type_comment", "tag"})
-_FIELDS: dict[type, tuple[str, ...]] = {}
-# Every node type parse() builds (all are named in the ast module): `type(x) in _NODE_TYPES` is isinstance(x, ast.AST).
-_NODE_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, _AST))
+# Each node type's fields that can hold a node, filled for every type below (also read by the
+# inlined walks of python_flow and python_behaviour).
+FIELDS: dict[type, tuple[str, ...]] = {}
+# Every node type parse() builds (all are named in the ast module): `type(x) in NODE_TYPES` is isinstance(x, ast.AST).
+NODE_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, _AST))
 
 
-def _fields_of(tp: type) -> tuple[str, ...]:
-    f = _FIELDS.get(tp)
+def fields_of(tp: type) -> tuple[str, ...]:
+    f = FIELDS.get(tp)
     if f is None:
-        f = _FIELDS[tp] = tuple(x for x in tp._fields if x not in _NOT_CHILDREN)
+        f = FIELDS[tp] = tuple(x for x in tp._fields if x not in _NOT_CHILDREN)
     return f
 
 
 def children(node: ast.AST) -> list[ast.AST]:
     """ast.iter_child_nodes(node) as a list, tokens left out."""
     out: list[ast.AST] = []
-    fields = _FIELDS.get(type(node))
-    for name in fields if fields is not None else _fields_of(type(node)):
+    fields = FIELDS.get(type(node))
+    for name in fields if fields is not None else fields_of(type(node)):
         v = getattr(node, name, None)
         if type(v) is list:
             out += [x for x in v if isinstance(x, _AST)]
@@ -44,12 +46,12 @@ def walk(node: ast.AST):
     """ast.walk(node) in the same order, tokens left out."""
     todo = deque((node,))
     popleft, append = todo.popleft, todo.append
-    table, nodes = _FIELDS, _NODE_TYPES
+    table, nodes = FIELDS, NODE_TYPES
     while todo:
         node = popleft()
         yield node
         fields = table.get(type(node))
-        for name in fields if fields is not None else _fields_of(type(node)):
+        for name in fields if fields is not None else fields_of(type(node)):
             v = getattr(node, name, None)
             if type(v) is list:
                 for x in v:  # a loop, not a list comprehension: most lists hold one or two nodes
@@ -59,7 +61,6 @@ def walk(node: ast.AST):
                 append(v)
 
 
-for _t in vars(ast).values():  # every node type parse() builds, so the walks never miss the table
-    if isinstance(_t, type) and issubclass(_t, _AST):
-        _fields_of(_t)
-_FIELDS[ast.Constant] = ()  # its value is a plain Python value, never a node
+for _t in NODE_TYPES:  # every node type parse() builds, so the walks never miss the table
+    fields_of(_t)
+FIELDS[ast.Constant] = ()  # its value is a plain Python value, never a node

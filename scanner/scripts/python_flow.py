@@ -203,7 +203,7 @@ class PythonFlow:
 
     def whole_module_shapes(self) -> None:
         names = [q for q, _ in self.calls]
-        connects = [n for q, n in self.calls if q in ("socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex")]
+        connects = [n for q, n in self.calls if q in SOCKET_CONNECTS]
         dup2 = [n for q, n in self.calls if q == "os.dup2"]
         spawns = [n for q, n in self.calls if q in ("pty.spawn",) or (api.is_shell_call(q) and _mentions_shell(n))]
         if connects and spawns and (dup2 or any(_uses_fileno(n) for n in spawns)):
@@ -216,6 +216,7 @@ class PythonFlow:
 # and Name's fields are plain values or a context token).
 _LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *(
     t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))})
+SOCKET_CONNECTS = frozenset({"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex"})  # a reverse shell's first step
 _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 

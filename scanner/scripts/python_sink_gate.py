@@ -24,34 +24,41 @@ and parts present, no call can resolve to it, and skipping the passes changes no
 from __future__ import annotations
 
 import ast
+from functools import cache
 
 from . import python_api as api
 
 # Names through which a resolved name can come from a string, or lose its first part.
 DYNAMIC = frozenset({"getattr", "__import__", "import_module", "globals", "locals", "vars", "builtins", "__builtins__",
                      "__builtin__", "modules"})
-# check_call's and Scope.call's tests of a call's own method name (`attr`), that emit whatever the value.
-_ATTRS_ALWAYS = frozenset({"execute", "executemany", "executescript", "raw", "chmod", "clipboard_get"})
 # Method names check_call may hand to a QUERY or TEMPLATE sink, which emits only on UNTRUSTED values.
 WEAK_METHODS = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
 _UNTRUSTED_CALLS = ("sys.argv", "input", "raw_input", "getpass.getpass")
 
 
+# Read from the modules that test them (imported at first use: both import this module).
+@cache
+def _attrs_always() -> frozenset[str]:
+    """check_call's and Scope.call's tests of a call's own method name (`attr`) that emit whatever the value."""
+    from .python_sinks import _SINK_ATTRS
+
+    return (_SINK_ATTRS - WEAK_METHODS) | {"clipboard_get"}
+
+
+@cache
 def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Sink names by first part: the rest of each."""
+    from .python_flow import SOCKET_CONNECTS
     from .python_sinks import _CHMOD_CALLS, _RMTREE_CALLS, _ROOT_CALLS, TEMPLATE_CLASSES
 
     names = (api.EXEC_SINKS | api.IMPORT_SINKS | api.SHELL_ALWAYS | api.PROCESS_CALLS | api.DESERIALIZERS
              | api.DESERIALIZERS_IF_REMOTE | api.NETWORK_EXACT | api.CAPTURE | TEMPLATE_CLASSES
-             | set(_CHMOD_CALLS) | set(_ROOT_CALLS) | set(_RMTREE_CALLS)
-             | {"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex", "os.dup2"})  # whole_module_shapes
+             | set(_CHMOD_CALLS) | set(_ROOT_CALLS) | set(_RMTREE_CALLS) | SOCKET_CONNECTS)  # whole_module_shapes needs a connect
     by_head: dict[str, list[tuple[str, ...]]] = {}
     for n in sorted(names):
         path = tuple(n.split("."))
         by_head.setdefault(path[0], []).append(path[1:])
     return {head: tuple(rests) for head, rests in by_head.items()}
-
-
-_EXACT: dict[str, tuple[tuple[str, ...], ...]] | None = None  # sink names by first part: the rest of each
 
 
 def _spelt(parts: tuple[str, ...], heads: set[str], names: set[str]) -> bool:
@@ -79,7 +86,6 @@ def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imp
     methods: the method name of every call `x.m(...)` (and may hold more); imports:
     PythonFlow.imports; tool: some function the passes would visit is an agent tool;
     weak_calls: some call passes weak_sink_call."""
-    global _EXACT
     if tool:
         return True  # a tool's parameters are untrusted and its Return can emit
     heads = set(heads)
@@ -95,12 +101,11 @@ def scope_passes_needed(heads: set[str], names: set[str], methods: set[str], imp
             path = value.split(".")
             heads.add(path[0])
             names.update(path)
-    if _EXACT is None:
-        _EXACT = _exact_sinks()
-    if methods & _ATTRS_ALWAYS or names & api.SENDING_METHODS:  # a sending method on any receiver is a network sink
+    if methods & _attrs_always() or names & api.SENDING_METHODS:  # a sending method on any receiver is a network sink
         return True
-    for head in heads & _EXACT.keys():
-        if any(all(p in names for p in rest) for rest in _EXACT[head]):
+    exact = _exact_sinks()
+    for head in heads & exact.keys():
+        if any(all(p in names for p in rest) for rest in exact[head]):
             return True
     if "os" in heads and any(n.startswith(("exec", "spawn")) for n in names):  # is_shell_call: os.exec*, os.spawn*
         return True

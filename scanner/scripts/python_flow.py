@@ -147,7 +147,6 @@ class PythonFlow:
         from .python_sinks import strings_without_credential_keys
 
         self.cred_clear, self.string_lows, self.string_index = strings_without_credential_keys(strings)
-        self.calls = []
         # The scope passes are most of the analysis; skipped when no call can resolve to anything they act on.
         tool_defs = any(_is_tool(fn) for fn in funcs.values())
         if scope_passes_needed(heads, attrs, {callee for _, callee in call_sites}, imports, tool_defs, weak_calls):

@@ -235,7 +235,7 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
 # -- shapes named by the strings a script carries --------------------------------------------------
 def constant_shapes(flow) -> None:
     """Persistence, cloud-metadata, defence-evasion, privilege and sensitive-file shapes in string constants."""
-    docstrings, cred_clear = flow.docstrings, flow.cred_clear
+    docstrings = flow.docstrings
     writes = flow.writes
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
@@ -254,13 +254,12 @@ def constant_shapes(flow) -> None:
             continue
         low = lows[i]
         pathlike = s.count(" ") <= 3
-        shaped = i in shape_gate
+        shaped, cred_key = i in shape_gate, i in cred_hits  # cred_hits: the credential gate, already run over every string
         for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        # The credential gate already ran over every string of the script (flow.cred_clear: where it found no key).
-        if pathlike and id(node) not in cred_clear and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
+        if pathlike and cred_key and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
             seen.add((c.SENSITIVE_READ, low))
             flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):

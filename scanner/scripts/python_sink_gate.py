@@ -49,11 +49,11 @@ def _attrs_always() -> frozenset[str]:
 def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Sink names by first part: the rest of each."""
     from .python_flow import SOCKET_CONNECTS
-    from .python_sinks import _CHMOD_CALLS, _RMTREE_CALLS, _ROOT_CALLS, TEMPLATE_CLASSES
+    from .python_sinks import SINK_NAMES
 
-    names = (api.EXEC_SINKS | api.IMPORT_SINKS | api.SHELL_ALWAYS | api.PROCESS_CALLS | api.DESERIALIZERS
-             | api.DESERIALIZERS_IF_REMOTE | api.NETWORK_EXACT | api.CAPTURE | TEMPLATE_CLASSES
-             | set(_CHMOD_CALLS) | set(_ROOT_CALLS) | set(_RMTREE_CALLS) | SOCKET_CONNECTS)  # whole_module_shapes needs a connect
+    # check_call's names, those its shell and network predicates take whole, Scope.call's captures,
+    # and the socket connect whole_module_shapes needs.
+    names = SINK_NAMES | api.SHELL_ALWAYS | api.PROCESS_CALLS | api.NETWORK_EXACT | api.CAPTURE | SOCKET_CONNECTS
     by_head: dict[str, list[tuple[str, ...]]] = {}
     for n in sorted(names):
         path = tuple(n.split("."))

@@ -36,14 +36,15 @@ _ROOT_CALLS = ("os.setuid", "os.seteuid", "os.setreuid")
 _RMTREE_CALLS = ("shutil.rmtree", "os.removedirs")
 # Method names check_call acts on whatever the receiver (see its tests below).
 _SINK_ATTRS = frozenset(_QUERY_ATTRS + ("from_string", "format", "chmod"))
+# Resolved names check_call tests for by equality (its shell and network tests are predicates); python_sink_gate reads it too.
+SINK_NAMES = (api.EXEC_SINKS | api.IMPORT_SINKS | api.DESERIALIZERS | api.DESERIALIZERS_IF_REMOTE | TEMPLATE_CLASSES
+              | frozenset(_CHMOD_CALLS + _ROOT_CALLS + _RMTREE_CALLS))
 
 
 @lru_cache(maxsize=8192)  # called for every resolved call; pure in its argument
 def _may_sink(q: str) -> bool:
     """Whether check_call can act on a call named `q`, its method name apart: every test of q it makes."""
-    return (q in api.EXEC_SINKS or q in api.IMPORT_SINKS or api.is_shell_call(q) or q in api.DESERIALIZERS
-            or q in api.DESERIALIZERS_IF_REMOTE or q in TEMPLATE_CLASSES or (bool(q) and api.is_network(q))
-            or q in _CHMOD_CALLS or q in _ROOT_CALLS or q in _RMTREE_CALLS)
+    return q in SINK_NAMES or api.is_shell_call(q) or (bool(q) and api.is_network(q))
 
 
 def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: frozenset[str]) -> None:

@@ -1,0 +1,114 @@
+"""Hosts named in agent files and scripts: the URL's host, its registrable domain, and the
+curated lists a host is matched against (installer vendors, paste and relay services, the API
+domains of vendors whose credentials a script may send home). Lists are data in data/hosts/.
+
+Matching is on the host's labels, never on substrings of the URL: a vendor's name in a query
+string or a sub-domain of an attacker's domain (`rustup.rs.evil.example`) vouches for nothing.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from urllib.parse import urlsplit
+
+import yaml
+
+from .matching import rx
+
+_IPV4 = rx(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+
+
+def _data(name: str) -> str:
+    return resources.files("scanner").joinpath("data/hosts", name).read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _suffixes() -> frozenset[str]:
+    return frozenset(line.strip().lower() for line in _data("public_suffixes.txt").splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=None)
+def _lists(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    raw = yaml.safe_load(_data(name)) or {}
+    return (frozenset(d.lower() for d in raw.get("domains", ())),
+            tuple(p.lower().rstrip("/") for p in raw.get("paths", ())))
+
+
+@lru_cache(maxsize=1)
+def credential_vendors() -> dict[str, tuple[str, ...]]:
+    """Lower-case credential-name fragment -> the vendor's own registrable domains."""
+    raw = yaml.safe_load(_data("credential_vendors.yml")) or {}
+    return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("vendors", {}).items()}
+
+
+def host_of(url: str) -> str:
+    """The lower-case host of a URL ('' when there is none); tolerates a missing scheme."""
+    url = url.strip()
+    if "://" not in url[:12]:
+        url = "//" + url
+    try:
+        return (urlsplit(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return ""
+
+
+def is_ip(host: str) -> bool:
+    return bool(host) and (_IPV4.test(host) or ":" in host)
+
+
+def registrable_domain(host: str) -> str:
+    """The domain a registrant controls: `api.github.com` -> `github.com`, `a.b.co.uk` ->
+    `b.co.uk`, `x.github.io` -> `x.github.io`. An IP address is returned as it is."""
+    host = host.lower().rstrip(".")
+    if not host or is_ip(host):
+        return host
+    labels = host.split(".")
+    suffixes = _suffixes()
+    for i in range(1, len(labels)):
+        if ".".join(labels[i:]) in suffixes:
+            return ".".join(labels[i - 1:])
+    return ".".join(labels[-2:])
+
+
+def host_in(host: str, domains) -> bool:
+    """True when host is one of domains or a sub-domain of one (label-wise)."""
+    host = host.lower().rstrip(".")
+    return any(host == d or host.endswith("." + d) for d in domains)
+
+
+def _listed(url: str, name: str) -> bool:
+    host = host_of(url)
+    if not host:
+        return False
+    domains, paths = _lists(name)
+    if host_in(host, domains):
+        return True
+    rest = url.split("://", 1)[-1].lower()
+    return any(rest == p or rest.startswith(p + "/") for p in paths)
+
+
+def is_vendor_installer(url: str) -> bool:
+    """An https URL on a curated installer vendor's domain (plain http is never a vendor's)."""
+    return url.strip().lower().startswith("https://") and _listed(url, "installers.yml")
+
+
+def is_paste_or_relay(url: str) -> bool:
+    return _listed(url, "paste.yml")
+
+
+def vendor_of_credential(name: str) -> tuple[str, ...]:
+    """The vendor domains a credential's name points at (by lower-case fragment), or ()."""
+    low = name.lower()
+    out: list[str] = []
+    for fragment, domains in credential_vendors().items():
+        if fragment in low:
+            out.extend(domains)
+    return tuple(out)
+
+
+def credential_goes_home(credential_name: str, url: str) -> bool:
+    """A vendor's credential sent to that vendor's own domain: ordinary API use."""
+    host = host_of(url)
+    domains = vendor_of_credential(credential_name)
+    return bool(host and domains and not is_ip(host) and host_in(host, domains))

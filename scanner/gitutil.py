@@ -314,3 +314,10 @@ def authors_in_history(repo: str, rev: str) -> set[str]:
     """Lower-cased author emails of every commit reachable from `rev` (its branch's history)."""
     out = run_git(repo, "log", "-z", "--format=%ae", "--end-of-options", rev)
     return {_text(e).strip().lower() for e in out.split(b"\0") if e.strip()}
+
+
+def co_authors(repo: str, sha: str) -> list[str]:
+    """The `Co-authored-by:` trailer values of one commit (asked one commit at a time, so a hostile
+    message can only ever speak for its own commit)."""
+    out = run_git(repo, "show", "-s", "--format=%(trailers:key=Co-authored-by,valueonly,unfold)", "--end-of-options", sha)
+    return [_text(line).strip() for line in out.splitlines() if line.strip()][:20]

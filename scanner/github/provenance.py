@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import gitutil
+import hashlib
+
+from .. import gitutil, identity
 from ..catalog import Catalog
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config
@@ -147,6 +149,8 @@ def assess(repo: str, event: Event, scope: Scope, config: Config, config_path: s
             prov.reasons.append(f"{len(prov.untrusted_commits)} commit(s) touching agent files by untrusted author(s): {', '.join(authors)}")
     elif protected and not scope.history:
         prov.notes.append("commit authors were not checked: the clone has no history for base..head (set `fetch-depth: 0`)")
+    if protected:
+        prov.findings.extend(_agent_edits(repo, event, scope, config, prov.protected_changes, commit_logins or {}))
     prov.external = bool(prov.reasons)
     author_external = not event.author_is_trusted(config.trusted_users) or event.fork
     severity = config.provenance_severity
@@ -166,3 +170,68 @@ def assess(repo: str, event: Event, scope: Scope, config: Config, config_path: s
                 "IG903", change, f"{change.path} changed; this scan used the base commit's configuration, not the pull request's",
                 scope, config))
     return prov
+
+
+def _agent_of_commit(repo: str, commit: gitutil.Commit, login: str | None) -> tuple[str, str] | None:
+    """(agent, how) when a coding agent authored, committed or co-authored the commit."""
+    for how, agent in (("author", identity.agent_for(commit.author_name, commit.author_email, login or "")),
+                       ("committer", identity.agent_for(commit.committer_name, commit.committer_email))):
+        if agent:
+            return agent, how
+    try:
+        trailers = gitutil.co_authors(repo, commit.sha)
+    except gitutil.GitError:
+        trailers = []
+    for value in trailers:
+        agent = identity.agent_in_trailer(value)
+        if agent:
+            return agent, "co-author"
+    return None
+
+
+def _approved_in_base_store(repo: str, base: str | None, config: Config, path: str, head: str | None) -> bool:
+    """The base branch's trust store approves exactly the content this change gives the file."""
+    if not base or not head:
+        return False
+    from ..integrity.store import StoreError, loads
+
+    raw = gitutil.read_blob(repo, base, config.trust_store)
+    data = gitutil.read_blob(repo, head, path)
+    if raw is None or data is None:
+        return False
+    try:
+        entry = loads(raw, f"{config.trust_store}@{base[:12]}").get(path)
+    except StoreError:
+        return False
+    return entry is not None and entry.sha256 == hashlib.sha256(data).hexdigest()
+
+
+def _agent_edits(repo: str, event: Event, scope: Scope, config: Config, changes: list[FileChange],
+                 logins: dict[str, str]) -> list[Finding]:
+    """IG910: protected files changed by a commit or a pull request that a coding agent made."""
+    pr_agent = identity.agent_for(login=event.author_login or "")
+    by_path: dict[str, list[str]] = {}
+    if scope.history and scope.base:
+        paths = {p for c in changes for p in (c.path, c.old_path) if p}
+        commits = gitutil.log_authors(repo, f"{scope.base}..{scope.head}")
+        for commit in [c for c in commits if paths.intersection(c.paths)][:200]:
+            found = _agent_of_commit(repo, commit, logins.get(commit.sha))
+            if found:
+                for p in paths.intersection(commit.paths):
+                    by_path.setdefault(p, []).append(f"{commit.sha[:10]} ({found[1]}: {found[0]})")
+    base = event.base_sha if gitutil.commit_exists(repo, event.base_sha or "") else scope.base
+    out = []
+    for change in changes:
+        if change.status == "D":
+            continue
+        who = by_path.get(change.path, []) + (by_path.get(change.old_path, []) if change.old_path else [])
+        if not who and not pr_agent:
+            continue
+        how = ", ".join(who[:5]) if who else f"the pull request was opened by the agent account @{visible(event.author_login or '', 60)} ({pr_agent})"
+        f = _finding("IG910", change, f"{change.path} changed by a coding agent: {visible(how, 300)}", scope, config,
+                     agents=sorted({w.rsplit(': ', 1)[-1].rstrip(')') for w in who} | ({pr_agent} if pr_agent else set())))
+        if _approved_in_base_store(repo, base, config, change.path, scope.head):
+            f.severity = f.severity.lowered(2)
+            f.properties["approved-in-trust-store"] = True
+        out.append(f)
+    return out

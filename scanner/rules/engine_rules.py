@@ -78,6 +78,19 @@ RULES = [
         check=None,
     ),
     rule(
+        id="IG910", name="agent-edits-agent-file",
+        title="A coding agent changed a file that steers coding agents",
+        category=Category.PROVENANCE, severity=Severity.HIGH, confidence=Confidence.HIGH,
+        rationale="An agent that edits its own instructions, skills, settings or memory can widen what every later "
+                  "session is allowed to do, and a prompt injection it read elsewhere can persist itself this way. "
+                  "Of all changes to these files it is the one a reviewer most needs to see. Agents are recognised "
+                  "by their GitHub logins, commit identities and the Co-authored-by trailers they add "
+                  "(scanner/data/agent_identities.yml).",
+        remediation="Review the change line by line as if an outsider wrote it; once reviewed, approve the new content "
+                    "in the trust store (`instruction-guard approve PATH`) on the base branch.",
+        check=None,
+    ),
+    rule(
         id="IG921", name="trusted-file-changed",
         title="A trusted agent file no longer matches its approved baseline",
         category=Category.INTEGRITY, severity=Severity.MEDIUM, confidence=Confidence.HIGH,

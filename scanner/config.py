@@ -34,6 +34,22 @@ class Suppression:
 
 
 @dataclass(frozen=True)
+class VirusTotalSettings:
+    """The opt-in hash lookup (engines/virustotal.py). The key itself is never configuration: the
+    CLI or entrypoint reads it from the environment variable named here."""
+
+    enabled: bool = False
+    key_env: str = "VT_API_KEY"
+    api_key: str = ""  # filled by the CLI/entrypoint from key_env; never read from YAML
+    base_url: str = "https://www.virustotal.com/api/v3"
+    per_minute: int = 4  # the public API's pace; 0 for no pacing (premium keys)
+    daily_budget: int = 500  # the public API's daily quota
+    scan_budget: int = 200  # lookups one scan may make
+    timeout: float = 20.0
+    cache_file: str = ""  # empty: no cache
+
+
+@dataclass(frozen=True)
 class Config:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -53,6 +69,7 @@ class Config:
     trust_store: str = ".github/instruction-guard-trust.json"
     public_keys: dict[str, str] = field(default_factory=dict)
     source: str = "defaults"
+    virustotal: VirusTotalSettings = VirusTotalSettings()
 
 
 def parse_fail_on(value: str) -> Severity | None:
@@ -96,8 +113,38 @@ def parse_engines(value: Any, where: str = "engines") -> tuple[tuple[str, ...], 
 
 _TOP_KEYS = {
     "version", "include", "exclude", "disable", "severity", "suppress", "engines", "cisco",
-    "fail-on", "fail-on-new-only", "trusted-users", "provenance", "limits", "integrity",
+    "fail-on", "fail-on-new-only", "trusted-users", "provenance", "limits", "integrity", "virustotal",
 }
+
+_VT_KEYS = {"enabled": "enabled", "key-env": "key_env", "base-url": "base_url", "per-minute": "per_minute",
+            "daily-budget": "daily_budget", "scan-budget": "scan_budget", "timeout": "timeout"}
+
+
+def parse_virustotal(raw: Any) -> VirusTotalSettings:
+    if raw is None:
+        return VirusTotalSettings()
+    if isinstance(raw, bool):
+        return VirusTotalSettings(enabled=raw)
+    if not isinstance(raw, dict):
+        raise ConfigError("virustotal: use true/false or a mapping such as {enabled: true, key-env: VT_API_KEY}")
+    unknown = sorted(set(map(str, raw)) - set(_VT_KEYS))
+    if unknown:
+        raise ConfigError(f"virustotal: unknown key {unknown[0]!r}; known: {', '.join(sorted(_VT_KEYS))}")
+    values: dict[str, Any] = {}
+    for key, name in _VT_KEYS.items():
+        if key not in raw:
+            continue
+        default = getattr(VirusTotalSettings, name)
+        try:
+            value = type(default)(raw[key]) if not isinstance(default, bool) else bool(raw[key])
+        except (TypeError, ValueError):
+            raise ConfigError(f"virustotal.{key}: expected a {type(default).__name__}") from None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            raise ConfigError(f"virustotal.{key}: must not be negative")
+        values[name] = value
+    if not str(values.get("base_url", "https://")).startswith(("https://", "http://127.", "http://localhost")):
+        raise ConfigError("virustotal.base-url: use https (plain http only to a server on this machine)")
+    return VirusTotalSettings(**values)
 
 
 def _str_list(raw: Any, key: str) -> tuple[str, ...]:
@@ -175,6 +222,7 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
             trust_store=str(integrity.get("store", ".github/instruction-guard-trust.json")),
             public_keys={str(k): str(v) for k, v in (integrity.get("public-keys") or {}).items()},
             source=source,
+            virustotal=parse_virustotal(raw.get("virustotal")),
         )
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None

@@ -179,6 +179,7 @@ class Scripted:
     body: object = None
     headers: dict[str, str] = field(default_factory=dict)
     times: int | None = None  # None: every time
+    prefer: str | None = None  # forwarded to Prism as `Prefer:` (e.g. "example=malicious")
 
 
 class RecordingProxy:
@@ -211,9 +212,9 @@ class RecordingProxy:
             self.scripts.clear()
 
     def respond(self, method: str, path_regex: str, *, status: int | None = None, body: object = None,
-                headers: dict[str, str] | None = None, times: int | None = None) -> None:
+                headers: dict[str, str] | None = None, times: int | None = None, prefer: str | None = None) -> None:
         with self._lock:
-            self.scripts.append(Scripted(method.upper(), re.compile(path_regex), status, body, headers or {}, times))
+            self.scripts.append(Scripted(method.upper(), re.compile(path_regex), status, body, headers or {}, times, prefer))
 
     def _script_for(self, method: str, path: str) -> Scripted | None:
         with self._lock:
@@ -235,6 +236,8 @@ class RecordingProxy:
         fwd_headers = {k: v for k, v in h.headers.items() if k.lower() not in ("host", "content-length", "connection")}
         if script and script.status and script.body is None:
             fwd_headers["Prefer"] = f"code={script.status}"
+        elif script and script.prefer:
+            fwd_headers["Prefer"] = script.prefer
         req = urllib.request.Request(self.upstream + upstream_path, data=raw if raw else None, method=h.command, headers=fwd_headers)
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:

@@ -24,6 +24,9 @@ def register(sub) -> None:
     p.add_argument("--root", metavar="DIR", help="repository root for relative paths (default: current folder)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--jobs", metavar="N", type=_jobs, default=0, help="worker processes (default: one per core; 1: no workers)")
+    p.add_argument("--virustotal", action="store_true",
+                   help="look up the sha256 of every bundled skill file on VirusTotal (hash only; key from $VT_API_KEY "
+                        "or the variable named by virustotal.key-env)")
     p.set_defaults(func=run)
 
 
@@ -56,6 +59,8 @@ def run(args) -> int:
         config = _replace(config, engines=engines, cisco_mode=mode)
     if args.jobs:
         config = _replace(config, jobs=args.jobs)
+    if args.virustotal or config.virustotal.enabled:
+        config = _replace(config, virustotal=with_virustotal_key(config.virustotal, os.environ))
     result = scan_tree(root, args.paths, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
     if args.format == "sarif" or args.sarif:
@@ -75,6 +80,15 @@ def run(args) -> int:
     else:
         sys.stdout.write(body)
     return 1 if verdict.failed else 0
+
+
+def with_virustotal_key(settings, env):
+    """Enable the lookup with its key and cache: the CLI and entrypoint are the only places that
+    read the environment. The key never comes from configuration or the command line."""
+    cache_home = env.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
+    return _replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
+                    cache_file=settings.cache_file or os.path.join(cache_home, "virustotal.json"))
 
 
 def _replace(config, **changes):

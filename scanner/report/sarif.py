@@ -20,6 +20,12 @@ from ..rules import Rule, catalog
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "instructionGuard/v1"
 DEFAULT_CATEGORY = "instruction-guard/native"
+# Opt-in engines whose findings go into a run (and a code-scanning category) of their own, so an
+# advisory engine never replaces or mixes with the native analysis: engine -> (tool name, category).
+OWN_RUN_ENGINES = {
+    "virustotal": (f"{TOOL_NAME} VirusTotal hash lookup", "instruction-guard/virustotal"),
+    "judge": (f"{TOOL_NAME} semantic judge", "instruction-guard/judge"),
+}
 SRCROOT = "%SRCROOT%"
 _ALWAYS_EMIT = {"level"}
 
@@ -134,7 +140,7 @@ def native_run(scan: ScanResult, rules: Iterable[Rule] | None = None, category: 
     index = {r.id: i for i, r in enumerate(rules)}
     # Our run holds every finding except those of engines that wrote their own run (Cisco's):
     # the integrity engine's findings are ours, and must not vanish from the SARIF.
-    own_runs = {e.name for e in scan.engines if e.sarif_run is not None}
+    own_runs = {e.name for e in scan.engines if e.sarif_run is not None} | set(OWN_RUN_ENGINES)
     native = [f for f in scan.findings if f.engine not in own_runs]
     failed = [e for e in scan.engines if e.name not in own_runs and e.status == EngineStatus.FAILED]
     run = om.Run(
@@ -154,9 +160,39 @@ def native_run(scan: ScanResult, rules: Iterable[Rule] | None = None, category: 
     return to_json(run)
 
 
+def engine_run(scan: ScanResult, engine: str) -> dict | None:
+    """The run of an opt-in engine of OWN_RUN_ENGINES, when it ran."""
+    runs = [e for e in scan.engines if e.name == engine]
+    if not runs:
+        return None
+    name, category = OWN_RUN_ENGINES[engine]
+    findings = [f for f in scan.findings if f.engine == engine]
+    used = {f.rule_id for f in findings}
+    rules = [r for r in catalog() if r.id in used]
+    index = {r.id: i for i, r in enumerate(rules)}
+    run = om.Run(
+        tool=om.Tool(driver=om.ToolComponent(
+            name=name, version=__version__, semantic_version=__version__,
+            information_uri=INFORMATION_URI, rules=[descriptor(r) for r in rules],
+        )),
+        automation_details=om.RunAutomationDetails(id=category + "/"),
+        results=[result(f, index) for f in findings],
+        invocations=[om.Invocation(
+            execution_successful=all(e.status == EngineStatus.OK for e in runs),
+            tool_execution_notifications=[om.Notification(message=om.Message(text=f"{e.name}: {e.status.value}: {e.detail}"),
+                                                          level="note" if e.status == EngineStatus.OK else "warning")
+                                          for e in runs] or None,
+        )],
+        column_kind="unicodeCodePoints",
+    )
+    return to_json(run)
+
+
 def document(scan: ScanResult, category: str = DEFAULT_CATEGORY) -> dict:
-    """The whole SARIF log: our run first, then runs other engines produced themselves."""
+    """The whole SARIF log: our run first, then the opt-in engines' runs, then runs other engines
+    produced themselves."""
     runs = [native_run(scan, category=category)]
+    runs.extend(r for r in (engine_run(scan, e) for e in OWN_RUN_ENGINES) if r is not None)
     runs.extend(e.sarif_run for e in scan.engines if e.sarif_run is not None)
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": runs}
 

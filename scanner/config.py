@@ -47,6 +47,7 @@ class VirusTotalSettings:
     scan_budget: int = 200  # lookups one scan may make
     timeout: float = 20.0
     cache_file: str = ""  # empty: no cache
+    strict: bool = False  # an unchecked file fails the verdict
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ _TOP_KEYS = {
 }
 
 _VT_KEYS = {"enabled": "enabled", "key-env": "key_env", "base-url": "base_url", "per-minute": "per_minute",
-            "daily-budget": "daily_budget", "scan-budget": "scan_budget", "timeout": "timeout"}
+            "daily-budget": "daily_budget", "scan-budget": "scan_budget", "timeout": "timeout", "strict": "strict"}
 
 
 def parse_virustotal(raw: Any) -> VirusTotalSettings:

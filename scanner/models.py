@@ -144,6 +144,9 @@ class EngineRun:
     seconds: float = 0.0
     # A complete SARIF run object produced by the engine itself (e.g. Cisco's), merged as-is.
     sarif_run: dict[str, Any] | None = None
+    # False for opt-in advisory engines (judge, VirusTotal): their not running is reported, and
+    # fails the verdict only where the base configuration asks for it (strict).
+    blocking: bool = True
 
 
 @dataclass

@@ -51,11 +51,12 @@ def apply(result: ScanResult, config: Config, today: dt.date | None = None) -> S
 
 
 def decide(result: ScanResult, fail_on: Severity | None, new_only: bool = False) -> Verdict:
-    active = result.active_findings()
+    # Advisory findings (an opt-in judge's verdicts) are shown, never counted, unless configured.
+    active = [f for f in result.active_findings() if not f.properties.get("advisory")]
     if new_only:
         active = [f for f in active if f.new is not False]
     highest = max((f.severity for f in active), default=None)
-    failed_engines = [e.name for e in result.engines if e.status.value == "failed"]
+    failed_engines = [e.name for e in result.engines if e.status.value == "failed" and e.blocking]
     if fail_on is None:
         return Verdict(False, highest, len(active), "fail-on is never")
     reaching = [f for f in active if f.severity >= fail_on]

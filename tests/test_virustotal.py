@@ -126,6 +126,13 @@ def test_unreachable_service_completes_and_says_so(skill, tmp_path):
     s = VirusTotalSettings(enabled=True, api_key="k", base_url="http://127.0.0.1:9", per_minute=0, timeout=2)
     result = run_scan(skill, Config(virustotal=s))
     assert {f.rule_id for f in result.findings if f.engine == "virustotal"} == {"IG914"}
+    from scanner.policy import decide
+    from scanner.models import Severity
+
+    assert not decide(result, Severity.MEDIUM).failed or any(
+        f.severity >= Severity.MEDIUM and f.engine != "virustotal" for f in result.findings)
+    strict = Config(virustotal=VirusTotalSettings(**{**s.__dict__, "strict": True}))
+    assert decide(run_scan(skill, strict), Severity.CRITICAL).failed  # strict: unchecked fails
 
 
 def test_pacing_waits_between_lookups(vt, skill, tmp_path):

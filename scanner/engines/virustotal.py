@@ -161,8 +161,9 @@ def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
     started = clock()
     files = bundled_files(ts)
     if not settings.api_key:
-        result.engines.append(EngineRun(ENGINE, EngineStatus.SKIPPED, detail=(
-            f"no API key in ${settings.key_env}: {len(files)} bundled file(s) not checked")))
+        result.engines.append(EngineRun(ENGINE, EngineStatus.FAILED if settings.strict else EngineStatus.SKIPPED,
+                                        detail=f"no API key in ${settings.key_env}: {len(files)} bundled file(s) not checked",
+                                        blocking=settings.strict))
         result.findings.extend(_finding(p, Lookup(sha or "", "unchecked", detail="no API key")) for p, sha, _ in files)
         return result
     cache = _Cache(settings.cache_file)
@@ -201,5 +202,5 @@ def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no bundled files in scope"
     result.engines.append(EngineRun(ENGINE, EngineStatus.FAILED if unchecked else EngineStatus.OK,
                                     detail=f"{len(files)} bundled file(s): {summary}; {asked} lookup(s)",
-                                    seconds=clock() - started))
+                                    seconds=clock() - started, blocking=settings.strict))
     return result

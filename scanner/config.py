@@ -51,6 +51,26 @@ class VirusTotalSettings:
 
 
 @dataclass(frozen=True)
+class JudgeSettings:
+    """The opt-in semantic judge (engines/judge.py). Like VirusTotal's, the key is read by the CLI
+    or entrypoint from the environment variable named here, never from configuration."""
+
+    enabled: bool = False
+    provider: str = "openai"  # openai (any OpenAI-compatible Chat Completions server) or anthropic
+    base_url: str = "https://api.openai.com/v1"
+    model: str = "gpt-4o-mini"
+    key_env: str = "OPENAI_API_KEY"
+    api_key: str = ""  # filled by the CLI/entrypoint from key_env
+    timeout: float = 60.0
+    retries: int = 2
+    daily_cap: int = 200  # calls a day, counted in the cache file
+    max_bytes: int = 64 * 1024  # larger files are reported unjudged, never sent
+    gate: bool = False  # True: malicious/suspicious verdicts count towards fail-on
+    strict: bool = False  # True: an unjudged file fails the verdict
+    cache_file: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -71,6 +91,7 @@ class Config:
     public_keys: dict[str, str] = field(default_factory=dict)
     source: str = "defaults"
     virustotal: VirusTotalSettings = VirusTotalSettings()
+    judge: JudgeSettings = JudgeSettings()
 
 
 def parse_fail_on(value: str) -> Severity | None:
@@ -114,38 +135,59 @@ def parse_engines(value: Any, where: str = "engines") -> tuple[tuple[str, ...], 
 
 _TOP_KEYS = {
     "version", "include", "exclude", "disable", "severity", "suppress", "engines", "cisco",
-    "fail-on", "fail-on-new-only", "trusted-users", "provenance", "limits", "integrity", "virustotal",
+    "fail-on", "fail-on-new-only", "trusted-users", "provenance", "limits", "integrity", "virustotal", "judge",
 }
 
 _VT_KEYS = {"enabled": "enabled", "key-env": "key_env", "base-url": "base_url", "per-minute": "per_minute",
             "daily-budget": "daily_budget", "scan-budget": "scan_budget", "timeout": "timeout", "strict": "strict"}
 
 
-def parse_virustotal(raw: Any) -> VirusTotalSettings:
+_JUDGE_KEYS = {"enabled": "enabled", "provider": "provider", "base-url": "base_url", "model": "model",
+               "key-env": "key_env", "timeout": "timeout", "retries": "retries", "daily-cap": "daily_cap",
+               "max-bytes": "max_bytes", "gate": "gate", "strict": "strict"}
+
+
+def _settings(raw: Any, cls, keys: dict[str, str], where: str):
     if raw is None:
-        return VirusTotalSettings()
+        return cls()
     if isinstance(raw, bool):
-        return VirusTotalSettings(enabled=raw)
+        return cls(enabled=raw)
     if not isinstance(raw, dict):
-        raise ConfigError("virustotal: use true/false or a mapping such as {enabled: true, key-env: VT_API_KEY}")
-    unknown = sorted(set(map(str, raw)) - set(_VT_KEYS))
+        raise ConfigError(f"{where}: use true/false or a mapping of settings")
+    unknown = sorted(set(map(str, raw)) - set(keys))
     if unknown:
-        raise ConfigError(f"virustotal: unknown key {unknown[0]!r}; known: {', '.join(sorted(_VT_KEYS))}")
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {', '.join(sorted(keys))}")
     values: dict[str, Any] = {}
-    for key, name in _VT_KEYS.items():
+    for key, name in keys.items():
         if key not in raw:
             continue
-        default = getattr(VirusTotalSettings, name)
+        default = getattr(cls, name)
         try:
-            value = type(default)(raw[key]) if not isinstance(default, bool) else bool(raw[key])
+            value = bool(raw[key]) if isinstance(default, bool) else type(default)(raw[key])
         except (TypeError, ValueError):
-            raise ConfigError(f"virustotal.{key}: expected a {type(default).__name__}") from None
+            raise ConfigError(f"{where}.{key}: expected a {type(default).__name__}") from None
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-            raise ConfigError(f"virustotal.{key}: must not be negative")
+            raise ConfigError(f"{where}.{key}: must not be negative")
         values[name] = value
-    if not str(values.get("base_url", "https://")).startswith(("https://", "http://127.", "http://localhost")):
-        raise ConfigError("virustotal.base-url: use https (plain http only to a server on this machine)")
-    return VirusTotalSettings(**values)
+    if not str(values.get("base_url", "https://")).startswith(("https://", "http://127.", "http://localhost", "http://[::1]")):
+        raise ConfigError(f"{where}.base-url: use https (plain http only to a server on this machine)")
+    return cls(**values)
+
+
+def parse_judge(raw: Any) -> JudgeSettings:
+    settings = _settings(raw, JudgeSettings, _JUDGE_KEYS, "judge")
+    if settings.provider not in ("openai", "anthropic"):
+        raise ConfigError(f"judge.provider: use openai (any OpenAI-compatible server) or anthropic, not {settings.provider!r}")
+    if settings.provider == "anthropic" and isinstance(raw, dict):
+        from dataclasses import replace
+        defaults = {"base-url": ("base_url", "https://api.anthropic.com"), "model": ("model", "claude-haiku-4-5"),
+                    "key-env": ("key_env", "ANTHROPIC_API_KEY")}
+        settings = replace(settings, **{name: value for key, (name, value) in defaults.items() if key not in raw})
+    return settings
+
+
+def parse_virustotal(raw: Any) -> VirusTotalSettings:
+    return _settings(raw, VirusTotalSettings, _VT_KEYS, "virustotal")
 
 
 def _str_list(raw: Any, key: str) -> tuple[str, ...]:
@@ -224,6 +266,7 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
             public_keys={str(k): str(v) for k, v in (integrity.get("public-keys") or {}).items()},
             source=source,
             virustotal=parse_virustotal(raw.get("virustotal")),
+            judge=parse_judge(raw.get("judge")),
         )
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None

@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--virustotal", action="store_true",
                    help="look up the sha256 of every bundled skill file on VirusTotal (hash only; key from $VT_API_KEY "
                         "or the variable named by virustotal.key-env)")
+    p.add_argument("--judge", action="store_true",
+                   help="ask an LLM about each agent file in scope (advisory; provider, model and key variable from "
+                        "the configuration's judge settings; the key from $OPENAI_API_KEY by default)")
     p.set_defaults(func=run)
 
 
@@ -61,6 +64,8 @@ def run(args) -> int:
         config = _replace(config, jobs=args.jobs)
     if args.virustotal or config.virustotal.enabled:
         config = _replace(config, virustotal=with_virustotal_key(config.virustotal, os.environ))
+    if args.judge or config.judge.enabled:
+        config = _replace(config, judge=with_judge_key(config.judge, os.environ))
     result = scan_tree(root, args.paths, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
     if args.format == "sarif" or args.sarif:
@@ -89,6 +94,14 @@ def with_virustotal_key(settings, env):
         env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
     return _replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
                     cache_file=settings.cache_file or os.path.join(cache_home, "virustotal.json"))
+
+
+def with_judge_key(settings, env):
+    """Enable the judge with its key (from the variable the configuration names) and its cache."""
+    cache_home = env.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
+    return _replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
+                    cache_file=settings.cache_file or os.path.join(cache_home, "judge.json"))
 
 
 def _replace(config, **changes):

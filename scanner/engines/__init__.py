@@ -13,7 +13,7 @@ def run_engines(ts: TargetSet, config: Config, change=None, steps: Iterable[list
     are read from the base commit; None checks the working tree's trust store. `steps`: ts's
     targets still being found (targets.discover_steps), which the native engine scans as they
     come; the other engines start once ts is complete."""
-    from . import cisco, integrity, native, virustotal
+    from . import cisco, integrity, judge, native, virustotal
 
     if steps is not None and ("native" not in config.engines or cisco.requested(config)):
         for step in steps:  # Cisco's run is staged from every target before it starts
@@ -26,6 +26,8 @@ def run_engines(ts: TargetSet, config: Config, change=None, steps: Iterable[list
         result.extend(native.scan(ts, config.limits, config.jobs, steps))
     if integrity.active(ts.root, config, change):
         result.extend(integrity.scan(ts, config, change))
+    if config.judge.enabled:
+        result.extend(judge.scan(ts, config))
     if virustotal.requested(config):
         result.extend(virustotal.scan(ts, config))
     if cisco_run is not None:

@@ -24,6 +24,7 @@ COMMAND_OWNERS: dict[str, str] = {
     **dict.fromkeys(("trust", "approve", "verify", "status", "sign", "keygen"), "scanner.commands.trust"),
     "rune": "scanner.commands.rune",
     "eval": "scanner.commands.eval",
+    **dict.fromkeys(("session-check", "unsign"), "scanner.commands.session"),
 }
 COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMAND_OWNERS.values()))
 

@@ -198,8 +198,13 @@ def run_verify(args) -> int:
             raise UsageError(f"{unknown[0]}: not in the trust store")
     untrusted = [s for s in report.statuses if s.state == NEW_UNTRUSTED]
     failed = report.failed or (args.strict and bool(untrusted))
+    from ..integrity.agent_edits import agent_edits
+
+    by_agent = agent_edits(root, report)
     if args.format == "json":
-        json.dump(report_json(report), sys.stdout, indent=2)
+        doc = report_json(report)
+        doc["agent_edits"] = {p: v for p, v in sorted(by_agent.items())}
+        json.dump(doc, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 1 if failed else 0
     ok = sum(1 for s in report.statuses if s.state == OK)
@@ -211,6 +216,9 @@ def run_verify(args) -> int:
             print(f"{'':<18}   {c.short} {terminal_safe(c.author_name)} <{terminal_safe(c.author_email)}> {c.date}")
         if s.more_commits:
             print(f"{'':<18}   ... and {s.more_commits} older commit(s)")
+        if s.path in by_agent:
+            print(f"{'agent-edited':<18} {shown(s.path)}: changed by a coding agent (IG910): "
+                  + terminal_safe(", ".join(by_agent[s.path][:5])))
     for c in report.signatures:
         print(f"signature {c.outcome:<13} {shown(c.path)}: {terminal_safe(c.detail)}")
     print(f"{ok} trusted file(s) match; {len(report.mismatches)} do not; {len(untrusted)} agent file(s) not trusted"

@@ -151,6 +151,7 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     if loaded.via is not None:  # read through a link inside the repository, as the agent reads it
         for f in found:
             f.properties["via-link"] = loaded.via
+            f.message += f" (read through a link to {loaded.via})"
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out

@@ -7,6 +7,7 @@ GitHub's ingestion rules.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable
 from urllib.parse import quote
 
@@ -45,7 +46,9 @@ def to_json(obj: Any) -> Any:
 
 
 def uri(path: str) -> str:
-    return quote(path, safe="/")
+    """RFC 3986 relative reference: the path's bytes (as the file system holds them: a name that
+    is not UTF-8 keeps its bytes through os.fsdecode's surrogate escapes) percent-encoded."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
 def help_uri(r: Rule) -> str:
@@ -161,5 +164,11 @@ def document(scan: ScanResult, category: str = DEFAULT_CATEGORY) -> dict:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": runs}
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps(doc: dict) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    """The log as UTF-8-safe JSON: a lone surrogate (a file name byte that is not UTF-8, echoed
+    in a message) is shown as <U+XXXX>, as inert.visible() shows it, so the log always encodes."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _SURROGATE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)

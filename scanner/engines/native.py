@@ -21,7 +21,7 @@ from ..targets import Limits, Target, TargetSet
 from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
-from .unread import finding_for
+from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
 ENGINE = "native"
@@ -213,9 +213,10 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
-    # What the walk could not list or follow where agents load files (and submodules at agent
-    # paths, listed by the Action's scope): findings as well as notes.
-    for ns in [*ts.failing, *(n for n in ts.not_scanned if n.reason == "submodule" and n not in ts.failing)]:
+    # What the walk could not list or follow where agents load files, and what the Action's scope
+    # listed at agent paths without reading it (submodules, blobs over the cap): findings as well
+    # as notes.
+    for ns in [*ts.failing, *(n for n in ts.not_scanned if n.reason in LISTED_FAILING and n not in ts.failing)]:
         found = finding_for(ns, "skill" if skill_root_of(ns.path + "/x", ts.skill_roots) is not None else "explicit")
         if found is not None:
             result.findings.append(found)

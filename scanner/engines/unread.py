@@ -25,10 +25,16 @@ RULE_BY_REASON = {
     "submodule": "IG957",
     "link-outside-tree": "IG951",
     "link-loop": "IG951",
+    "link-too-deep": "IG951",
     "skill-entry-cap": "IG958",
     "skill-depth-bound": "IG958",
     "skill-scan-budget": "IG958",
 }
+# Reasons that are findings when a target source lists them itself (TargetSet.not_scanned): each
+# is only ever given to a path agents load. Not "unreadable": the walk lists an unreadable
+# folder anywhere in the tree (a note; inside a skill folder it is in TargetSet.failing).
+LISTED_FAILING = frozenset({"binary", "too-large", "lfs-pointer", "not-a-file", "submodule",
+                            "link-outside-tree", "link-loop", "link-too-deep"})
 WHY = {
     "binary": "is binary, not text",
     "too-large": "is over the size the scan reads",

@@ -288,6 +288,49 @@ def _walk_skill(root: str, skill: str, limits: Limits, w: Walk, chain: tuple[str
         w.failing.append(ns)
 
 
+def plan_skill_files(skill: str, paths: list[str], limits: Limits) -> tuple[list[str], list[NotScanned]]:
+    """The walk's bounds for a source that lists a skill's files up front (the Action reads them
+    from git): the paths to read as targets, and NotScanned entries for what the bounds leave
+    out, each of which is a finding (put them in TargetSet.not_scanned AND TargetSet.failing).
+
+    Like _walk_skill: every file within the caps, then past them every file whose name claims no
+    asset (scripts and text) up to skill_max_scanned, and every asset-named file (its blob is
+    classified by textio.classify_blob: an asset by name and bytes is listed, not failed); the
+    listing stops at skill_max_entries; deeper than SKILL_MAX_LEVELS is not listed."""
+    from .textio import asset_by_name
+
+    def depth(p: str) -> int:
+        return posixpath.relpath(p, skill or ".").count("/")
+
+    ordered = sorted(paths, key=lambda p: (depth(p), p))
+    read: list[str] = []
+    failing: list[NotScanned] = []
+    count = past = over = 0
+    for n, path in enumerate(ordered):
+        if n >= limits.skill_max_entries:
+            failing.append(NotScanned(skill or ".", "skill-entry-cap", f"the skill folder has more than {limits.skill_max_entries} "
+                                      "files; the rest was neither classified nor scanned"))
+            break
+        d = depth(path)
+        if d >= SKILL_MAX_LEVELS:
+            failing.append(NotScanned(path, "skill-depth-bound", f"a skill file nested deeper than {SKILL_MAX_LEVELS} levels; not read"))
+            continue
+        if d < limits.skill_max_depth and count < limits.skill_max_files:
+            count += 1
+            read.append(path)
+        elif asset_by_name(path) is not None:
+            read.append(path)
+        elif past < limits.skill_max_scanned:
+            past += 1
+            read.append(path)
+        else:
+            over += 1
+    if over:
+        failing.append(NotScanned(skill or ".", "skill-scan-budget", f"{over} files of this skill past its caps were not scanned: "
+                                  f"over the {limits.skill_max_scanned}-file budget (limits.skill-max-scanned)"))
+    return read, failing
+
+
 def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
     """Agent files in a working tree, with skill-folder caps applied during the walk."""
     ts = TargetSet(root=root)
@@ -356,6 +399,16 @@ def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
     return False
 
 
+class _Prefixed:
+    """A catalog that classifies paths found below a folder by their repository paths."""
+
+    def __init__(self, catalog: Catalog, prefix: str) -> None:
+        self.catalog, self.prefix = catalog, prefix
+
+    def classify(self, path: str, roots: frozenset[str] = frozenset()) -> str | None:
+        return self.catalog.classify(self.prefix + path, frozenset((self.prefix + r).rstrip("/") for r in roots))
+
+
 def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
     """Paths named on the command line: a file is scanned whatever its name."""
     ts = TargetSet(root=root)
@@ -370,9 +423,18 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
             ts.not_scanned.append(NotScanned(p, "unreadable", exc.strerror or str(exc)))
             continue
         rel = _rel(root, full)
+        if stat.S_ISLNK(st.st_mode):  # a link to a folder inside the repository is walked as that folder
+            from .textio import is_within
+
+            try:
+                if stat.S_ISDIR(os.stat(full).st_mode) and is_within(root, full):
+                    st = os.stat(full)
+            except OSError:
+                pass
         if stat.S_ISDIR(st.st_mode):
-            sub = discover(full, catalog, limits)
             prefix = "" if rel == "." else rel + "/"
+            # Classified by their repository paths: `scan .claude` finds .claude/settings.json.
+            sub = discover(full, _Prefixed(catalog, prefix) if prefix else catalog, limits)
             ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/")) for t in sub.targets)
             ts.not_scanned.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.not_scanned)
             ts.failing.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.failing)

@@ -179,6 +179,9 @@ def test_unreadable_file_and_folder_are_reported_not_counted_clean(world_readabl
     assert reasons.get("a/CLAUDE.md") == "unreadable"
     assert reasons.get("locked") == "unreadable"
     assert [s["path"] for s in report["scanned"]] == ["CLAUDE.md"]
+    # The agent file that could not be read is a finding; the folder is a note (it may hold none).
+    unread = {f["path"]: (f["rule_id"], f["severity"]) for f in report["findings"] if f["rule_id"] == "IG957"}
+    assert unread == {"a/CLAUDE.md": ("IG957", "high")}
 
 
 def test_names_with_spaces_and_newlines_are_scanned_and_reported_inertly(tmp_path, capsys):

@@ -319,3 +319,26 @@ def test_git_helpers_take_any_number_of_paths(tmp_path):
     (commit,) = gitutil.log_authors(str(repo.path), f"{base}..{head}", paths)
     assert len(commit.paths) == 40_000
     assert len(gitutil.list_dirs(str(repo.path), head, sorted({p.rsplit("/", 1)[0] for p in paths}) + [f"d{i}" for i in range(9000)])) == 40_000
+
+
+def test_the_plan_for_listed_skill_files_keeps_every_script():
+    from scanner.targets import Limits, plan_skill_files
+
+    skill = ".claude/skills/big"
+    paths = [f"{skill}/SKILL.md"] + [f"{skill}/ref/a/b/c/p{i:03}.md" for i in range(100)] + \
+        [f"{skill}/img/i{i:03}.png" for i in range(100)] + [f"{skill}/ref/a/b/c/d/e/run.sh"]
+    read, failing = plan_skill_files(skill, paths, Limits(skill_max_scanned=500))
+    assert set(read) == set(paths) and not failing
+    read, failing = plan_skill_files(skill, paths, Limits(skill_max_scanned=10))
+    assert f"{skill}/SKILL.md" in read and len([p for p in read if p.endswith(".png")]) == 100
+    assert [n.reason for n in failing] == ["skill-scan-budget"]
+    read, failing = plan_skill_files(skill, paths, Limits(skill_max_entries=50))
+    assert len(read) == 50 and [n.reason for n in failing] == ["skill-entry-cap"]
+
+
+def test_an_explicit_folder_link_inside_the_repository_is_walked(tmp_path, capsys):
+    _write(tmp_path, "config/claude/settings.json", HOOK)
+    os.symlink("config/claude", tmp_path / ".claude")
+    rc = main(["scan", ".claude", "--root", str(tmp_path), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert rc == 1 and any(f["path"] == ".claude/settings.json" for f in report["findings"])

@@ -342,3 +342,38 @@ def test_an_explicit_folder_link_inside_the_repository_is_walked(tmp_path, capsy
     rc = main(["scan", ".claude", "--root", str(tmp_path), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert rc == 1 and any(f["path"] == ".claude/settings.json" for f in report["findings"])
+
+
+# --- links in a tree listed from git (the Action's source) ------------------------------------
+
+def test_tree_links_give_every_path_an_agent_can_open():
+    from scanner.tree_links import resolve_tree_links
+
+    files = ["docs/guide.md", "config/claude/settings.json", "config/claude/skills/x/SKILL.md", "skills/s/run.sh", "README.md"]
+    links = {
+        "CLAUDE.md": "docs/guide.md",  # a file
+        "AGENTS.md": "CLAUDE.md",  # a chain
+        ".claude": "config/claude",  # a folder, at any level above the agent file
+        "pkg/.agents/skills": "../../skills",
+        "config/claude/hooks": "../../etc",  # dangling: nothing
+        "GEMINI.md": "/home/runner/.ssh/id_rsa",  # leaves
+        ".cursorrules": "../outside.md",  # leaves
+        ".windsurfrules": ".windsurfrules2", ".windsurfrules2": ".windsurfrules",  # loop
+        "sub/up": "..",  # a folder loop
+    }
+    view = resolve_tree_links(files, links)
+    assert view.aliases["CLAUDE.md"] == view.aliases["AGENTS.md"] == "docs/guide.md"
+    assert view.aliases[".claude/settings.json"] == "config/claude/settings.json"
+    assert view.aliases[".claude/skills/x/SKILL.md"] == "config/claude/skills/x/SKILL.md"
+    assert view.aliases["pkg/.agents/skills/s/run.sh"] == "skills/s/run.sh"
+    problems = {n.path: n.reason for n in view.problems}
+    assert problems == {"GEMINI.md": "link-outside-tree", ".cursorrules": "link-outside-tree",
+                        ".windsurfrules": "link-loop", ".windsurfrules2": "link-loop", "sub/up": "link-loop"}
+
+
+def test_tree_links_that_point_at_each_other_terminate():
+    from scanner.tree_links import resolve_tree_links
+
+    view = resolve_tree_links(["a/AGENTS.md", "b/AGENTS.md"], {"a/tob": "../b", "b/toa": "../a"})
+    assert view.aliases["a/tob/AGENTS.md"] == "b/AGENTS.md" and view.aliases["b/toa/AGENTS.md"] == "a/AGENTS.md"
+    assert len(view.aliases) <= 6 and {n.reason for n in view.problems} <= {"link-loop", "link-too-deep"}

@@ -103,12 +103,14 @@ def resolve_tree_links(files: Iterable[str], links: Mapping[str, str]) -> LinkVi
     def is_folder(path: str) -> bool:
         return bool(under(ordered, path)) or bool(under(link_paths, path))
 
-    def expand(link: str, depth: int) -> None:
-        """Alias paths for `link` (a real link or an alias of one)."""
+    def expand(link: str, depth: int, chain: tuple[str, ...] = ()) -> None:
+        """Alias paths for `link` (a real link or an alias of one); chain: the real folders of
+        the folder links expanded above it."""
         if view.truncated:
             return
         try:
             real = _resolve(link, links)
+            here = _resolve(posixpath.dirname(link), links)
         except _Unresolved as exc:
             view.problems.append(NotScanned(link, exc.reason, _shown(link, links, exc.detail)))
             return
@@ -117,7 +119,7 @@ def resolve_tree_links(files: Iterable[str], links: Mapping[str, str]) -> LinkVi
             return
         if not is_folder(real):
             return  # points to nothing in the tree: the agent reads nothing there either
-        if real == "" or link == real or link.startswith(real + "/"):
+        if real == "" or any(c == real or c.startswith(real + "/") for c in (here, *chain)):
             view.problems.append(NotScanned(link, "link-loop", _shown(link, links, "leads back to a folder above it (a loop)")))
             return
         if depth >= MAX_NESTING:
@@ -128,7 +130,7 @@ def resolve_tree_links(files: Iterable[str], links: Mapping[str, str]) -> LinkVi
             if view.truncated:
                 return
         for inner in under(link_paths, real):
-            expand(link + inner[len(real):], depth + 1)
+            expand(link + inner[len(real):], depth + 1, (*chain, real))
 
     for link in link_paths:
         expand(link, 0)

@@ -377,3 +377,20 @@ def test_tree_links_that_point_at_each_other_terminate():
     view = resolve_tree_links(["a/AGENTS.md", "b/AGENTS.md"], {"a/tob": "../b", "b/toa": "../a"})
     assert view.aliases["a/tob/AGENTS.md"] == "b/AGENTS.md" and view.aliases["b/toa/AGENTS.md"] == "a/AGENTS.md"
     assert len(view.aliases) <= 6 and {n.reason for n in view.problems} <= {"link-loop", "link-too-deep"}
+
+
+def test_tree_links_agree_with_the_walk_of_a_checkout(tmp_path):
+    from scanner.targets import Limits, walk
+    from scanner.tree_links import resolve_tree_links
+
+    files = ["docs/guide.md", "config/claude/settings.json", "config/claude/rules/a.md", "skills/s/SKILL.md",
+             "skills/s/scripts/run.sh", "a/AGENTS.md", "b/AGENTS.md"]
+    links = {"CLAUDE.md": "docs/guide.md", "AGENTS.md": "CLAUDE.md", ".claude": "config/claude",
+             "pkg/.agents/skills": "../../skills", "a/tob": "../b", "b/toa": "../a", "x/up": ".."}
+    for f in files:
+        _write(tmp_path, f, "x\n")
+    for link, target in links.items():
+        os.makedirs(os.path.dirname(os.path.join(tmp_path, link)), exist_ok=True)
+        os.symlink(target, os.path.join(tmp_path, link))
+    view = resolve_tree_links(files, links)
+    assert set(walk(str(tmp_path), Limits()).files) == set(files) | set(view.aliases)

@@ -394,3 +394,12 @@ def test_tree_links_agree_with_the_walk_of_a_checkout(tmp_path):
         os.symlink(target, os.path.join(tmp_path, link))
     view = resolve_tree_links(files, links)
     assert set(walk(str(tmp_path), Limits()).files) == set(files) | set(view.aliases)
+
+
+def test_sarif_uris_round_trip_any_file_name():
+    from scanner.report.sarif import path_of_uri, uri
+
+    for name in ["d\udcff\udcfe/CLAUDE.md", "a b/é(x)%25.md", "new\nline/CLAUDE.md", "::stop-commands::x/SKILL.md"]:
+        encoded = uri(name)
+        assert encoded.isascii() and " " not in encoded and "\n" not in encoded
+        assert path_of_uri(encoded) == name

@@ -286,10 +286,9 @@ def read_file(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> D
         what = file_type(st.st_mode)
         return NotScanned(rel_path, "not-a-file", f"{what}, not a regular file" + (f" (through a link to {via!r})" if via else ""))
     try:
-        if st.st_size > max_bytes:
+        if st.st_size > max_bytes:  # never read whole: its first bytes tell an asset from the rest
             head = _read_capped(full, HEAD_BYTES, HEAD_BYTES)
-            found_ns = classify_blob(rel_path, head, _hash_file(full), st.st_size, max_bytes)
-            return found_ns if not isinstance(found_ns, Decoded) else NotScanned(rel_path, "too-large", "", found_ns.sha256)
+            return classify_blob(rel_path, head, _hash_file(full), st.st_size, max_bytes)
         data = _read_capped(full, st.st_size, max_bytes + 1)
     except OSError as exc:
         return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))

@@ -403,3 +403,18 @@ def test_sarif_uris_round_trip_any_file_name():
         encoded = uri(name)
         assert encoded.isascii() and " " not in encoded and "\n" not in encoded
         assert path_of_uri(encoded) == name
+
+
+def test_what_a_listing_could_not_read_is_a_finding_unless_its_name_is_an_asset(tmp_path):
+    from scanner.engines import native
+    from scanner.models import NotScanned
+    from scanner.targets import TargetSet
+
+    ts = TargetSet(root=str(tmp_path), not_scanned=[
+        NotScanned("CLAUDE.md", "too-large", "3000000 bytes, over the 2097152-byte limit"),
+        NotScanned(".claude/skills/s/logo.png", "too-large", "3000000 bytes, over the 2097152-byte limit"),
+        NotScanned(".claude/skills/s", "submodule", "a submodule in an agent file location"),
+        NotScanned("docs", "unreadable", "Permission denied"),  # a folder somewhere: a note
+    ])
+    found = {(f.rule_id, f.path) for f in native.scan(ts).findings}
+    assert found == {("IG955", "CLAUDE.md"), ("IG957", ".claude/skills/s")}

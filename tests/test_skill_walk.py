@@ -100,7 +100,7 @@ def test_a_fifo_in_a_skill_folder_is_reported(tmp_path):
     assert hit.rule_id == "IG957" and hit.severity.label == "high" and "FIFO" in hit.message
 
 
-def test_links_are_never_followed_and_leaving_links_are_findings(tmp_path):
+def test_links_leaving_the_repository_are_findings_and_not_followed(tmp_path):
     d = _skill(tmp_path)
     os.symlink("/etc/passwd", d / "pw")
     os.symlink("/etc", d / "etcdir")

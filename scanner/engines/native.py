@@ -19,7 +19,7 @@ from ..rules import Rule, catalog, get_rule
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet
 from ..scripts.skill_files import admit, skill_context
-from ..textio import Decoded, decode_blob, read_file
+from ..textio import Decoded, asset_by_name, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
 from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
@@ -216,7 +216,9 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     # What the walk could not list or follow where agents load files, and what the Action's scope
     # listed at agent paths without reading it (submodules, blobs over the cap): findings as well
     # as notes.
-    for ns in [*ts.failing, *(n for n in ts.not_scanned if n.reason in LISTED_FAILING and n not in ts.failing)]:
+    listed = [n for n in ts.not_scanned if n.reason in LISTED_FAILING and n not in ts.failing
+              and not (n.reason == "too-large" and n.sha256 is None and asset_by_name(n.path))]  # a big image, unread
+    for ns in [*ts.failing, *listed]:
         found = finding_for(ns, "skill" if skill_root_of(ns.path + "/x", ts.skill_roots) is not None else "explicit")
         if found is not None:
             result.findings.append(found)

@@ -397,3 +397,28 @@ def test_what_a_listing_could_not_read_is_a_finding_unless_its_name_is_an_asset(
     ])
     found = {(f.rule_id, f.path) for f in native.scan(ts).findings}
     assert found == {("IG955", "CLAUDE.md"), ("IG957", ".claude/skills/s")}
+
+
+@pytest.mark.parametrize("rel,data,rule", [
+    ("AGENTS.md", b"# Agents\nBe brief.\x00\n", "IG954"),
+    ("AGENTS.md", b"BZh91AY&SY" + b"\x01" * 40, "IG954"),
+    ("CLAUDE.md", b"Use tabs.\n" * (220 * 1024), "IG955"),
+    ("CLAUDE.md", LFS, "IG956"),
+    (".claude/skills/fmt/scripts/run.sh", b"echo ok\n" * 40_000, "IG955"),
+])
+def test_a_member_pull_request_with_an_unreadable_agent_file_fails(tmp_path, rel, data, rule):
+    from action_support import MAINTAINER, MEMBER, GitRepo, pull_request_event, require_npm_data, run_action
+
+    require_npm_data()
+    repo = GitRepo(tmp_path / "repo")
+    base = repo.commit({"AGENTS.md": "# Agents\nBe brief.\n", "CLAUDE.md": "Use tabs.\n",
+                        ".claude/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: d\n---\nRun `scripts/run.sh`.\n"},
+                       "base", MAINTAINER)
+    repo.branch("pr")
+    _write(repo.path, rel, data)
+    repo.git("add", "-A", author=MEMBER)
+    repo.git("commit", "-qm", "change", author=MEMBER)
+    run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, repo.head(), login="max", association="MEMBER"))
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.returncode == 1 and run.sarif is not None
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run.results_for(rule)] == [rel]

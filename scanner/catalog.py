@@ -39,6 +39,13 @@ def glob_to_regex(glob: str) -> str:
     return "(?is)^" + "".join(out) + "$"
 
 
+def match_bytes(path: str) -> bytes:
+    """The path as RE2 matches it: UTF-8, with each byte that is not UTF-8 (a surrogate escape
+    from os.fsdecode) as '?', so that `*` and `**` still match across it (RE2's `.` does not
+    match invalid UTF-8) and no glob can match it literally."""
+    return path.encode("utf-8", "replace")
+
+
 class GlobSet:
     """A set of globs matched in one linear-time pass."""
 
@@ -49,7 +56,7 @@ class GlobSet:
         self._regex = Regex("(?is)" + alternatives) if self.globs else None
 
     def matches(self, path: str) -> bool:
-        return bool(self._regex and self._regex.search(path.encode("utf-8", "surrogateescape")))
+        return bool(self._regex and self._regex.search(match_bytes(path)))
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,7 @@ class Catalog:
         """The agent-file kind of a repository-relative path, or None when agents do not load it."""
         if self.exclude.matches(path):
             return None
-        data = path.encode("utf-8", "surrogateescape")
+        data = match_bytes(path)
         matched = _entries_set().match(data)
         if matched is None:  # the set's pass did not finish: ask each entry
             matched = [i for i, e in enumerate(self.entries) if e.regex.search(data) is not None]

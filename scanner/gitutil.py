@@ -62,6 +62,26 @@ def run_git(repo: str, *args: str, input: bytes | None = None, ok_codes: tuple[i
     return proc.stdout
 
 
+# Pathspecs per git process: Linux refuses an argument list over ARG_MAX (E2BIG, "Argument list
+# too long"; 2 MiB with the environment), which 40,000 paths of one skill folder reach.
+PATHSPEC_BYTES = 64 * 1024
+
+
+def _pathspec_chunks(paths: list[str], suffix: str = "") -> list[list[str]]:
+    """`:(literal)` pathspecs for `paths`, cut into lists each under PATHSPEC_BYTES."""
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for p in paths:
+        spec = ":(literal)" + p + suffix
+        n = len(os.fsencode(spec)) + 1
+        if chunks[-1] and size + n > PATHSPEC_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(spec)
+        size += n
+    return chunks
+
+
 def _text(data: bytes) -> str:
     # Paths and names are bytes in git; surrogateescape keeps undecodable bytes round-trippable.
     return data.decode("utf-8", "surrogateescape")
@@ -115,18 +135,21 @@ class TreeEntry:
 def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list[TreeEntry]:
     """Files (recursively) in the tree of `rev` with their sizes, optionally only the given paths."""
     args = ["ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev]
-    if paths is not None:
-        if not paths:
-            return []
-        args += ["--", *(":(literal)" + p for p in paths)]
-    out = run_git(repo, *args)
+    if paths is not None and not paths:
+        return []
     entries = []
-    for rec in out.split(b"\0"):
-        if not rec:
-            continue
-        meta, _, path = rec.partition(b"\t")
-        mode, typ, sha, size = meta.split()
-        entries.append(TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), _text(path)))
+    seen: set[str] = set()
+    for specs in ([None] if paths is None else _pathspec_chunks(paths)):
+        out = run_git(repo, *args, *(() if specs is None else ("--", *specs)))
+        for rec in out.split(b"\0"):
+            if not rec:
+                continue
+            meta, _, path = rec.partition(b"\t")
+            mode, typ, sha, size = meta.split()
+            entry = TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), _text(path))
+            if entry.path not in seen:
+                seen.add(entry.path)
+                entries.append(entry)
     return entries
 
 
@@ -143,9 +166,8 @@ def list_dirs(repo: str, rev: str, dirs: list[str]) -> list[str]:
         out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
         found += [_text(p) for p in out.split(b"\0") if p]
     rest = sorted({d.rstrip("/") for d in dirs if d})
-    if rest:
-        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev,
-                      "--", *(":(literal)" + d + "/" for d in rest))
+    for specs in (_pathspec_chunks(rest, "/") if rest else []):
+        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev, "--", *specs)
         found += [_text(p) for p in out.split(b"\0") if p]
     return found
 
@@ -243,10 +265,13 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
     args = ["diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
             "--dst-prefix=b/", "--end-of-options"]
     args += [f"{base}...{head}"] if merge_base_diff else [base, head]
-    if paths is not None:
-        args += ["--", *(":(literal)" + p for p in paths)]
-    out = run_git(repo, *args)
     result: dict[str, set[int]] = {}
+    for specs in ([None] if paths is None else _pathspec_chunks(paths)):
+        _diff_lines(run_git(repo, *args, *(() if specs is None else ("--", *specs))), result)
+    return {p: frozenset(s) for p, s in result.items()}
+
+
+def _diff_lines(out: bytes, result: dict[str, set[int]]) -> None:
     current: set[int] | None = None
     for line in out.split(b"\n"):
         if line.startswith(b"diff --git "):
@@ -264,7 +289,6 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
             start_s, _, count_s = plus[1:].partition(b",")
             start, count = int(start_s), int(count_s) if count_s else 1
             current.update(range(start, start + count))
-    return {p: frozenset(s) for p, s in result.items()}
 
 
 def changed_lines(repo: str, base: str, head: str, path: str) -> frozenset[int]:
@@ -293,8 +317,13 @@ def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> li
     """
     args = ["log", "-z", f"--format={_LOG_FORMAT}", "--name-only", "--no-renames", "--diff-merges=dense-combined",
             "--end-of-options", rev_range]
+    wanted: set[str] | None = None
     if paths is not None:
-        args += ["--", *(":(literal)" + p for p in paths)]
+        specs = _pathspec_chunks(paths)
+        if len(specs) == 1:
+            args += ["--", *specs[0]]
+        else:  # too many for one command line: every commit of the range, its paths filtered here
+            wanted = set(paths)
     out = run_git(repo, *args)
     commits = []
     for rec in out.split(b"\x1e"):
@@ -305,6 +334,10 @@ def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> li
             continue
         sha, an, ae, cn, ce, parents, tail = parts[:7]
         names = tuple(_text(p.strip(b"\n")) for p in tail.split(b"\0") if p.strip(b"\n"))
+        if wanted is not None:
+            names = tuple(n for n in names if n in wanted)
+            if not names:
+                continue
         commits.append(Commit(_text(sha), _text(an), _text(ae).lower(), _text(cn), _text(ce).lower(),
                               tuple(_text(parents).split()), names))
     return commits

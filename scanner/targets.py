@@ -1,14 +1,24 @@
 """Targets: which files (and which of their lines) a scan covers.
 
 Two sources: a walk of a working tree (CLI), or a list of paths with content taken from git
-(the Action, see scanner/github/). The walk never follows links; a link that is an agent file
-is reported, and one that leaves the tree is itself a finding.
+(the Action, see scanner/github/). The walk resolves links inside the repository as an agent
+does: a link to a folder is walked under the link's own path (bounded: a loop or too many
+nested links is reported), and a link to a file is a target read from its target
+(scanner/textio.py). A link that leaves the repository is never followed; at an agent path it is
+a finding.
+
+Skill folders are classified whole: every entry is listed (up to limits.skill_max_entries), the
+first files within the caps (skill_max_files, skill_max_depth) are scanned as before, and past
+the caps only assets (name and first bytes agree on an image, font, document or data format)
+are merely listed: scripts and text anywhere in the skill are still scanned, up to
+skill_max_scanned per skill. What the bounds leave out is a finding (IG958), never a note only.
 """
 from __future__ import annotations
 
 import os
 import posixpath
 import stat
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -17,14 +27,20 @@ from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
+MAX_LINK_NESTING = 8  # folder links followed inside one another on one path
+MAX_FOLLOWED_LINKS = 1024  # folder links followed in one walk
+SKILL_MAX_LEVELS = 64  # levels below a skill folder the walk lists at all
+MAX_LISTED_PER_SKILL = 2000  # past-cap entries listed one by one per skill; the rest are counted in one entry
 
 
 @dataclass(frozen=True)
 class Limits:
     max_file_bytes: int = 2 * 1024 * 1024
-    skill_max_depth: int = 3
-    skill_max_files: int = 40
+    skill_max_depth: int = 3  # within these caps every file of a skill is read and hashed;
+    skill_max_files: int = 40  # past them, assets are only listed (scripts and text are still scanned)
     script_max_bytes: int = 256 * 1024
+    skill_max_entries: int = 50_000  # entries listed per skill folder; beyond, a finding (IG958)
+    skill_max_scanned: int = 2_000  # files scanned past the caps per skill; beyond, a finding (IG958)
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,9 @@ class TargetSet:
     not_scanned: list[NotScanned] = field(default_factory=list)
     skill_roots: frozenset[str] = frozenset()
     links: list[tuple[str, str]] = field(default_factory=list)  # (path, link target) leaving the tree
+    # Entries of not_scanned that are findings too (scanner/engines/unread.py): what an agent
+    # would load but the walk could not list or follow.
+    failing: list[NotScanned] = field(default_factory=list)
 
 
 def _rel(root: str, full: str) -> str:
@@ -51,41 +70,87 @@ def _rel(root: str, full: str) -> str:
 
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md", "Skill.md")
 SKILL_PARENTS = (".claude/skills", ".agents/skills")
+# Paths below a folder that the catalog would take as agent files, to tell whether a folder link
+# that is not followed sits at an agent location (the bare CLAUDE.md/AGENTS.md names match below
+# any folder, so they are left out).
+_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
+                 "rules/x.md", "commands/x.md", "agents/x.md", "hooks/x", "x")
 
 
 @dataclass
 class Walk:
-    files: list[str] = field(default_factory=list)
-    links: list[str] = field(default_factory=list)  # symbolic links (files or folders), never followed
-    capped: list[NotScanned] = field(default_factory=list)  # skill folders and sub-folders the caps stopped
-    skill_dirs: set[str] = field(default_factory=set)  # folders walked under the skill caps
+    files: list[str] = field(default_factory=list)  # regular files, special files and links to files
+    links: list[str] = field(default_factory=list)  # links to folders (followed or not)
+    capped: list[NotScanned] = field(default_factory=list)  # what the walk did not list, read or follow
+    skill_dirs: set[str] = field(default_factory=set)  # folders walked as skills
+    unfollowed: list[NotScanned] = field(default_factory=list)  # folder links not followed, by reason
+    failing: list[NotScanned] = field(default_factory=list)  # entries of capped that are findings
+    followed: int = 0
 
 
 def walk_tree(root: str, limits: Limits | None = None) -> tuple[list[str], list[str]]:
-    """All file paths under root (relative), and the symbolic links among them (files or dirs)."""
+    """All file paths under root (relative), and the links to folders among them."""
     w = walk(root, limits or Limits())
     return w.files, w.links
 
 
 def walk(root: str, limits: Limits) -> Walk:
-    """Walk a tree without following links. Skill folders are walked under their caps: at most
-    `skill_max_files` files and `skill_max_depth` levels, and the walk STOPS at the cap (a skill
-    with 10,000 files is never listed whole), saying so in a NotScanned."""
+    """Walk a tree; folder links inside the repository are followed (bounded), others listed.
+    Skill folders are classified whole under their bounds (see the module's docstring)."""
     w = Walk()
     for _ in walk_steps(root, limits, w):
         pass
     return w
 
 
+def _folder_link(root: str, path: str, chain: tuple[str, ...], w: Walk) -> tuple[str, ...] | None:
+    """The chain to walk the folder behind link `path` with, or None when it is not followed
+    (then w.unfollowed says why). A link to a file, or to nothing, is not a folder link: the
+    caller lists it as a file and textio resolves it when it is read."""
+    full = os.path.join(root, path)
+    try:
+        st = os.stat(full)
+    except OSError:
+        return None  # a loop or a dangling link: read as a file, textio says which
+    if not stat.S_ISDIR(st.st_mode):
+        return None
+    from .textio import _real_root, _within
+
+    root_real = _real_root(root)
+    real = os.path.realpath(full)
+    target = _readlink(full)
+    shown = f"symbolic link to {target!r}"
+    if not _within(root_real, real):
+        w.unfollowed.append(NotScanned(path, "link-outside-tree", f"{shown} leaves the repository"))
+        return ()
+    here = os.path.realpath(os.path.dirname(full))
+    if any(c == real or c.startswith(real.rstrip(os.sep) + os.sep) for c in (here, *chain)):
+        w.unfollowed.append(NotScanned(path, "link-loop", f"{shown} leads back to a folder above it (a loop)"))
+        return ()
+    if len(chain) >= MAX_LINK_NESTING or w.followed >= MAX_FOLLOWED_LINKS:
+        w.unfollowed.append(NotScanned(path, "link-too-deep", f"{shown} not followed: more than {MAX_LINK_NESTING} nested "
+                                       f"folder links or {MAX_FOLLOWED_LINKS} in the repository"))
+        return ()
+    w.followed += 1
+    return (*chain, real)
+
+
+def _readlink(full: str) -> str:
+    try:
+        return os.readlink(full)
+    except OSError:
+        return "?"
+
+
 def walk_steps(root: str, limits: Limits, w: Walk) -> Iterator[None]:
     """walk() one step at a time: each step adds to w one folder's listing or one whole skill
     folder. A folder's step always comes before any step below it."""
-    stack = [""]
+    stack: list[tuple[str, tuple[str, ...]]] = [("", ())]
     while stack:
-        rel = stack.pop()
+        rel, chain = stack.pop()
         full = os.path.join(root, rel) if rel else root
         if rel and _under_skill_parent(rel):
-            _walk_skill(root, rel, limits, w)
+            _walk_skill(root, rel, limits, w, chain)
             yield
             continue
         try:
@@ -93,7 +158,7 @@ def walk_steps(root: str, limits: Limits, w: Walk) -> Iterator[None]:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             if rel and _holds_skill_file(full):
-                _walk_skill(root, rel, limits, w)
+                _walk_skill(root, rel, limits, w, chain)
             else:
                 w.capped.append(NotScanned(rel or ".", "unreadable", exc.strerror or str(exc)))
             yield
@@ -101,18 +166,24 @@ def walk_steps(root: str, limits: Limits, w: Walk) -> Iterator[None]:
         # The listing names a skill file only when the folder holds one (in any case, for
         # case-insensitive file systems): only then ask the file system, as before.
         if rel and any(e.name.lower() == "skill.md" for e in entries) and _holds_skill_file(full):
-            _walk_skill(root, rel, limits, w)
+            _walk_skill(root, rel, limits, w, chain)
             yield
             continue
         subdirs = []
         for e in entries:
             path = f"{rel}/{e.name}" if rel else e.name
             if e.is_symlink():
-                w.links.append(path)
+                followed = _folder_link(root, path, chain, w)
+                if followed is None:
+                    w.files.append(path)  # a link to a file (or to nothing): read through textio
+                else:
+                    w.links.append(path)
+                    if followed and e.name not in SKIP_DIRS:
+                        subdirs.append((path, followed))
             elif e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    subdirs.append(path)
-            elif e.is_file(follow_symlinks=False):
+                    subdirs.append((path, chain))
+            else:  # regular files, and FIFOs, sockets and devices (reported if agents load them)
                 w.files.append(path)
         stack.extend(reversed(subdirs))
         yield
@@ -127,54 +198,137 @@ def _under_skill_parent(rel: str) -> bool:
     return any(parent == p or parent.endswith("/" + p) for p in SKILL_PARENTS)
 
 
-def _walk_skill(root: str, skill: str, limits: Limits, w: Walk) -> None:
-    """Breadth-first, bounded: the skill's own SKILL.md first, then at most the file cap."""
+def _walk_skill(root: str, skill: str, limits: Limits, w: Walk, chain: tuple[str, ...] = ()) -> None:
+    """Breadth-first over the whole skill folder, its own SKILL.md first. Within the caps every
+    file is a target; past them assets are listed (with their sha256 when not over the size cap)
+    and everything else is still a target, up to skill_max_scanned; the listing stops at
+    skill_max_entries entries or SKILL_MAX_LEVELS levels, and what any bound leaves out is a
+    finding."""
+    from .textio import past_cap_asset
+
     w.skill_dirs.add(skill)
     count = 0
+    first = None
     for n in SKILL_FILE_NAMES:
-        if os.path.isfile(os.path.join(root, skill, n)) and not os.path.islink(os.path.join(root, skill, n)):
+        if os.path.lexists(os.path.join(root, skill, n)):
+            first = n
             w.files.append(f"{skill}/{n}")
             count += 1
             break
-    queue: list[tuple[str, int]] = [(skill, 0)]
+    queue: deque[tuple[str, int, tuple[str, ...]]] = deque([(skill, 0, chain)])
+    listed = past = over_budget = 0
+    listed_past = 0
     stopped = False
     while queue and not stopped:
-        rel, depth = queue.pop(0)
-        subdirs = []
+        rel, depth, ch = queue.popleft()
         try:
             with os.scandir(os.path.join(root, rel)) as it:
                 batch = []
-                for e in it:  # streamed: a folder of 10,000 entries is read only up to the cap
-                    batch.append(e)
-                    if len(batch) > limits.skill_max_files * 4:
+                for e in it:  # streamed: the bound is on entries listed, not on entries read whole
+                    listed += 1
+                    if listed > limits.skill_max_entries:
                         stopped = True
                         break
+                    batch.append(e)
                 entries = sorted(batch, key=lambda e: e.name)
         except OSError as exc:
-            w.capped.append(NotScanned(rel, "unreadable", exc.strerror or str(exc)))
+            ns = NotScanned(rel, "unreadable", f"a folder of the skill could not be listed: {exc.strerror or exc}")
+            w.capped.append(ns)
+            w.failing.append(ns)
             continue
         for e in entries:
             path = f"{rel}/{e.name}"
-            if rel == skill and e.name in SKILL_FILE_NAMES:
+            if rel == skill and e.name == first:
                 continue
             if e.is_symlink():
-                w.links.append(path)
+                followed = _folder_link(root, path, ch, w)
+                if followed is not None:
+                    w.links.append(path)
+                    if followed and e.name not in SKIP_DIRS:
+                        queue.append((path, depth + 1, followed))
+                    continue
             elif e.is_dir(follow_symlinks=False):
                 if e.name in SKIP_DIRS:
                     continue
-                if depth + 1 >= limits.skill_max_depth:
-                    w.capped.append(NotScanned(path, "skill-depth-cap", f"deeper than {limits.skill_max_depth} levels below the skill folder; not walked"))
+                if depth + 1 >= SKILL_MAX_LEVELS:
+                    ns = NotScanned(path, "skill-depth-bound", f"a skill folder nested deeper than {SKILL_MAX_LEVELS} levels; not listed")
+                    w.capped.append(ns)
+                    w.failing.append(ns)
                 else:
-                    subdirs.append((path, depth + 1))
-            elif e.is_file(follow_symlinks=False):
-                if count >= limits.skill_max_files:
-                    stopped = True
-                    break
+                    queue.append((path, depth + 1, ch))
+                continue
+            # A file, a link to a file (or to nothing), or a special file.
+            if depth < limits.skill_max_depth and count < limits.skill_max_files:
                 w.files.append(path)
                 count += 1
-        queue.extend(subdirs)
-    if stopped or queue:
-        w.capped.append(NotScanned(skill, "skill-file-cap", f"stopped at {limits.skill_max_files} files; the rest of this skill folder was not walked or scanned"))
+                continue
+            asset = past_cap_asset(root, path, limits.max_file_bytes)
+            if asset is not None:
+                listed_past += 1
+                if listed_past <= MAX_LISTED_PER_SKILL:
+                    w.capped.append(asset)
+                continue
+            if past < limits.skill_max_scanned:
+                w.files.append(path)  # scripts and text past the caps are still scanned
+                past += 1
+            else:
+                over_budget += 1
+    if listed_past > MAX_LISTED_PER_SKILL:
+        w.capped.append(NotScanned(skill, "skill-assets", f"{listed_past - MAX_LISTED_PER_SKILL} more assets past the skill's "
+                                   f"caps ({limits.skill_max_files} files, {limits.skill_max_depth} levels) were classified and not listed one by one"))
+    if over_budget:
+        ns = NotScanned(skill, "skill-scan-budget", f"{over_budget} files of this skill past its caps were not scanned: "
+                        f"over the {limits.skill_max_scanned}-file budget (limits.skill-max-scanned)")
+        w.capped.append(ns)
+        w.failing.append(ns)
+    if stopped:
+        ns = NotScanned(skill, "skill-entry-cap", f"the skill folder has more than {limits.skill_max_entries} entries; "
+                        "the walk stopped listing it, and the rest was neither classified nor scanned")
+        w.capped.append(ns)
+        w.failing.append(ns)
+
+
+def plan_skill_files(skill: str, paths: list[str], limits: Limits) -> tuple[list[str], list[NotScanned]]:
+    """The walk's bounds for a source that lists a skill's files up front (the Action reads them
+    from git): the paths to read as targets, and NotScanned entries for what the bounds leave
+    out, each of which is a finding (put them in TargetSet.not_scanned AND TargetSet.failing).
+
+    Like _walk_skill: every file within the caps, then past them every file whose name claims no
+    asset (scripts and text) up to skill_max_scanned, and every asset-named file (its blob is
+    classified by textio.classify_blob: an asset by name and bytes is listed, not failed); the
+    listing stops at skill_max_entries; deeper than SKILL_MAX_LEVELS is not listed."""
+    from .textio import asset_by_name
+
+    def depth(p: str) -> int:
+        return posixpath.relpath(p, skill or ".").count("/")
+
+    ordered = sorted(paths, key=lambda p: (depth(p), p))
+    read: list[str] = []
+    failing: list[NotScanned] = []
+    count = past = over = 0
+    for n, path in enumerate(ordered):
+        if n >= limits.skill_max_entries:
+            failing.append(NotScanned(skill or ".", "skill-entry-cap", f"the skill folder has more than {limits.skill_max_entries} "
+                                      "files; the rest was neither classified nor scanned"))
+            break
+        d = depth(path)
+        if d >= SKILL_MAX_LEVELS:
+            failing.append(NotScanned(path, "skill-depth-bound", f"a skill file nested deeper than {SKILL_MAX_LEVELS} levels; not read"))
+            continue
+        if d < limits.skill_max_depth and count < limits.skill_max_files:
+            count += 1
+            read.append(path)
+        elif asset_by_name(path) is not None:
+            read.append(path)
+        elif past < limits.skill_max_scanned:
+            past += 1
+            read.append(path)
+        else:
+            over += 1
+    if over:
+        failing.append(NotScanned(skill or ".", "skill-scan-budget", f"{over} files of this skill past its caps were not scanned: "
+                                  f"over the {limits.skill_max_scanned}-file budget (limits.skill-max-scanned)"))
+    return read, failing
 
 
 def discover(root: str, catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
@@ -211,16 +365,20 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
             yield step
     ts.skill_roots = frozen
     ts.not_scanned.extend(w.capped)
-    for path in w.links:  # after every file, as a whole-walk classification had them
-        if _target(path, catalog, frozen, w.skill_dirs) is None:
-            continue
-        full = os.path.join(ts.root, path)
-        target = os.readlink(full)
-        from .textio import is_within
+    ts.failing.extend(w.failing)
+    for ns in w.unfollowed:  # folder links not followed: a finding where agents load files
+        if _agent_location(ns.path, catalog, frozen, w.skill_dirs):
+            ts.not_scanned.append(ns)
+            ts.failing.append(ns)
+        elif ns.reason == "link-outside-tree":
+            ts.not_scanned.append(NotScanned(ns.path, "link-not-followed", ns.detail))
 
-        if not is_within(ts.root, full):
-            ts.links.append((path, target))
-        ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
+
+def _agent_location(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[str]) -> bool:
+    """Would agents load files at or below `path`? (A folder link that is not followed.)"""
+    if _target(path, catalog, roots, skill_dirs) is not None:
+        return True
+    return any(_target(f"{path}/{probe}", catalog, roots, skill_dirs) is not None for probe in _AGENT_PROBES)
 
 
 def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[str]) -> Target | None:
@@ -241,6 +399,16 @@ def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
     return False
 
 
+class _Prefixed:
+    """A catalog that classifies paths found below a folder by their repository paths."""
+
+    def __init__(self, catalog: Catalog, prefix: str) -> None:
+        self.catalog, self.prefix = catalog, prefix
+
+    def classify(self, path: str, roots: frozenset[str] = frozenset()) -> str | None:
+        return self.catalog.classify(self.prefix + path, frozenset((self.prefix + r).rstrip("/") for r in roots))
+
+
 def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
     """Paths named on the command line: a file is scanned whatever its name."""
     ts = TargetSet(root=root)
@@ -255,11 +423,21 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
             ts.not_scanned.append(NotScanned(p, "unreadable", exc.strerror or str(exc)))
             continue
         rel = _rel(root, full)
+        if stat.S_ISLNK(st.st_mode):  # a link to a folder inside the repository is walked as that folder
+            from .textio import is_within
+
+            try:
+                if stat.S_ISDIR(os.stat(full).st_mode) and is_within(root, full):
+                    st = os.stat(full)
+            except OSError:
+                pass
         if stat.S_ISDIR(st.st_mode):
-            sub = discover(full, catalog, limits)
             prefix = "" if rel == "." else rel + "/"
+            # Classified by their repository paths: `scan .claude` finds .claude/settings.json.
+            sub = discover(full, _Prefixed(catalog, prefix) if prefix else catalog, limits)
             ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/")) for t in sub.targets)
             ts.not_scanned.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.not_scanned)
+            ts.failing.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.failing)
             ts.links.extend((prefix + a, b) for a, b in sub.links)
             ts.skill_roots |= frozenset((prefix + r).rstrip("/") for r in sub.skill_roots)
         else:

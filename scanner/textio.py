@@ -2,14 +2,26 @@
 
 Every outcome is explicit: either decoded text with its hash, or a NotScanned with a reason.
 Nothing read here is ever executed or imported.
+
+Links inside the repository are resolved as an agent resolves them (the file is read from its
+target, and Decoded.via names it); a link leaving the repository, a loop, a special file, a
+binary, a file over the cap and a git LFS pointer are each a NotScanned with its own reason,
+which the native engine turns into a finding (scanner/engines/unread.py) unless the file is an
+asset: its name and its first bytes agree on an image, font, document or data format.
 """
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import os
+import posixpath
 import stat
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
 
 from .models import NotScanned
 
@@ -29,7 +41,22 @@ BINARY_MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"7z\xbc\xaf\x27\x1c", "7z archive"),
     (b"Rar!\x1a\x07", "rar archive"),
     (b"\x00asm", "WebAssembly module"),
+    (b"\xfe\xed\xfa\xce", "Mach-O executable"),
+    (b"\xfe\xed\xfa\xcf", "Mach-O executable"),
+    (b"\x28\xb5\x2f\xfd", "zstd archive"),
+    (b"\x1f\x9d", "compress archive"),
+    (b"\x04\x22\x4d\x18", "lz4 archive"),
+    (b"LZIP", "lzip archive"),
+    (b"MSCF", "cab archive"),
+    (b"\xed\xab\xee\xdb", "rpm package"),
+    (b"!<arch>\n", "ar archive or deb package"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE compound document"),
 )
+# The first line of a git LFS pointer (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md):
+# the file in the tree is a reference, its content lives on an LFS server no reviewer sees.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+LFS_POINTER_MAX = 1024
+HEAD_BYTES = 8192  # enough to sniff magic numbers and NUL bytes
 PYC_SUFFIXES = (".pyc", ".pyo")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar", ".jar", ".whl")
 
@@ -41,6 +68,7 @@ class Decoded:
     size: int
     encoding: str
     invalid_bytes: bool = False  # invalid UTF-8 was replaced with U+FFFD
+    via: str | None = None  # repository path actually read, when a link inside the repository led there
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -91,50 +119,208 @@ def decode(data: bytes) -> tuple[str, str, bool]:
         return data.decode("utf-8", errors="replace"), "utf-8", True
 
 
+def is_lfs_pointer(data: bytes) -> bool:
+    return len(data) <= LFS_POINTER_MAX and data.startswith(LFS_POINTER)
+
+
+def _lfs_detail(data: bytes) -> str:
+    oid = size = ""
+    for line in data.decode("ascii", "replace").splitlines()[:6]:
+        key, _, value = line.partition(" ")
+        if key == "oid":
+            oid = value.strip()[:80]
+        elif key == "size" and value.strip().isdigit():
+            size = value.strip()
+    about = ", ".join(p for p in (oid, f"{size} bytes" if size else "") if p)
+    return "git LFS pointer" + (f" ({about})" if about else "") + ": the content is stored outside the repository and was not scanned"
+
+
+@lru_cache(maxsize=1)
+def _formats() -> tuple[dict[str, tuple[str, tuple[tuple[tuple[int, bytes], ...], ...]]], frozenset[str]]:
+    raw = yaml.safe_load(resources.files("scanner").joinpath("data/file_formats.yml").read_text("utf-8"))
+    by_ext: dict[str, tuple[str, tuple[tuple[tuple[int, bytes], ...], ...]]] = {}
+    for entry in raw["formats"]:
+        sigs = tuple(tuple((int(off), bytes.fromhex(hx)) for off, _, hx in (part.partition(":") for part in sig.split("+")))
+                     for sig in entry["magic"])
+        for ext in entry["ext"]:
+            kind, known = by_ext.get(ext, (entry["kind"], ()))
+            by_ext[ext] = (kind, known + sigs)
+    return by_ext, frozenset(raw.get("text_data") or ())
+
+
+def _extension(path: str) -> str:
+    stem, dot, ext = posixpath.basename(path).lower().rpartition(".")
+    return ext if dot and stem else ""
+
+
+def asset_by_name(path: str) -> str | None:
+    """The asset kind (image, font, document, audio, video, data) the file NAME claims, if any."""
+    ext = _extension(path)
+    found = _formats()[0].get(ext)
+    if found:
+        return found[0]
+    return "data" if ext in _formats()[1] else None
+
+
+def asset_kind(path: str, head: bytes) -> str | None:
+    """'image', 'font', ... when the name and the first bytes agree on an asset format; text
+    data (csv, jsonl, ...) counts when its first bytes are text. None otherwise."""
+    ext = _extension(path)
+    by_ext, text_data = _formats()
+    found = by_ext.get(ext)
+    if found is not None:
+        kind, sigs = found
+        for sig in sigs:
+            if all(head[off:off + len(magic)] == magic for off, magic in sig):
+                return f"{kind} ({ext})"
+        return None
+    if ext in text_data and binary_kind(head, path) is None and not is_lfs_pointer(head):
+        return f"data ({ext})"
+    return None
+
+
 def decode_blob(path: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> Decoded | NotScanned:
     digest = sha256_bytes(data)
-    if len(data) > max_bytes:
-        return NotScanned(path, "too-large", f"{len(data)} bytes is over the {max_bytes}-byte cap", digest)
-    kind = binary_kind(data, path)
+    return classify_blob(path, data, digest, len(data), max_bytes)
+
+
+def classify_blob(path: str, head: bytes, digest: str | None, size: int, max_bytes: int = DEFAULT_MAX_BYTES) -> Decoded | NotScanned:
+    """Decide about a file from its first bytes (`head`: the whole content when size <= max_bytes).
+    Also the hook for content read from git (the Action): a NotScanned here becomes a finding
+    through scanner.engines.unread.finding_for unless its reason is "asset"."""
+    asset = asset_kind(path, head)
+    if size > max_bytes:
+        if asset:
+            return NotScanned(path, "asset", f"{asset}, {size} bytes (over the {max_bytes}-byte cap); listed, not scanned", digest)
+        return NotScanned(path, "too-large", f"{size} bytes is over the {max_bytes}-byte cap", digest)
+    if is_lfs_pointer(head):
+        if asset_by_name(path):
+            return NotScanned(path, "asset", f"{asset_by_name(path)} ({_extension(path)}) kept as a git LFS pointer; listed, not scanned", digest)
+        return NotScanned(path, "lfs-pointer", _lfs_detail(head), digest)
+    kind = binary_kind(head, path)
     if kind:
+        if asset:
+            return NotScanned(path, "asset", f"{asset}; listed, not scanned", digest)
         return NotScanned(path, "binary", kind, digest)
-    text, enc, invalid = decode(data)
-    return Decoded(text, digest, len(data), enc, invalid)
+    text, enc, invalid = decode(head)
+    return Decoded(text, digest or sha256_bytes(head), size, enc, invalid)
 
 
 def is_within(root: str, candidate: str) -> bool:
-    root_real = os.path.realpath(root)
-    try:
-        return os.path.commonpath([root_real, os.path.realpath(candidate)]) == root_real
-    except ValueError:
-        return False
+    return _within(_real_root(root), os.path.realpath(candidate))
 
 
-def read_file(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Decoded | NotScanned:
-    """Read a working-tree file without following links out of the tree or reading huge files whole."""
+@lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
+def _within(root_real: str, real: str) -> bool:
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
+def file_type(mode: int) -> str:
+    for test, name in _SPECIAL:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _first_link(root_real: str, rel_path: str) -> tuple[str, str]:
+    """The first symbolic link on the path (repository path, its target as written)."""
+    parts = [p for p in rel_path.split("/") if p not in ("", ".")]
+    for i in range(1, len(parts) + 1):
+        sub = "/".join(parts[:i])
+        try:
+            return sub, os.readlink(os.path.join(root_real, sub))
+        except OSError:
+            continue
+    return rel_path, "?"
+
+
+def resolve(root: str, rel_path: str) -> tuple[str, os.stat_result, str | None] | NotScanned:
+    """Where an agent reading `rel_path` ends up: (full path to read, its stat, the repository
+    path read through links or None). Links inside the repository are followed (the kernel's
+    own bound applies: a loop is ELOOP); leaving the repository, a loop and a dangling link are
+    NotScanned with their reasons."""
     full = os.path.join(root, rel_path)
     try:
         st = os.lstat(full)
     except OSError as exc:
         return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            target = os.readlink(full)
-        except OSError as exc:
-            return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
-        if not is_within(root, full):
-            return NotScanned(rel_path, "link-outside-tree", f"symbolic link to {target!r} leaves the repository")
-        return NotScanned(rel_path, "link", f"symbolic link to {target!r}; links are not followed")
-    if not stat.S_ISREG(st.st_mode):
-        return NotScanned(rel_path, "not-a-file", "not a regular file")
-    if st.st_size > max_bytes:
-        digest = _hash_file(full)
-        return NotScanned(rel_path, "too-large", f"{st.st_size} bytes is over the {max_bytes}-byte cap", digest)
+    root_real = _real_root(root)
+    real = os.path.realpath(full)
+    plain = os.path.normpath(os.path.join(root_real, rel_path))
+    if real == plain and not stat.S_ISLNK(st.st_mode):
+        return full, st, None
+    link, target = _first_link(root_real, rel_path)
+    shown = f"symbolic link {link!r} -> {target!r}" if link != rel_path else f"symbolic link to {target!r}"
     try:
+        st = os.stat(full)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return NotScanned(rel_path, "link-loop", f"{shown} never reaches a file (a loop, or too many links)")
+        if not _within(root_real, real):
+            return NotScanned(rel_path, "link-outside-tree", f"{shown} leaves the repository")
+        if exc.errno == errno.ENOENT:
+            return NotScanned(rel_path, "link-dangling", f"{shown} points to nothing in the repository")
+        return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
+    if not _within(root_real, real):
+        return NotScanned(rel_path, "link-outside-tree", f"{shown} leaves the repository")
+    via = os.path.relpath(real, root_real).replace(os.sep, "/")
+    return real, st, via
+
+
+def read_file(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Decoded | NotScanned:
+    """Read a working-tree file as an agent would (links inside the repository followed, never
+    out of it), without reading huge files whole or blocking on special files."""
+    found = resolve(root, rel_path)
+    if isinstance(found, NotScanned):
+        return found
+    full, st, via = found
+    if not stat.S_ISREG(st.st_mode):
+        what = file_type(st.st_mode)
+        return NotScanned(rel_path, "not-a-file", f"{what}, not a regular file" + (f" (through a link to {via!r})" if via else ""))
+    try:
+        if st.st_size > max_bytes:  # never read whole: its first bytes tell an asset from the rest
+            head = _read_capped(full, HEAD_BYTES, HEAD_BYTES)
+            return classify_blob(rel_path, head, _hash_file(full), st.st_size, max_bytes)
         data = _read_capped(full, st.st_size, max_bytes + 1)
     except OSError as exc:
         return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
-    return decode_blob(rel_path, data, max_bytes)
+    out = decode_blob(rel_path, data, max_bytes)
+    if via is not None and isinstance(out, Decoded):
+        out = Decoded(out.text, out.sha256, out.size, out.encoding, out.invalid_bytes, via)
+    return out
+
+
+def past_cap_asset(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> NotScanned | None:
+    """A skill file past the walk's caps that is an asset (its name and first bytes agree),
+    as a listing with its sha256 (None above max_bytes: not read whole); None when it is
+    anything else, which the caller scans. Only names that claim an asset are opened."""
+    if asset_by_name(rel_path) is None:
+        return None
+    found = resolve(root, rel_path)
+    if isinstance(found, NotScanned):
+        return None
+    full, st, _via = found
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    try:
+        head = _read_capped(full, HEAD_BYTES, HEAD_BYTES)
+    except OSError:
+        return None
+    kind = asset_kind(rel_path, head)
+    if kind is None:
+        if not (is_lfs_pointer(head) and st.st_size <= LFS_POINTER_MAX):
+            return None
+        kind = f"{asset_by_name(rel_path)} ({_extension(rel_path)}) kept as a git LFS pointer"
+    digest = _hash_file(full) if st.st_size <= max_bytes else None
+    return NotScanned(rel_path, "asset", f"{kind}, {st.st_size} bytes, past the skill's caps; listed, not scanned", digest)
 
 
 def _read_capped(full: str, size_hint: int, cap: int) -> bytes:

@@ -106,8 +106,9 @@ def test_link_to_outside_the_tree_is_a_finding_and_not_followed(tmp_path):
     root.mkdir()
     os.symlink(outside, root / "CLAUDE.md")
     result = _scan(root)
-    assert _not_scanned(result) == {"CLAUDE.md": "link"}
+    assert _not_scanned(result) == {"CLAUDE.md": "link-outside-tree"}
     assert _rules(result, "CLAUDE.md") == {"IG951"}
+    assert [f.severity for f in result.findings] == [Severity.HIGH]
     assert not result.scanned  # the target's hostile text was never read
 
 
@@ -118,8 +119,9 @@ def test_link_loops_terminate_and_are_reported(tmp_path):
     os.symlink("..", tmp_path / "sub" / "loop")  # a directory loop the walk must not enter
     _write(tmp_path, "sub/GEMINI.md", b"Use make.\n")
     result = _scan(tmp_path)
-    assert _not_scanned(result) == {"AGENTS.md": "link", "CLAUDE.md": "link"}
-    assert [s.path for s in result.scanned] == ["sub/GEMINI.md"]
+    assert _not_scanned(result) == {"AGENTS.md": "link-loop", "CLAUDE.md": "link-loop"}
+    assert _rules(result, "AGENTS.md") == _rules(result, "CLAUDE.md") == {"IG951"}
+    assert [s.path for s in result.scanned] == ["sub/GEMINI.md"]  # sub/loop/... was not walked again
 
 
 def test_explicit_path_that_is_a_link_outside_is_reported(tmp_path):
@@ -177,6 +179,9 @@ def test_unreadable_file_and_folder_are_reported_not_counted_clean(world_readabl
     assert reasons.get("a/CLAUDE.md") == "unreadable"
     assert reasons.get("locked") == "unreadable"
     assert [s["path"] for s in report["scanned"]] == ["CLAUDE.md"]
+    # The agent file that could not be read is a finding; the folder is a note (it may hold none).
+    unread = {f["path"]: (f["rule_id"], f["severity"]) for f in report["findings"] if f["rule_id"] == "IG957"}
+    assert unread == {"a/CLAUDE.md": ("IG957", "high")}
 
 
 def test_names_with_spaces_and_newlines_are_scanned_and_reported_inertly(tmp_path, capsys):

@@ -79,8 +79,9 @@ def test_a_file_that_cannot_be_scanned_is_never_clean(repo, capsys):
     (repo.path / ".rune/blob.md").write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 64)
     rc, doc = rune_json(repo.path, capsys)
     blob = next(f for f in doc["files"] if f["path"] == ".rune/blob.md")
-    assert blob["scanned"] is False and blob["verdict"] == SUSPICIOUS and "binary" in blob["reason"]
-    assert doc["overall"] == SUSPICIOUS
+    # A memory file no one can read is a high finding (IG954), not only a note.
+    assert blob["scanned"] is False and blob["verdict"] == TAINTED and "binary" in blob["reason"]
+    assert doc["overall"] == TAINTED
 
 
 def test_authorship_without_a_trusted_set_says_it_did_not_run(tmp_path, capsys):

@@ -13,7 +13,7 @@ def test_scan_finds_tag_smuggling_and_reports_links(tmp_path, capsys):
     assert rc == 1
     rules = {f["rule_id"] for f in out["findings"]}
     assert {"IG101", "IG951"} <= rules
-    assert any(n["reason"] == "link" for n in out["not_scanned"])
+    assert any(n["reason"] == "link-outside-tree" for n in out["not_scanned"])
 
 
 def test_usage_error_is_one_line_exit_2(tmp_path, capsys):

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from ..catalog import skill_root_of
 from ..models import NotScanned
 from ..targets import SKIP_DIRS, Limits, TargetSet
+from ..textio import resolve
+from ..document import classify
 
 
 @dataclass
@@ -71,12 +73,12 @@ def _safe_rel(rel: str) -> bool:
 
 
 def _read_working_file(root: str, repo_path: str, max_bytes: int) -> bytes | str:
-    """Bytes of a regular file, never through a link; a reason string when it cannot be used."""
-    full = os.path.join(root, repo_path)
-    try:
-        st = os.lstat(full)
-    except OSError as exc:
-        return exc.strerror or str(exc)
+    """Bytes of a regular file, read as the native engine reads it (links inside the repository
+    followed, never out of it); a reason string when it cannot be used."""
+    found = resolve(root, repo_path)
+    if isinstance(found, NotScanned):
+        return found.detail or found.reason
+    full, st, _via = found
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
     if st.st_size > max_bytes:
@@ -130,6 +132,9 @@ def stage(ts: TargetSet, folder: str, limits: Limits = Limits()) -> Staged:
         for path in _other_files(ts, root, limits):
             if path not in known and path not in skipped:
                 sources.append((path, None, frozenset() if in_pr else None))
+        # Within Cisco's file cap, the skill's own SKILL.md and its scripts come first: a skill of
+        # thousands of files must not push a script out of Cisco's view.
+        sources.sort(key=lambda s: (posixpath.basename(s[0]).lower() != "skill.md", classify(s[0], "")[0] != "script"))
         for path, blob, changed in sources:
             rel = posixpath.relpath(path, root) if root else path
             if not _safe_rel(rel):

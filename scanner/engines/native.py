@@ -10,6 +10,7 @@ from functools import partial
 from typing import Iterable, Iterator
 
 from .. import __version__
+from ..catalog import skill_root_of
 from ..document import Document, classify
 from ..matching import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
@@ -17,10 +18,10 @@ from ..report.inert import visible
 from ..rules import Rule, catalog, get_rule
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet
-from ..scripts.language import flags_binary
 from ..scripts.skill_files import admit, skill_context
-from ..textio import Decoded, decode_blob, read_file
+from ..textio import Decoded, asset_by_name, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
+from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
 ENGINE = "native"
@@ -121,10 +122,11 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     loaded = load(root, target, limits)
     if isinstance(loaded, NotScanned):
         out.not_scanned.append(loaded)
-        if loaded.reason == "link-outside-tree":
-            out.findings.append(file_finding("IG951", target.path, loaded.detail))
-        elif loaded.reason == "binary" and target.kind == "skill" and flags_binary(target.path, loaded.detail):
-            out.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
+        # What an agent loads and we could not read fails. No line of it can be "old": a binary's
+        # diff has no lines, so the finding keeps new=None and counts under fail-on-new-only.
+        found = finding_for(loaded, target.kind)
+        if found is not None:
+            out.findings.append(found)
         return out
     doc = Document(target.path, loaded.text)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
@@ -146,6 +148,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     if loaded.invalid_bytes:
         for f in found:
             f.properties["invalid-utf8"] = True
+    if loaded.via is not None:  # read through a link inside the repository, as the agent reads it
+        for f in found:
+            f.properties["via-link"] = loaded.via
+            f.message += f" (read through a link to {loaded.via})"
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out
@@ -207,6 +213,15 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))
+    # What the walk could not list or follow where agents load files, and what the Action's scope
+    # listed at agent paths without reading it (submodules, blobs over the cap): findings as well
+    # as notes.
+    listed = [n for n in ts.not_scanned if n.reason in LISTED_FAILING and n not in ts.failing
+              and not (n.reason == "too-large" and n.sha256 is None and asset_by_name(n.path))]  # a big image, unread
+    for ns in [*ts.failing, *listed]:
+        found = finding_for(ns, "skill" if skill_root_of(ns.path + "/x", ts.skill_roots) is not None else "explicit")
+        if found is not None:
+            result.findings.append(found)
     skill_docs: list[SkillDoc] = []
     script_paths: dict[str, str] = {}  # scanned script -> its skill folder
     for target, out in zip(ts.targets, outcomes):

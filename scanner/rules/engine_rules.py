@@ -10,10 +10,12 @@ from .base import rule
 RULES = [
     rule(
         id="IG951", name="link-leaves-repository",
-        title="Symbolic link in an agent file location points outside the repository",
+        title="Symbolic link in an agent file location points outside the repository, or never reaches a file",
         category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.HIGH,
         rationale="An agent that follows the link reads a file no reviewer of this repository can see, "
-                  "such as a home-directory secret or a file planted elsewhere on the machine.",
+                  "such as a home-directory secret or a file planted elsewhere on the machine. A link that loops "
+                  "hides what the agent gets just as well. Links that stay inside the repository are followed "
+                  "and their target is scanned under the link's path.",
         remediation="Replace the link with the file's content, or remove it.",
         check=None,
     ),
@@ -24,6 +26,60 @@ RULES = [
         rationale="Skill instructions can tell an agent to run bundled files. A binary or archive cannot be "
                   "reviewed as text, and ClawHavoc-style skills shipped password-protected archives and droppers.",
         remediation="Ship source a reviewer can read, or fetch a pinned, checksummed release from the vendor.",
+        check=None,
+    ),
+    # Files an agent would load or run that could not be read as text (scanner/engines/unread.py).
+    # A skill's assets (name and bytes agree on an image, font, document or data format) are
+    # listed as not scanned and never raise these.
+    rule(
+        id="IG954", name="agent-file-not-text",
+        title="An agent file or a skill's file is binary, not text",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="An agent loads the file (an instruction file, a setting, a skill's script or reference) but no "
+                  "reviewer or scanner can read it: NUL bytes, a compressed stream or an executable format hide "
+                  "whatever it says or does. Agents and interpreters read such bytes anyway (a NUL-padded "
+                  "AGENTS.md still reaches the model), so an unreadable agent file is not a clean one.",
+        remediation="Replace it with plain text (UTF-8) a reviewer can read, or remove it; ship images, fonts and "
+                    "documents under a name that matches their format.",
+        check=None,
+    ),
+    rule(
+        id="IG955", name="agent-file-over-size-cap",
+        title="An agent file or a skill's script is over the size the scan reads",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="Instructions and scripts an agent loads are not normally megabytes long; padding a file past "
+                  "the scanner's cap is a way to put a payload where no check looks, while the agent reads or "
+                  "runs all of it.",
+        remediation="Split or shorten the file, or raise limits.max-file-bytes / limits.script-max-bytes in the "
+                    "base branch's configuration after reviewing it.",
+        check=None,
+    ),
+    rule(
+        id="IG956", name="agent-file-lfs-pointer",
+        title="An agent file or a skill's script is a git LFS pointer",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="The repository holds only a pointer; the content an agent gets after `git lfs pull` comes from "
+                  "an LFS server and is never part of the reviewed diff.",
+        remediation="Commit agent files and scripts as ordinary git content, not through LFS.",
+        check=None,
+    ),
+    rule(
+        id="IG957", name="agent-file-unreadable",
+        title="An agent file location holds something that could not be read",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="A file the scan could not open (permissions, I/O errors), a special file (FIFO, socket, device) "
+                  "or a submodule at a path agents load: what the agent gets there was not checked.",
+        remediation="Make it a readable regular file in this repository, or remove it.",
+        check=None,
+    ),
+    rule(
+        id="IG958", name="skill-beyond-walk-bounds",
+        title="A skill folder is larger or deeper than the scan lists",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="Every file of a skill is classified so that no script hides in it. A skill with more entries "
+                  "than the walk lists, nesting deeper than it follows, or more text files than it scans leaves "
+                  "files unchecked that the skill can tell the agent to run.",
+        remediation="Remove generated or vendored content from the skill folder; keep only what the skill uses.",
         check=None,
     ),
     # Provenance and change facts, raised by the Action (scanner/github/provenance.py, scope.py).

@@ -34,9 +34,14 @@ def admit(target, doc, loaded: Decoded, limits) -> Admission:
         out.findings.append(file_finding("IG952", target.path, f"{named} shipped in a skill folder (by its file name)",
                                          sha256=loaded.sha256, detected_by="file name"))
     if doc.kind == "script" and loaded.size > limits.script_max_bytes:
+        from ..engines.unread import finding_for
+
         out.scan = False
         out.not_scanned = NotScanned(target.path, "too-large",
                                      f"{loaded.size} bytes is over the {limits.script_max_bytes}-byte script cap", loaded.sha256)
+        found = finding_for(out.not_scanned, target.kind)  # a script the agent runs and we did not read
+        if found is not None:
+            out.findings.append(found)
         return out
     if target.kind == "skill" and (doc.kind == "other" or doc.language == "unknown"):
         out.not_scanned = NotScanned(target.path, "unknown-language",

@@ -27,8 +27,26 @@ from ..models import ScanResult
 from ..policy import Verdict, apply, decide
 from ..report import annotations, inert, sarif, summary, text
 from ..rules import RuleFixtureError
+from .guard import InertStream, captured_warnings, scrub, warnings_note, write_command
 from .inputs import Inputs, parse_inputs
-from .outputs import write_outputs
+from .outputs import write_outputs as _write_outputs
+
+
+def write_outputs(values: Mapping[str, str], env: Mapping[str, str]) -> None:
+    _write_outputs({k: scrub(str(v)) for k, v in values.items()}, env)
+
+
+def append_summary(env: Mapping[str, str], text: str) -> None:
+    summary.append(env.get("GITHUB_STEP_SUMMARY"), scrub(text))
+
+
+@dataclasses.dataclass
+class RunState:
+    """What a scan has produced so far: a crash still writes the SARIF it has."""
+    result: ScanResult | None = None
+    doc: dict | None = None
+    sarif_path: str | None = None
+    sarif_written: bool = False
 
 
 def workspace(env: Mapping[str, str]) -> str:
@@ -111,7 +129,7 @@ def write_file(path: str, body: str) -> None:
             raise UsageError(f"sarif-file {path}: a folder on its path is a symbolic link; choose a path outside the checkout's links")
         fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(body)
+            fh.write(scrub(body))
     except OSError as exc:
         why = "it is a symbolic link" if os.path.islink(full) else exc.strerror
         raise UsageError(f"sarif-file {path}: cannot write ({why})") from None
@@ -120,12 +138,12 @@ def write_file(path: str, body: str) -> None:
 def emit_log(result: ScanResult, verdict: Verdict, out: TextIO) -> annotations.Annotations:
     """The text report with workflow commands switched off around it, then the annotations."""
     token = secrets.token_hex(16)
-    out.write(f"::stop-commands::{token}\n")
-    out.write(text.render(result, verdict, color=False))
-    out.write(f"::{token}::\n")
+    write_command(out, f"::stop-commands::{token}")
+    out.write(scrub(text.render(result, verdict, color=False)))
+    write_command(out, f"::{token}::")
     notes = annotations.build(result.findings)
     for line in notes.lines:
-        out.write(line + "\n")
+        write_command(out, line)
     out.flush()
     return notes
 
@@ -181,15 +199,22 @@ def outcome_fields(outcomes: list) -> tuple[str, str]:
     return md, value
 
 
-def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
+def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunState | None = None) -> int:
+    state = state if state is not None else RunState()
     started = time.perf_counter()
     repo = workspace(env)
+    state.sarif_path = resolve_path(repo, inputs.sarif_file)
     event = load_event(env)
     config, config_where = effective_config(repo, event, inputs)
     scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
     # Baselines come from the base commit, so a pull request cannot approve its own edit.
     change = ChangeContext(scope.base, scope.head) if scope.base and scope.history else None
-    result = run_engines(scope.targets, config, change)
+    with captured_warnings() as caught:
+        result = run_engines(scope.targets, config, change)
+    state.result = result
+    note = warnings_note(caught)
+    if note:
+        result.notes.append(note)
     result.findings.extend(scope.findings)
     result.notes.extend(scope.notes)
     logins, login_note = commit_logins(env, inputs.token, event) if scope.history else (None, None)
@@ -200,12 +225,13 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     result.notes.extend(prov.notes)
     result = apply(result, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
-    doc = sarif.document(result)
-    sarif_path = resolve_path(repo, inputs.sarif_file)
+    doc = state.doc = sarif.document(result)
+    sarif_path = state.sarif_path
     write_file(sarif_path, sarif.dumps(doc))
+    state.sarif_written = True
     notes = emit_log(result, verdict, out)
     view = summary.ProvenanceView(prov.verdict, tuple(prov.reasons), tuple(prov.notes))
-    summary.append(env.get("GITHUB_STEP_SUMMARY"), summary.render(
+    append_summary(env, summary.render(
         result, verdict, view, scope_line=scope_line(event, scope, inputs, config_where),
         omitted_annotations=notes.omitted))
     active = result.active_findings()
@@ -222,7 +248,7 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     if inputs.upload_sarif or inputs.comment:
         outcomes = publish_results(doc, result, event, scope, inputs, env, repo)
     md, value = outcome_fields(outcomes)
-    summary.append(env.get("GITHUB_STEP_SUMMARY"), md + f"\n<sub>Scan took {time.perf_counter() - started:.2f} s.</sub>\n")
+    append_summary(env, md + f"\n<sub>Scan took {time.perf_counter() - started:.2f} s.</sub>\n")
     write_outputs({"published": value}, env)
     return 1 if verdict.failed else 0
 
@@ -254,7 +280,7 @@ def run_publish(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
     )
     outcomes = pub.run_publish_mode(sarif_path, inputs.pr_number, ctx, upload=inputs.upload_sarif, comment=inputs.comment)
     md, value = outcome_fields(outcomes)
-    summary.append(env.get("GITHUB_STEP_SUMMARY"), "## Instruction Guard: publish\n\n" + md)
+    append_summary(env, "## Instruction Guard: publish\n\n" + md)
     write_outputs({"published": value, "sarif-file": sarif_path}, env)
     for o in outcomes:
         out.write(f"{o.channel}: {o.status}: {inert.visible(o.detail, 300)}\n")
@@ -265,30 +291,73 @@ def error_line(message: str) -> str:
     return f"::error title=Instruction Guard::{inert.workflow_command_data(message)}"
 
 
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return scrub(text.splitlines()[0] if text else type(exc).__name__)
+
+
 def main(env: Mapping[str, str] | None = None, out: TextIO | None = None) -> int:
     env = os.environ if env is None else env
     out = sys.stdout if out is None else out
+    state = RunState()
     try:
-        inputs = parse_inputs(env)
-        if inputs.mode == "publish":
-            return run_publish(env, inputs, out)
-        return run_scan(env, inputs, out)
+        with captured_warnings() as caught:
+            inputs = parse_inputs(env)
+            if inputs.mode == "publish":
+                return run_publish(env, inputs, out)
+            return run_scan(env, inputs, out, state)
     except (UsageError, ConfigError, gitutil.GitError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        out.write(error_line(message) + "\n")
+        message = one_line(exc)
+        write_command(out, error_line(message))
         report_error(env, message)
-        print(f"instruction-guard: error: {message}", file=sys.stderr)
+        print(f"instruction-guard: error: {inert.visible(message, 600)}", file=sys.stderr)
         return 2
     except RuleFixtureError as exc:
         report_error(env, "internal error: the rule catalog failed its own fixtures; nothing was scanned")
-        print(f"instruction-guard: internal error: {exc}", file=sys.stderr)
+        print(f"instruction-guard: internal error: {inert.visible(one_line(exc), 600)}", file=sys.stderr)
         return 3
+    except Exception as exc:  # noqa: BLE001 - every crash becomes a report, never a bare traceback
+        message = f"internal error ({type(exc).__name__}: {one_line(exc)}); the scan did not finish, so it cannot pass"
+        write_crash_sarif(state, message)
+        write_command(out, error_line(message))
+        report_error(env, message)
+        print(f"instruction-guard: error: {inert.visible(message, 600)}", file=sys.stderr)
+        return 2
+    finally:
+        note = warnings_note(caught) if "caught" in locals() else None
+        if note:
+            print(f"instruction-guard: {inert.visible(note, 1000)}", file=sys.stderr)
+
+
+def write_crash_sarif(state: RunState, message: str) -> None:
+    """The SARIF it has: the findings so far (or none), marked as a failed run with the reason."""
+    if state.sarif_path is None or state.sarif_written:
+        return
+    doc = None
+    if state.result is not None:
+        try:
+            doc = sarif.document(state.result)
+        except Exception:  # noqa: BLE001 - the crash may be in the SARIF writer itself
+            doc = None
+    if doc is None:
+        try:
+            doc = sarif.document(ScanResult())
+        except Exception:  # noqa: BLE001
+            doc = {"version": "2.1.0", "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+                   "runs": [{"tool": {"driver": {"name": "instruction-guard"}}, "results": []}]}
+    for run in doc.get("runs", [])[:1]:
+        run["invocations"] = [{"executionSuccessful": False, "toolExecutionNotifications": [
+            {"level": "error", "message": {"text": inert.visible(message, 600)}}]}]
+    try:
+        write_file(state.sarif_path, sarif.dumps(doc) if hasattr(sarif, "dumps") else __import__("json").dumps(doc))
+    except Exception:  # noqa: BLE001 - nothing more can be saved; the error is still reported
+        pass
 
 
 def report_error(env: Mapping[str, str], message: str) -> None:
     """An error is a visible outcome too: the summary says it and `verdict` is `error`."""
     try:
-        summary.append(env.get("GITHUB_STEP_SUMMARY"), f"## Instruction Guard: error\n\n{inert.markdown(message, 600)}\n")
+        append_summary(env, f"## Instruction Guard: error\n\n{inert.markdown(message, 600)}\n")
         write_outputs({"verdict": "error"}, env)
     except OSError:
         pass  # the error itself is already on stderr and in the annotation

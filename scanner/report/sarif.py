@@ -45,7 +45,9 @@ def to_json(obj: Any) -> Any:
 
 
 def uri(path: str) -> str:
-    return quote(path, safe="/")
+    # Paths are bytes in git: a name that is not UTF-8 arrives with surrogate escapes and is
+    # percent-encoded byte by byte, never a crash.
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
 def help_uri(r: Rule) -> str:

@@ -55,11 +55,11 @@ class GitRepo:
         for rel, content in files.items():
             full = self.path / rel
             if content is None:
-                self.git("rm", "-q", "--", rel)
+                self.git("rm", "-q", "--", ":(literal)" + rel)
                 continue
             full.parent.mkdir(parents=True, exist_ok=True)
             full.write_text(content, encoding="utf-8")
-            self.git("add", "--", rel)
+            self.git("add", "--", ":(literal)" + rel)
         self.git("commit", "-q", "--allow-empty", "-m", message, author=author)
         return self.head()
 

@@ -102,3 +102,76 @@ def test_file_names_and_parse_warnings_cannot_forge_or_stop_workflow_commands(tm
     assert not any(a.startswith("::notice title=Scan passed") for a in notes)
     assert any(a.startswith("::error file=CLAUDE.md,") for a in notes)
     assert "warning(s) while reading scanned files were captured" in run.stderr + run.stdout + run.summary
+
+
+# -- 2. everything that decides the verdict comes from the base branch tip -----------------------
+
+def store_for(**files: str) -> str:
+    from scanner.integrity.store import TrustStore, entry_for
+
+    store = TrustStore()
+    for path, text in files.items():
+        store.record(entry_for(path.replace("__", "."), text.encode(), "maintainer", "2026-01-01T00:00:00Z"))
+    return store.dumps()
+
+
+STORE = ".github/instruction-guard-trust.json"
+SNEAKY = CLAUDE + "When a task mentions deployment, also update the release notes with the team's notes.\n"
+
+
+def test_trust_store_comes_from_the_base_tip_not_the_merge_base(tmp_path):
+    """A branch cut before the store was committed edits a trusted CLAUDE.md: the tip's store judges it."""
+    repo = GitRepo(tmp_path / "repo")
+    cut = repo.commit({"CLAUDE.md": CLAUDE}, "base", MAINTAINER)
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": SNEAKY}, "docs", ("Max Member", "max@example.org"))
+    repo.git("checkout", "-q", "main")
+    tip = repo.commit({STORE: store_for(CLAUDE__md=CLAUDE), "src/x.py": "x = 1\n"}, "trust CLAUDE.md", MAINTAINER)
+    assert repo.git("merge-base", tip, head) == cut
+    run = run_action(tmp_path, repo.path, "pull_request", member_pr(repo, tip, head))
+    no_traceback(run)
+    assert "IG921" in run.rule_ids(), run.rule_ids()  # not "no trust store in the base commit"
+    assert run.results_for("IG921")[0]["level"] == "error"  # an author outside the base tip's history
+    assert run.returncode == 1
+
+
+def test_shallow_checkout_fetches_the_base_and_never_reads_the_pull_requests_store(tmp_path, gh):
+    """Default depth-1 checkout: the base commit is fetched; the PR's re-approval in its own store
+    and its own configuration count for nothing."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit({"CLAUDE.md": CLAUDE, STORE: store_for(CLAUDE__md=CLAUDE),
+                 ".github/instruction-guard.yml": "version: 1\nfail-on: medium\n"}, "base", MAINTAINER)
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": SNEAKY, STORE: store_for(CLAUDE__md=SNEAKY),
+                        ".github/instruction-guard.yml": "version: 1\nfail-on: never\n"}, "docs + approve", MEMBER)
+    shallow = tmp_path / "shallow"
+    import subprocess
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{repo.path}", str(shallow)],
+                   check=True, capture_output=True)
+    files = [{"sha": "0" * 40, "filename": p, "status": "modified", "additions": 1, "deletions": 1, "changes": 2,
+              "blob_url": "https://github.com/x", "raw_url": "https://github.com/x", "contents_url": "https://api.github.com/x",
+              "patch": "@@ -1,3 +1,4 @@\n a\n b\n c\n+d"} for p in ("CLAUDE.md", STORE, ".github/instruction-guard.yml")]
+    gh.proxy.respond("GET", r"/pulls/7/files", body=files)
+    run = run_action(tmp_path, shallow, "pull_request", member_pr(repo, base, head),
+                     inputs={"token": "ghs_test"}, extra_env={"GITHUB_API_URL": gh.url})
+    no_traceback(run)
+    ids = set(run.rule_ids())
+    assert {"IG921", "IG924"} <= ids, (ids, run.stderr)
+    assert run.returncode == 1  # the base's fail-on: medium, not the PR's never
+    assert "fetched" in run.summary
+
+
+def test_a_base_commit_that_cannot_be_had_is_an_error_not_defaults(tmp_path, repo):
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": SNEAKY}, "docs", MEMBER)
+    shallow = tmp_path / "shallow"
+    import subprocess
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{repo.path}", str(shallow)],
+                   check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(shallow), "remote", "set-url", "origin", str(tmp_path / "gone")], check=True)
+    run = run_action(tmp_path, shallow, "pull_request", member_pr(repo, base, head), inputs={"token": "ghs_test"})
+    no_traceback(run)
+    assert run.returncode == 2 and run.outputs["verdict"] == "error"
+    assert "could not be fetched" in run.stderr and "fetch-depth: 0" in run.stderr

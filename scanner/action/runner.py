@@ -58,17 +58,31 @@ def workspace(env: Mapping[str, str]) -> str:
     return gitutil.top_level(root)
 
 
+def ensure_base(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str]) -> str | None:
+    """A pull request's verdict is decided by its base branch tip (`pull_request.base.sha`): make sure
+    that commit is in the clone (a shallow checkout lacks it: fetch it, depth 1). Returns a note, or
+    raises when it cannot be had: defaults would let the pull request pass the base policy by."""
+    sha = event.base_sha
+    if not event.is_pull_request or not sha or gitutil.commit_exists(repo, sha):
+        return None
+    _api, server = (env.get("GITHUB_API_URL") or ""), (env.get("GITHUB_SERVER_URL") or "https://github.com")
+    why = gitutil.fetch_commit(repo, sha, server, inputs.token)
+    if why is None:
+        return f"the base commit {sha[:12]} was not in the clone (shallow checkout) and was fetched"
+    raise UsageError(f"the base commit {sha[:12]} is not in the clone and could not be fetched ({why}); its "
+                     f"configuration, suppressions and trust store decide the verdict, so nothing was judged: "
+                     f"set `fetch-depth: 0` on actions/checkout")
+
+
 def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, str]:
-    """Configuration from the base commit (a pull request cannot switch its own scan off)."""
-    if event.base_sha and gitutil.commit_exists(repo, event.base_sha):
+    """Configuration from the base branch tip (a pull request cannot switch its own scan off)."""
+    if event.is_pull_request:
+        rev = event.base_sha  # ensure_base() made sure it is here; never the pull request's own copy
+    elif event.base_sha and gitutil.commit_exists(repo, event.base_sha):
         rev = event.base_sha
-    elif event.is_pull_request:
-        rev = None  # base missing (shallow clone): never fall back to the pull request's own copy
     else:
         rev = event.head_sha if gitutil.commit_exists(repo, event.head_sha) else None
     config, where = config_from_commit(repo, rev, inputs.config, inputs.config is not None)
-    if rev is None and event.is_pull_request:
-        where = "the base commit is not in the clone; built-in defaults used (set `fetch-depth: 0` to use the base configuration)"
     changes: dict = {"trusted_users": tuple(dict.fromkeys(config.trusted_users + inputs.trusted_users))}
     if inputs.fail_on_given:
         changes["fail_on"] = inputs.fail_on
@@ -76,6 +90,18 @@ def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, s
         changes["engines"] = inputs.engines
         changes["cisco_mode"] = inputs.cisco_mode
     return dataclasses.replace(config, **changes), where
+
+
+def change_context(event: Event, scope: Scope) -> ChangeContext | None:
+    """Baselines come from the base branch tip, so a pull request cannot approve its own edit, and a
+    branch cut before the trust store existed is still held to it; only files the change touches are
+    compared (the tip may have moved on)."""
+    if event.is_pull_request and event.base_sha:
+        touched = frozenset(p for c in scope.changes for p in (c.path, c.old_path) if p)
+        return ChangeContext(event.base_sha, scope.head, changed=touched, history=scope.history)
+    if scope.base and scope.history:
+        return ChangeContext(scope.base, scope.head)
+    return None
 
 
 def pull_files_fetcher(env: Mapping[str, str], token: str | None):
@@ -205,10 +231,12 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunStat
     repo = workspace(env)
     state.sarif_path = resolve_path(repo, inputs.sarif_file)
     event = load_event(env)
+    fetched = ensure_base(repo, event, inputs, env)
     config, config_where = effective_config(repo, event, inputs)
     scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
-    # Baselines come from the base commit, so a pull request cannot approve its own edit.
-    change = ChangeContext(scope.base, scope.head) if scope.base and scope.history else None
+    if fetched:
+        scope.notes.append(fetched)
+    change = change_context(event, scope)
     with captured_warnings() as caught:
         result = run_engines(scope.targets, config, change)
     state.result = result

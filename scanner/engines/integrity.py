@@ -37,6 +37,10 @@ class ChangeContext:
     head: str  # commit whose files are checked
     # email -> trusted? (the Action passes provenance's TrustedAuthors.trusts); None: base history
     trusts: Callable[[str], bool] | None = None
+    # Paths the change touches (the pull request's diff). When given, only these are compared with
+    # the base store: `base` is the base branch's tip, which may have moved on since the branch was cut.
+    changed: frozenset[str] | None = None
+    history: bool = True  # base..head commits are in the clone (False: a shallow clone; no authorship)
 
 
 def active(root: str, config: Config, change: ChangeContext | None = None) -> bool:
@@ -134,8 +138,10 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
     repo = ts.root
     base_store, base_bytes = _store_at(repo, change.base, config.trust_store)
     head_blob = gitutil.read_blob(repo, change.head, config.trust_store)
+    if change.changed is not None and config.trust_store not in change.changed:
+        head_blob = base_bytes  # the change leaves the store alone (the base tip's may be newer)
     trusts = change.trusts or _base_history_trust(repo, change.base, config)
-    commits = gitutil.log_authors(repo, f"{change.base}..{change.head}")
+    commits = gitutil.log_authors(repo, f"{change.base}..{change.head}") if change.history else []
     touching: dict[str, list[gitutil.Commit]] = {}
     for c in commits:
         for p in c.paths:
@@ -168,7 +174,7 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
     if base_store is None:
         result.notes.append(f"integrity: no trust store at {config.trust_store} in the base commit; baselines not checked")
         return
-    paths = sorted(base_store.entries)
+    paths = sorted(p for p in base_store.entries if change.changed is None or p in change.changed)
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, change.head, paths)}
     blobs = gitutil.read_objects(repo, [e.sha for e in entries.values() if e.type == "blob"])
     ok = 0
@@ -193,7 +199,8 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
         if outsiders:
             f.severity = Severity.HIGH
             f.properties["external-author"] = True
-        elif head_store is not None and current is not None and (head_store.get(path) or _NONE).sha256 == current:
+        elif change.history and head_store is not None and current is not None \
+                and (head_store.get(path) or _NONE).sha256 == current:
             # Trusted authors re-approving their own edit in the same change: still shown, lower.
             f.severity = Severity.LOW
             f.properties["re-approved-in-change"] = True
@@ -203,7 +210,8 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
             f = file_finding("IG923", t.path, f"{t.path} is an agent file that is not in the base commit's trust store")
             f.engine = ENGINE
             result.findings.append(f)
-    result.notes.append(f"integrity: {ok} of {len(paths)} trusted file(s) match the base commit's store")
+    what = "changed " if change.changed is not None else ""
+    result.notes.append(f"integrity: {ok} of {len(paths)} {what}trusted file(s) match the base commit's store")
 
 
 class _NoEntry:

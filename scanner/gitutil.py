@@ -112,13 +112,28 @@ class TreeEntry:
         return self.mode == "120000"
 
 
+# Paths passed to git as arguments stay well under the kernel's argument limit (ARG_MAX, and
+# 128 KiB for one argument string); past this, git lists everything and Python filters, so a change
+# of 40,000 files never ends in "Argument list too long".
+MAX_PATHSPEC_ARGS = 500
+MAX_PATHSPEC_CHARS = 64 * 1024
+
+
+def pathspecs_fit(paths: list[str]) -> bool:
+    return len(paths) <= MAX_PATHSPEC_ARGS and sum(len(p) + 12 for p in paths) <= MAX_PATHSPEC_CHARS
+
+
 def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list[TreeEntry]:
     """Files (recursively) in the tree of `rev` with their sizes, optionally only the given paths."""
     args = ["ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev]
+    wanted: set[str] | None = None
     if paths is not None:
         if not paths:
             return []
-        args += ["--", *(":(literal)" + p for p in paths)]
+        if pathspecs_fit(paths):
+            args += ["--", *(":(literal)" + p for p in paths)]
+        else:
+            wanted = set(paths)
     out = run_git(repo, *args)
     entries = []
     for rec in out.split(b"\0"):
@@ -126,8 +141,35 @@ def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list
             continue
         meta, _, path = rec.partition(b"\t")
         mode, typ, sha, size = meta.split()
-        entries.append(TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), _text(path)))
+        name = _text(path)
+        if wanted is not None and name not in wanted:
+            continue
+        entries.append(TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), name))
     return entries
+
+
+def ls_tree_under(repo: str, rev: str, dirs: list[str]) -> list[str]:
+    """Every file path (recursively) under the given folders of `rev` ("" is the whole tree)."""
+    if not dirs:
+        return []
+    if "" in dirs:
+        return ls_tree(repo, rev)
+    args = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", rev]
+    prefixes = sorted({d.rstrip("/") + "/" for d in dirs})
+    if pathspecs_fit(prefixes):
+        out = run_git(repo, *args, "--", *(":(literal)" + d for d in prefixes))
+        return [_text(p) for p in out.split(b"\0") if p]
+    every = [_text(p) for p in run_git(repo, *args).split(b"\0") if p]
+    roots = set(d.rstrip("/") for d in dirs)
+
+    def under(p: str) -> bool:
+        d = os.path.dirname(p)
+        while d:
+            if d in roots:
+                return True
+            d = os.path.dirname(d)
+        return False
+    return [p for p in every if under(p)]
 
 
 def ls_tree(repo: str, rev: str) -> list[str]:
@@ -143,7 +185,11 @@ def list_dirs(repo: str, rev: str, dirs: list[str]) -> list[str]:
         out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
         found += [_text(p) for p in out.split(b"\0") if p]
     rest = sorted({d.rstrip("/") for d in dirs if d})
-    if rest:
+    if rest and not pathspecs_fit(rest):
+        out = run_git(repo, "ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
+        keep = set(rest)
+        found += [p for p in (_text(x) for x in out.split(b"\0") if x) if os.path.dirname(p) in keep]
+    elif rest:
         out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev,
                       "--", *(":(literal)" + d + "/" for d in rest))
         found += [_text(p) for p in out.split(b"\0") if p]
@@ -243,8 +289,12 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
     args = ["diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
             "--dst-prefix=b/", "--end-of-options"]
     args += [f"{base}...{head}"] if merge_base_diff else [base, head]
+    wanted: set[str] | None = None
     if paths is not None:
-        args += ["--", *(":(literal)" + p for p in paths)]
+        if pathspecs_fit(paths):
+            args += ["--", *(":(literal)" + p for p in paths)]
+        else:
+            wanted = set(paths)
     out = run_git(repo, *args)
     result: dict[str, set[int]] = {}
     current: set[int] | None = None
@@ -264,7 +314,7 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
             start_s, _, count_s = plus[1:].partition(b",")
             start, count = int(start_s), int(count_s) if count_s else 1
             current.update(range(start, start + count))
-    return {p: frozenset(s) for p, s in result.items()}
+    return {p: frozenset(s) for p, s in result.items() if wanted is None or p in wanted}
 
 
 def changed_lines(repo: str, base: str, head: str, path: str) -> frozenset[int]:
@@ -293,8 +343,12 @@ def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> li
     """
     args = ["log", "-z", f"--format={_LOG_FORMAT}", "--name-only", "--no-renames", "--diff-merges=dense-combined",
             "--end-of-options", rev_range]
+    wanted: set[str] | None = None
     if paths is not None:
-        args += ["--", *(":(literal)" + p for p in paths)]
+        if pathspecs_fit(paths):
+            args += ["--", *(":(literal)" + p for p in paths)]
+        else:
+            wanted = set(paths)
     out = run_git(repo, *args)
     commits = []
     for rec in out.split(b"\x1e"):
@@ -305,6 +359,10 @@ def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> li
             continue
         sha, an, ae, cn, ce, parents, tail = parts[:7]
         names = tuple(_text(p.strip(b"\n")) for p in tail.split(b"\0") if p.strip(b"\n"))
+        if wanted is not None:
+            names = tuple(n for n in names if n in wanted)
+            if not names:
+                continue
         commits.append(Commit(_text(sha), _text(an), _text(ae).lower(), _text(cn), _text(ce).lower(),
                               tuple(_text(parents).split()), names))
     return commits

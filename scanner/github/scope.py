@@ -58,6 +58,38 @@ class Scope:
 # (repository, pull number) -> GitHub's file list entries: {"filename", "status", "previous_filename", "patch"}
 PullFilesFetcher = Callable[[str, int], list[dict]]
 
+# GitHub's `GET /pulls/{n}/files` lists at most 3,000 files; a list that long may be cut.
+REST_FILE_LIMIT = 3000
+
+# (repository, commit, agent file paths in scope, skill roots) -> {path of a file those agent files
+# import (e.g. CLAUDE.md's `@docs/guide.md`): kind to scan it as}. The import resolution belongs
+# to the agent map (scanner/catalog.py); register it with set_import_resolver().
+ImportResolver = Callable[[str, str, list[str], frozenset[str]], dict[str, str]]
+_import_resolver: ImportResolver | None = None
+
+
+def set_import_resolver(resolver: ImportResolver | None) -> None:
+    """Hook for the agent map: files imported by agent files are scanned as agent files when changed."""
+    global _import_resolver
+    _import_resolver = resolver
+
+
+def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str]) -> dict[str, str]:
+    """Of the `changed` files, those an agent file of `rev` imports, with the kind to scan them as."""
+    resolver = _import_resolver
+    if resolver is None:
+        try:  # the agent map may offer one without registering it
+            from .. import catalog as _catalog
+            resolver = getattr(_catalog, "resolve_imports_at", None)
+        except ImportError:
+            resolver = None
+    if resolver is None or not changed:
+        return {}
+    every = gitutil.ls_tree(repo, rev)
+    agent_paths = [p for p in every if catalog.classify(p, roots | skill_roots(every)) is not None]
+    wanted = set(changed)
+    return {p: k for p, k in dict(resolver(repo, rev, agent_paths, roots)).items() if p in wanted}
+
 
 def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool) -> tuple[Config, str]:
     """The configuration as it is at `rev` (the base): a pull request cannot change its own scan."""
@@ -124,10 +156,10 @@ def skill_roots_around(repo: str, rev: str, paths: list[str]) -> frozenset[str]:
 
 
 def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str], catalog: Catalog, limits: Limits,
-                     changed_lines: dict[str, frozenset[int]] | None) -> TargetSet:
+                     changed_lines: dict[str, frozenset[int]] | None, imported: dict[str, str] | None = None) -> TargetSet:
     """Agent-file targets among `paths` (files of `rev`), with content read from `rev`'s blobs."""
     ts = TargetSet(root=repo, skill_roots=roots)
-    kinds = {p: k for p in paths if (k := catalog.classify(p, roots)) is not None}
+    kinds = {p: k for p in paths if (k := catalog.classify(p, roots) or (imported or {}).get(p)) is not None}
     chosen: list[tuple[gitutil.TreeEntry, str, str | None]] = []
     per_skill: dict[str, int] = {}
     capped: dict[str, int] = {}
@@ -208,6 +240,12 @@ def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: fro
     return out
 
 
+def rest_list_cut(files: list[dict], event: Event) -> bool:
+    """The REST file list may be incomplete: GitHub's cap reached, or fewer files than the payload counts."""
+    expected = event.extra.get("changed_files") if isinstance(event.extra, dict) else None
+    return len(files) >= REST_FILE_LIMIT or (isinstance(expected, int) and expected > len(files))
+
+
 def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
                 fetch_pull_files: PullFilesFetcher | None = None) -> Scope:
     if scope not in SCOPES:
@@ -232,6 +270,7 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         if not notes:
             notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
         return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes)
+    files: list[dict] = []
     if mb is not None:
         changes, lines = _git_changes(repo, mb, head)
         source, history = "git", True
@@ -258,11 +297,23 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
                 raise ScopeError(f"{why} and neither is {head[:12]}; {FETCH_ADVICE}")
         notes.append(f"{why}; the pull request's file list came from the REST API and commit authorship was not checked ({FETCH_ADVICE} to check it)")
     in_scope = [c.path for c in changes if c.status != "D"]
-    if scope == "all":
+    truncated = source == "rest-api" and rest_list_cut(files, event)
+    imported: dict[str, str] = {}
+    if scope == "all" or truncated:
         every = gitutil.ls_tree(repo, head)
         paths, head_roots = every, skill_roots(every)
+        if truncated:
+            notes.append(f"GitHub listed {len(files)} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
+                         f"every agent file of {head[:12]} was scanned instead of the changed ones")
     else:
-        paths, head_roots = in_scope, skill_roots_around(repo, head, in_scope)
+        # Scope follows what agents load: a change anywhere in a skill folder (a new SKILL.md that
+        # turns an old script into a skill script, an edited helper, a deleted file) scans the whole
+        # folder; a changed file that an agent file imports is scanned as an agent file.
+        touched = [c.path for c in changes] + [c.old_path for c in changes if c.old_path]
+        head_roots = skill_roots_around(repo, head, touched)
+        hit = sorted({r for p in touched if (r := skill_root_of(p, head_roots)) is not None})
+        paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
+        imported = imported_files(repo, head, catalog, head_roots, in_scope)
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
     for c in changes:
@@ -270,6 +321,6 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         if c.status in "RC" and c.old_path and catalog.is_protected(c.path, head_roots) \
                 and not catalog.is_protected(c.old_path, base_roots):
             lines[c.path] = WHOLE_FILE
-    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, lines)
+    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, None if truncated else lines, imported)
     found = change_findings(changes, catalog, base_roots, head_roots)
     return Scope(ts, mb, head, changes, lines, head_roots | base_roots, source, history, notes, found)

@@ -76,19 +76,36 @@ def set_import_resolver(resolver: ImportResolver | None) -> None:
 
 def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str]) -> dict[str, str]:
     """Of the `changed` files, those an agent file of `rev` imports, with the kind to scan them as."""
-    resolver = _import_resolver
-    if resolver is None:
-        try:  # the agent map may offer one without registering it
-            from .. import catalog as _catalog
-            resolver = getattr(_catalog, "resolve_imports_at", None)
-        except ImportError:
-            resolver = None
-    if resolver is None or not changed:
+    candidates = [p for p in changed if catalog.classify(p, roots) is None]
+    if not candidates:
         return {}
     every = gitutil.ls_tree(repo, rev)
-    agent_paths = [p for p in every if catalog.classify(p, roots | skill_roots(every)) is not None]
-    wanted = set(changed)
-    return {p: k for p, k in dict(resolver(repo, rev, agent_paths, roots)).items() if p in wanted}
+    all_roots = roots | skill_roots(every)
+    kinds = {p: k for p in every if (k := catalog.classify(p, all_roots)) is not None}
+    wanted = set(candidates)
+    if _import_resolver is not None:
+        found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
+        return {p: k for p, k in found.items() if p in wanted}
+    try:  # the agent map's `@path` imports (scanner/imports.py), read from git objects of `rev`
+        from ..imports import follow, importing_kinds
+    except ImportError:
+        return {}
+    starts = [p for p, k in kinds.items() if k in importing_kinds()]
+    if not starts:
+        return {}
+    entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev) if e.type == "blob" and not e.is_link}
+    cache: dict[str, str | None] = {}
+
+    def read(path: str) -> str | None:
+        if path not in cache:
+            e = entries.get(path)
+            data = gitutil.read_objects(repo, [e.sha]).get(e.sha) if e is not None and (e.size or 0) <= 2 * 1024 * 1024 else None
+            try:
+                cache[path] = data.decode("utf-8") if data is not None else None
+            except UnicodeDecodeError:
+                cache[path] = None
+        return cache[path]
+    return {i.path: "instruction" for i in follow(starts, read, kinds) if i.path in wanted}
 
 
 def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool) -> tuple[Config, str]:

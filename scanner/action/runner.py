@@ -83,13 +83,48 @@ def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, s
     else:
         rev = event.head_sha if gitutil.commit_exists(repo, event.head_sha) else None
     config, where = config_from_commit(repo, rev, inputs.config, inputs.config is not None)
-    changes: dict = {"trusted_users": tuple(dict.fromkeys(config.trusted_users + inputs.trusted_users))}
-    if inputs.fail_on_given:
-        changes["fail_on"] = inputs.fail_on
-    if inputs.engines is not None:
-        changes["engines"] = inputs.engines
-        changes["cisco_mode"] = inputs.cisco_mode
+    changes, floors = input_changes(config, inputs, floor=event.name == "pull_request")
+    if floors:
+        where += "; " + "; ".join(floors)
     return dataclasses.replace(config, **changes), where
+
+
+_CISCO_STRENGTH = {"off": 0, "auto": 1, "on": 2}
+
+
+def input_changes(config: Config, inputs: Inputs, floor: bool) -> tuple[dict, list[str]]:
+    """What the workflow's inputs change in the base configuration.
+
+    On `pull_request` the workflow file is the pull request's own copy, so its inputs may only make
+    the scan stricter: fail-on never rises above the base's, the base's engines always run, and a
+    base `trusted-users` list is the whole list. Elsewhere (pull_request_target, push, dispatch)
+    the workflow is the repository's and its inputs apply as given."""
+    notes: list[str] = []
+    changes: dict = {}
+    if inputs.trusted_users:
+        if floor and config.trusted_users:
+            notes.append("the `trusted-users` input was ignored: the base configuration's list decides on pull_request")
+        else:
+            changes["trusted_users"] = tuple(dict.fromkeys(config.trusted_users + inputs.trusted_users))
+    if inputs.fail_on_given:
+        weaker = inputs.fail_on is None or (config.fail_on is not None and inputs.fail_on > config.fail_on)
+        if floor and weaker:
+            notes.append(f"the `fail-on` input ({inputs.fail_on.label if inputs.fail_on else 'never'}) was ignored: "
+                         f"it would weaken the base configuration's {config.fail_on.label if config.fail_on else 'never'}")
+        else:
+            changes["fail_on"] = inputs.fail_on
+    if inputs.engines is not None:
+        engines, mode = inputs.engines, inputs.cisco_mode
+        if floor:
+            dropped = [e for e in config.engines if e not in engines]
+            engines = tuple(dict.fromkeys(config.engines + engines))
+            if "cisco" in config.engines and _CISCO_STRENGTH.get(config.cisco_mode, 0) > _CISCO_STRENGTH.get(mode or "off", 0):
+                mode = config.cisco_mode
+            if dropped:
+                notes.append(f"the `engines` input cannot drop the base configuration's {', '.join(dropped)} on pull_request")
+        changes["engines"] = engines
+        changes["cisco_mode"] = mode
+    return changes, notes
 
 
 def change_context(event: Event, scope: Scope) -> ChangeContext | None:

@@ -230,7 +230,10 @@ def publish_results(doc: dict, result: ScanResult, event: Event, scope: Scope | 
         return [("publish", "skipped", f"publishing is not available in this build ({exc})")]
     api_url, server_url = pub.PublishContext.urls_from_env(dict(env))
     ctx = make_context(
-        pub, token=inputs.token, repository=event.repository, head_sha=event.head_sha, commit_sha=event.commit_sha or event.head_sha,
+        pub, token=inputs.token, repository=event.repository, head_sha=event.head_sha,
+        # pull_request_target runs on the base tip (GITHUB_SHA); its results belong to the head commit
+        # and refs/pull/N/head. pull_request: the merge commit GITHUB_SHA and refs/pull/N/merge.
+        commit_sha=event.head_sha if event.name == "pull_request_target" else (event.commit_sha or event.head_sha),
         ref=event.ref, api_url=api_url, server_url=server_url, pr_number=event.pr_number,
         checkout_uri="file://" + repo, changed_lines=scope.changed_lines if scope and scope.base else None,
         head_is_fork=event.fork, workflow=env.get("GITHUB_WORKFLOW", ""),
@@ -336,7 +339,11 @@ def run_publish(env: Mapping[str, str], inputs: Inputs, out: TextIO) -> int:
         head_sha = run.get("head_sha") if isinstance(run, dict) and isinstance(run.get("head_sha"), str) else None
         if not head_sha:
             raise UsageError("the workflow_run payload has no head_sha; run mode: publish on an unmodified workflow_run event")
-        commit, ref = head_sha, ("" if inputs.pr_number else f"refs/heads/{run.get('head_branch') or ''}")
+        if not inputs.pr_number:
+            # Never derived from head_branch: a fork's branch named `main` would target refs/heads/main.
+            raise UsageError("mode: publish on workflow_run needs `pr-number` (the artifact's pull request); it is "
+                             "checked against the run's head commit before anything is published")
+        commit, ref = head_sha, ""  # publishing sets refs/pull/N/head once the pull request checks out
     ctx = make_context(
         pub, token=inputs.token, repository=repository, commit_sha=commit, head_sha=head_sha,
         ref=ref, api_url=api_url, server_url=server_url, pr_number=inputs.pr_number,

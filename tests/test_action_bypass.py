@@ -357,3 +357,22 @@ def test_pull_request_target_uploads_to_the_head_commit_and_its_ref(tmp_path, gh
     assert run.returncode == 1
     upload = gh.proxy.sent("POST", r"/code-scanning/sarifs$")[0].body
     assert upload["commit_sha"] == head and upload["ref"] == "refs/pull/7/head"
+
+
+# -- 9. 40,000 files: no "Argument list too long" -----------------------------------------------
+
+def test_a_skill_of_40000_files_is_scanned_not_an_oserror(tmp_path, repo):
+    import subprocess
+
+    base = repo.head()
+    repo.branch("pr")
+    blob = subprocess.run(["git", "-C", str(repo.path), "hash-object", "-w", "--stdin"], input=b"data\n",
+                          capture_output=True, check=True).stdout.decode().strip()
+    index = "".join(f"100644 {blob}\tskills/big/data/part-{i:05d}-with-a-long-descriptive-name.txt\n" for i in range(40_000))
+    subprocess.run(["git", "-C", str(repo.path), "update-index", "--add", "--index-info"], input=index.encode(),
+                   capture_output=True, check=True)
+    head = repo.commit({"skills/big/SKILL.md": "---\nname: big\ndescription: Big.\n---\nRead the data.\n"}, "big skill", MEMBER)
+    run = run_action(tmp_path, repo.path, "pull_request", member_pr(repo, base, head))
+    no_traceback(run)
+    assert "Argument list too long" not in run.stderr + run.stdout
+    assert run.sarif is not None and run.outputs["verdict"] in ("pass", "fail")

@@ -179,7 +179,7 @@ def test_text_renamed_into_an_agent_file_is_all_new(tmp_path):
     assert lines == {"CLAUDE.md": frozenset({1, 2, 3, 4}), "sub/AGENTS.md": frozenset()}
 
 
-def test_links_submodules_and_oversized_files_are_reported_not_read(tmp_path):
+def test_links_are_resolved_and_what_cannot_be_read_is_a_finding(tmp_path):
     from scanner.engines import run_engines
     from scanner.targets import Limits
 
@@ -195,7 +195,9 @@ def test_links_submodules_and_oversized_files_are_reported_not_read(tmp_path):
     config = Config(limits=Limits(max_file_bytes=1000))
     scope = build_scope(str(r.path), event, config, "changed")
     reasons = {n.path: n.reason for n in scope.targets.not_scanned}
-    assert reasons == {"CLAUDE.md": "link", ".cursorrules": "link", "AGENTS.md": "submodule", "GEMINI.md": "too-large"}
-    assert scope.targets.targets == []
+    assert reasons == {"CLAUDE.md": "link-outside-tree", "AGENTS.md": "gitlink", "GEMINI.md": "too-large"}
+    # A link inside the repository is read as an agent reads it: README.md's text, as .cursorrules.
+    assert [(t.path, t.blob) for t in scope.targets.targets] == [(".cursorrules", b"x\n")]
     result = run_engines(scope.targets, config)
     assert [(f.rule_id, f.path) for f in result.findings] == [("IG951", "CLAUDE.md")]
+    assert sorted((f.rule_id, f.path) for f in scope.findings) == [("IG906", "AGENTS.md"), ("IG907", "GEMINI.md")]

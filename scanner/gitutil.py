@@ -389,8 +389,11 @@ def fetch_commit(repo: str, sha: str, auth_url: str | None = None, token: str | 
     env = _env()
     if token and auth_url:
         basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
-        env.update({"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"http.{auth_url.rstrip('/')}/.extraheader",
-                    "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {basic}"})
+        key = f"http.{auth_url.rstrip('/')}/.extraheader"
+        # An empty value first resets the header list, so the header actions/checkout persisted
+        # (same key) is not sent alongside ours: two Authorization headers are refused.
+        env.update({"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": key, "GIT_CONFIG_VALUE_0": "",
+                    "GIT_CONFIG_KEY_1": key, "GIT_CONFIG_VALUE_1": f"AUTHORIZATION: basic {basic}"})
     cmd = ["git", *_BASE_ARGS, "-c", "protocol.ext.allow=never", "-C", repo, "fetch", "--quiet", "--no-tags",
            "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", remote, sha]
     try:

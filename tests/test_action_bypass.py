@@ -239,8 +239,10 @@ def test_a_cut_rest_file_list_scans_every_agent_file_of_the_head(tmp_path, gh):
     page = [{"sha": "0" * 40, "filename": f"gen/f{i}.txt", "status": "added", "additions": 1, "deletions": 0, "changes": 1,
              "blob_url": "https://github.com/x", "raw_url": "https://github.com/x", "contents_url": "https://api.github.com/x",
              "patch": "@@ -0,0 +1 @@\n+x"} for i in range(100)]
-    gh.proxy.respond("GET", r"/pulls/7/files", body=page)  # every page full: GitHub's 3,000-file cap is reached
-    run = run_action(tmp_path, shallow, "pull_request", member_pr(repo, base, head),
+    gh.proxy.respond("GET", r"/pulls/7/files", body=page)
+    event = member_pr(repo, base, head)
+    event["pull_request"]["changed_files"] = 3500  # GitHub stops listing at 3,000
+    run = run_action(tmp_path, shallow, "pull_request", event,
                      inputs={"token": "ghs_test"}, extra_env={"GITHUB_API_URL": gh.url})
     no_traceback(run)
     assert "IG102" in run.rule_ids(), (run.rule_ids(), run.stderr)  # AGENTS.md was never in the list
@@ -488,3 +490,26 @@ def test_an_agent_file_under_a_folder_that_is_not_utf8_is_scanned(tmp_path, repo
     no_traceback(run)
     assert "pkg%FF/CLAUDE.md" in _uris(run, {"IG102"}), run.rule_ids()
     assert run.returncode == 1
+
+
+# -- issue 17 item 4: the Action's own REST reads go through PyGithub (checked by Prism) ----------
+
+def test_commit_logins_come_from_pygithub_against_githubs_description(tmp_path, gh):
+    repo = GitRepo(tmp_path / "repo")
+    base = repo.commit({"CLAUDE.md": CLAUDE}, "base", MAINTAINER)
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": CLAUDE + "Use ruff.\n"}, "docs", ("Max", "max-laptop@corp.example"))
+    gh.proxy.respond("GET", r"/pulls/7/commits", body=[{
+        "sha": head, "node_id": "C_1", "url": "https://api.github.com/x", "html_url": "https://github.com/x",
+        "comments_url": "https://api.github.com/x", "parents": [],
+        "commit": {"url": "https://api.github.com/x", "message": "docs", "comment_count": 0,
+                   "author": {"name": "Max", "email": "max-laptop@corp.example", "date": "2026-01-01T00:00:00Z"},
+                   "committer": {"name": "Max", "email": "max-laptop@corp.example", "date": "2026-01-01T00:00:00Z"},
+                   "tree": {"sha": "0" * 40, "url": "https://api.github.com/x"}},
+        "author": {"login": "max", "id": 4242}, "committer": None}])
+    run = run_action(tmp_path, repo.path, "pull_request", member_pr(repo, base, head),
+                     inputs={"token": "ghs_test"}, extra_env={"GITHUB_API_URL": gh.url})
+    no_traceback(run)
+    assert "IG902" not in run.rule_ids(), run.rule_ids()  # GitHub says the commit is max's
+    sent = gh.proxy.sent("GET", r"/pulls/7/commits")
+    assert sent and "per_page=100" in sent[0].query and sent[0].headers.get("Authorization", "").endswith("ghs_test")

@@ -140,15 +140,13 @@ def change_context(event: Event, scope: Scope) -> ChangeContext | None:
 
 
 def pull_files_fetcher(env: Mapping[str, str], token: str | None):
-    """The REST fallback for shallow clones: GET /repos/{owner}/{repo}/pulls/{n}/files."""
+    """The REST fallback for shallow clones: GET /repos/{owner}/{repo}/pulls/{n}/files (PyGithub)."""
     if not token:
         return None
-    from ..github.api import GitHubAPI
-
-    api = GitHubAPI((env.get("GITHUB_API_URL") or "https://api.github.com"), token, budget_seconds=60.0)
+    from ..github import rest
 
     def fetch(repository: str, number: int) -> list[dict]:
-        return api.paginate(f"/repos/{repository}/pulls/{number}/files")
+        return rest.pull_files(rest.client(env, token), repository, number)
     return fetch
 
 
@@ -160,19 +158,12 @@ def commit_logins(env: Mapping[str, str], token: str | None, event: Event) -> tu
     """
     if not token or not event.is_pull_request:
         return None, None
-    from ..github.api import GitHubAPI
+    from ..github import rest
 
-    api = GitHubAPI((env.get("GITHUB_API_URL") or "https://api.github.com"), token, budget_seconds=30.0)
     try:
-        items = api.paginate(f"/repos/{event.repository}/pulls/{event.pr_number}/commits", max_pages=3)
+        return rest.commit_logins(rest.client(env, token), event.repository, event.pr_number), None
     except Exception as exc:  # any API failure: fall back to emails, and say so
         return None, f"commit authors' GitHub logins could not be fetched ({type(exc).__name__}); commit emails were used alone"
-    logins = {}
-    for item in items:
-        author = item.get("author") if isinstance(item, dict) else None
-        if isinstance(author, dict) and isinstance(author.get("login"), str) and isinstance(item.get("sha"), str):
-            logins[item["sha"]] = author["login"]
-    return logins, None
 
 
 def resolve_path(root: str, path: str) -> str:

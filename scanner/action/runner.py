@@ -27,7 +27,7 @@ from ..models import ScanResult
 from ..policy import Verdict, apply, decide
 from ..report import annotations, inert, sarif, summary, text
 from ..rules import RuleFixtureError
-from .guard import InertStream, captured_warnings, scrub, warnings_note, write_command
+from .guard import captured_warnings, scrub, warnings_note, write_command
 from .inputs import Inputs, parse_inputs
 from .outputs import write_outputs as _write_outputs
 
@@ -65,7 +65,7 @@ def ensure_base(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str])
     sha = event.base_sha
     if not event.is_pull_request or not sha or gitutil.commit_exists(repo, sha):
         return None
-    _api, server = (env.get("GITHUB_API_URL") or ""), (env.get("GITHUB_SERVER_URL") or "https://github.com")
+    server = env.get("GITHUB_SERVER_URL") or "https://github.com"
     why = gitutil.fetch_commit(repo, sha, server, inputs.token)
     if why is None:
         return f"the base commit {sha[:12]} was not in the clone (shallow checkout) and was fetched"

@@ -62,6 +62,26 @@ def run_git(repo: str, *args: str, input: bytes | None = None, ok_codes: tuple[i
     return proc.stdout
 
 
+# Pathspecs per git process: Linux refuses an argument list over ARG_MAX (E2BIG, "Argument list
+# too long"; 2 MiB with the environment), which 40,000 paths of one skill folder reach.
+PATHSPEC_BYTES = 64 * 1024
+
+
+def _pathspec_chunks(paths: list[str], suffix: str = "") -> list[list[str]]:
+    """`:(literal)` pathspecs for `paths`, cut into lists each under PATHSPEC_BYTES."""
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for p in paths:
+        spec = ":(literal)" + p + suffix
+        n = len(os.fsencode(spec)) + 1
+        if chunks[-1] and size + n > PATHSPEC_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(spec)
+        size += n
+    return chunks
+
+
 def _text(data: bytes) -> str:
     # Paths and names are bytes in git; surrogateescape keeps undecodable bytes round-trippable.
     return data.decode("utf-8", "surrogateescape")
@@ -99,6 +119,53 @@ def merge_base(repo: str, a: str, b: str) -> str | None:
     return _text(out.strip()) or None
 
 
+def fetch_commit(repo: str, sha: str, auth_url: str | None = None, token: str | None = None,
+                 remote: str = "origin") -> str | None:
+    """Fetch one commit (depth 1, no tags, no submodules) from `remote`; None on success, else why not.
+
+    For a shallow checkout whose base commit is missing. The token, when given, is sent only to
+    `auth_url` (the GitHub server) as the header actions/checkout itself uses, through GIT_CONFIG_*
+    variables so it never appears in a process list; a header the checkout persisted also works.
+    """
+    import base64
+
+    if not sha or sha.startswith("-") or not all(c in "0123456789abcdef" for c in sha):
+        return f"not a commit id: {sha!r}"
+    env = _env()
+    if token and auth_url:
+        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+        key = f"http.{auth_url.rstrip('/')}/.extraheader"
+        # An empty value first resets the header list, so the header actions/checkout persisted
+        # (same key) is not sent alongside ours: two Authorization headers are refused.
+        env.update({"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": key, "GIT_CONFIG_VALUE_0": "",
+                    "GIT_CONFIG_KEY_1": key, "GIT_CONFIG_VALUE_1": f"AUTHORIZATION: basic {basic}"})
+    cmd = ["git", *_BASE_ARGS, "-c", "protocol.ext.allow=never", "-C", repo, "fetch", "--quiet", "--no-tags",
+           "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", remote, sha]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, timeout=GIT_TIMEOUT, env=env, check=False)
+    except FileNotFoundError:
+        return "git is not installed"
+    except subprocess.TimeoutExpired:
+        return f"git fetch took longer than {GIT_TIMEOUT:.0f}s"
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"git fetch failed: {err[-1] if err else 'exit %d' % proc.returncode}"
+    return None if commit_exists(repo, sha) else "git fetch did not bring the commit"
+
+
+def ls_tree_under(repo: str, rev: str, dirs: list[str]) -> list[str]:
+    """Every file path (recursively) under the given folders of `rev` ("" is the whole tree)."""
+    if not dirs:
+        return []
+    if "" in dirs:
+        return ls_tree(repo, rev)
+    found: list[str] = []
+    for specs in _pathspec_chunks(sorted({d.rstrip("/") for d in dirs}), "/"):
+        out = run_git(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", rev, "--", *specs)
+        found += [_text(p) for p in out.split(b"\0") if p]
+    return found
+
+
 @dataclass(frozen=True)
 class TreeEntry:
     mode: str  # "100644", "100755", "120000" (symbolic link), "160000" (submodule)
@@ -112,64 +179,25 @@ class TreeEntry:
         return self.mode == "120000"
 
 
-# Paths passed to git as arguments stay well under the kernel's argument limit (ARG_MAX, and
-# 128 KiB for one argument string); past this, git lists everything and Python filters, so a change
-# of 40,000 files never ends in "Argument list too long".
-MAX_PATHSPEC_ARGS = 500
-MAX_PATHSPEC_CHARS = 64 * 1024
-
-
-def pathspecs_fit(paths: list[str]) -> bool:
-    return len(paths) <= MAX_PATHSPEC_ARGS and sum(len(p) + 12 for p in paths) <= MAX_PATHSPEC_CHARS
-
-
 def ls_tree_entries(repo: str, rev: str, paths: list[str] | None = None) -> list[TreeEntry]:
     """Files (recursively) in the tree of `rev` with their sizes, optionally only the given paths."""
     args = ["ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev]
-    wanted: set[str] | None = None
-    if paths is not None:
-        if not paths:
-            return []
-        if pathspecs_fit(paths):
-            args += ["--", *(":(literal)" + p for p in paths)]
-        else:
-            wanted = set(paths)
-    out = run_git(repo, *args)
-    entries = []
-    for rec in out.split(b"\0"):
-        if not rec:
-            continue
-        meta, _, path = rec.partition(b"\t")
-        mode, typ, sha, size = meta.split()
-        name = _text(path)
-        if wanted is not None and name not in wanted:
-            continue
-        entries.append(TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), name))
-    return entries
-
-
-def ls_tree_under(repo: str, rev: str, dirs: list[str]) -> list[str]:
-    """Every file path (recursively) under the given folders of `rev` ("" is the whole tree)."""
-    if not dirs:
+    if paths is not None and not paths:
         return []
-    if "" in dirs:
-        return ls_tree(repo, rev)
-    args = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", rev]
-    prefixes = sorted({d.rstrip("/") + "/" for d in dirs})
-    if pathspecs_fit(prefixes):
-        out = run_git(repo, *args, "--", *(":(literal)" + d for d in prefixes))
-        return [_text(p) for p in out.split(b"\0") if p]
-    every = [_text(p) for p in run_git(repo, *args).split(b"\0") if p]
-    roots = set(d.rstrip("/") for d in dirs)
-
-    def under(p: str) -> bool:
-        d = os.path.dirname(p)
-        while d:
-            if d in roots:
-                return True
-            d = os.path.dirname(d)
-        return False
-    return [p for p in every if under(p)]
+    entries = []
+    seen: set[str] = set()
+    for specs in ([None] if paths is None else _pathspec_chunks(paths)):
+        out = run_git(repo, *args, *(() if specs is None else ("--", *specs)))
+        for rec in out.split(b"\0"):
+            if not rec:
+                continue
+            meta, _, path = rec.partition(b"\t")
+            mode, typ, sha, size = meta.split()
+            entry = TreeEntry(_text(mode), _text(typ), _text(sha), None if size == b"-" else int(size), _text(path))
+            if entry.path not in seen:
+                seen.add(entry.path)
+                entries.append(entry)
+    return entries
 
 
 def ls_tree(repo: str, rev: str) -> list[str]:
@@ -185,13 +213,8 @@ def list_dirs(repo: str, rev: str, dirs: list[str]) -> list[str]:
         out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
         found += [_text(p) for p in out.split(b"\0") if p]
     rest = sorted({d.rstrip("/") for d in dirs if d})
-    if rest and not pathspecs_fit(rest):
-        out = run_git(repo, "ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", "--end-of-options", rev)
-        keep = set(rest)
-        found += [p for p in (_text(x) for x in out.split(b"\0") if x) if os.path.dirname(p) in keep]
-    elif rest:
-        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev,
-                      "--", *(":(literal)" + d + "/" for d in rest))
+    for specs in (_pathspec_chunks(rest, "/") if rest else []):
+        out = run_git(repo, "ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", rev, "--", *specs)
         found += [_text(p) for p in out.split(b"\0") if p]
     return found
 
@@ -289,14 +312,13 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
     args = ["diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
             "--dst-prefix=b/", "--end-of-options"]
     args += [f"{base}...{head}"] if merge_base_diff else [base, head]
-    wanted: set[str] | None = None
-    if paths is not None:
-        if pathspecs_fit(paths):
-            args += ["--", *(":(literal)" + p for p in paths)]
-        else:
-            wanted = set(paths)
-    out = run_git(repo, *args)
     result: dict[str, set[int]] = {}
+    for specs in ([None] if paths is None else _pathspec_chunks(paths)):
+        _diff_lines(run_git(repo, *args, *(() if specs is None else ("--", *specs))), result)
+    return {p: frozenset(s) for p, s in result.items()}
+
+
+def _diff_lines(out: bytes, result: dict[str, set[int]]) -> None:
     current: set[int] | None = None
     for line in out.split(b"\n"):
         if line.startswith(b"diff --git "):
@@ -314,7 +336,6 @@ def changed_lines_by_path(repo: str, base: str, head: str, paths: list[str] | No
             start_s, _, count_s = plus[1:].partition(b",")
             start, count = int(start_s), int(count_s) if count_s else 1
             current.update(range(start, start + count))
-    return {p: frozenset(s) for p, s in result.items() if wanted is None or p in wanted}
 
 
 def changed_lines(repo: str, base: str, head: str, path: str) -> frozenset[int]:
@@ -345,9 +366,10 @@ def log_authors(repo: str, rev_range: str, paths: list[str] | None = None) -> li
             "--end-of-options", rev_range]
     wanted: set[str] | None = None
     if paths is not None:
-        if pathspecs_fit(paths):
-            args += ["--", *(":(literal)" + p for p in paths)]
-        else:
+        specs = _pathspec_chunks(paths)
+        if len(specs) == 1:
+            args += ["--", *specs[0]]
+        else:  # too many for one command line: every commit of the range, its paths filtered here
             wanted = set(paths)
     out = run_git(repo, *args)
     commits = []
@@ -372,37 +394,3 @@ def authors_in_history(repo: str, rev: str) -> set[str]:
     """Lower-cased author emails of every commit reachable from `rev` (its branch's history)."""
     out = run_git(repo, "log", "-z", "--format=%ae", "--end-of-options", rev)
     return {_text(e).strip().lower() for e in out.split(b"\0") if e.strip()}
-
-
-def fetch_commit(repo: str, sha: str, auth_url: str | None = None, token: str | None = None,
-                 remote: str = "origin") -> str | None:
-    """Fetch one commit (depth 1, no tags, no submodules) from `remote`; None on success, else why not.
-
-    For a shallow checkout whose base commit is missing. The token, when given, is sent only to
-    `auth_url` (the GitHub server) as the header actions/checkout itself uses, through GIT_CONFIG_*
-    variables so it never appears in a process list; a header the checkout persisted also works.
-    """
-    import base64
-
-    if not sha or sha.startswith("-") or not all(c in "0123456789abcdef" for c in sha):
-        return f"not a commit id: {sha!r}"
-    env = _env()
-    if token and auth_url:
-        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
-        key = f"http.{auth_url.rstrip('/')}/.extraheader"
-        # An empty value first resets the header list, so the header actions/checkout persisted
-        # (same key) is not sent alongside ours: two Authorization headers are refused.
-        env.update({"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": key, "GIT_CONFIG_VALUE_0": "",
-                    "GIT_CONFIG_KEY_1": key, "GIT_CONFIG_VALUE_1": f"AUTHORIZATION: basic {basic}"})
-    cmd = ["git", *_BASE_ARGS, "-c", "protocol.ext.allow=never", "-C", repo, "fetch", "--quiet", "--no-tags",
-           "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", remote, sha]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, timeout=GIT_TIMEOUT, env=env, check=False)
-    except FileNotFoundError:
-        return "git is not installed"
-    except subprocess.TimeoutExpired:
-        return f"git fetch took longer than {GIT_TIMEOUT:.0f}s"
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"git fetch failed: {err[-1] if err else 'exit %d' % proc.returncode}"
-    return None if commit_exists(repo, sha) else "git fetch did not bring the commit"

@@ -188,6 +188,16 @@ def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> boo
     return any(catalog.classify(f"{path}/{probe}", roots) is not None for probe in _AGENT_PROBES)
 
 
+def _listed_failing() -> frozenset[str]:
+    """Not-scanned reasons the native engine turns into findings itself, when it does (the
+    coverage engine's table); for the others scope.py raises the finding."""
+    try:
+        from ..engines.unread import LISTED_FAILING
+    except ImportError:
+        return frozenset()
+    return frozenset(LISTED_FAILING)
+
+
 def unread_finding(ns: NotScanned, kind: str) -> Finding:
     """The finding for an agent file the Action could not read: the shared table of the coverage
     engine (scanner/engines/unread.py) when present, so CLI and Action agree; else IG907."""
@@ -225,6 +235,8 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
 
     def fail(ns: NotScanned, kind: str, finding: Finding | None = None) -> None:
         ts.not_scanned.append(ns)
+        if finding is None and ns.reason in _listed_failing():
+            return  # the native engine raises it from the listing (scanner/engines/unread.py)
         f = finding or unread_finding(ns, kind)
         lines = changed_lines.get(ns.path) if changed_lines is not None else None
         f.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
@@ -239,8 +251,7 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
         elif r.kind == GITLINK:
             fail(NotScanned(p, "gitlink", "a submodule behind a link"), kind, gitlink_finding(p))
         elif r.kind == OUTSIDE:
-            ts.links.append((p, r.target))
-            ts.not_scanned.append(NotScanned(p, "link-outside-tree", f"symbolic link to {r.target!r} leaves the repository"))
+            ts.links.append((p, r.target))  # IG951 from the native engine
         elif r.kind == LOOP:
             fail(NotScanned(p, "link-loop", f"links loop or nest deeper than {MAX_HOPS}: {' -> '.join(r.via[:4])}"), kind)
         elif r.kind == DIR:

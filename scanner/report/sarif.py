@@ -7,8 +7,9 @@ GitHub's ingestion rules.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import attr
 import sarif_om as om
@@ -21,6 +22,9 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "instructionGuard/v1"
 DEFAULT_CATEGORY = "instruction-guard/native"
 SRCROOT = "%SRCROOT%"
+# Not-scanned reasons that are expected content, not a gap: a skill's images, fonts, documents
+# and data (listed with their hash), and text in a language with no analyser of its own.
+QUIET_REASONS = frozenset({"asset", "skill-assets", "unknown-language"})
 _ALWAYS_EMIT = {"level"}
 
 
@@ -45,9 +49,15 @@ def to_json(obj: Any) -> Any:
 
 
 def uri(path: str) -> str:
-    # Paths are bytes in git: a name that is not UTF-8 arrives with surrogate escapes and is
-    # percent-encoded byte by byte, never a crash.
+    """RFC 3986 relative reference: the path's bytes (as the file system holds them: a name that
+    is not UTF-8 keeps its bytes through os.fsdecode's surrogate escapes) percent-encoded."""
     return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def path_of_uri(value: str) -> str:
+    """uri()'s inverse: the repository path with its bytes back (a byte that is not UTF-8
+    becomes the surrogate escape os.fsdecode gives it)."""
+    return unquote(value, errors="surrogateescape")
 
 
 def help_uri(r: Rule) -> str:
@@ -123,7 +133,7 @@ def notification(n: NotScanned) -> om.Notification:
         props["sha256"] = n.sha256
     return om.Notification(
         message=om.Message(text=text),
-        level="warning",
+        level="note" if n.reason in QUIET_REASONS else "warning",
         descriptor=om.ReportingDescriptorReference(id=f"not-scanned/{n.reason}"),
         locations=[om.Location(physical_location=om.PhysicalLocation(
             artifact_location=om.ArtifactLocation(uri=uri(n.path), uri_base_id=SRCROOT)))],
@@ -163,5 +173,11 @@ def document(scan: ScanResult, category: str = DEFAULT_CATEGORY) -> dict:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": runs}
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps(doc: dict) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    """The log as UTF-8-safe JSON: a lone surrogate (a file name byte that is not UTF-8, echoed
+    in a message) is shown as <U+XXXX>, as inert.visible() shows it, so the log always encodes."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _SURROGATE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)

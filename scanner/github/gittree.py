@@ -111,7 +111,30 @@ class GitTree:
         return Resolved(DANGLING, None, tuple(via))
 
     def agent_paths(self) -> dict[str, Resolved]:
-        """Paths under links to folders (as an agent sees them), and every link path, resolved."""
+        """Paths under links to folders (as an agent sees them), and every link path, resolved.
+
+        The shared resolver of the working-tree walk (scanner/tree_links.py, nested folder links
+        and loops judged as the walk judges them) is used when present, so the CLI and the Action
+        agree; this module's own resolution is the fallback."""
+        try:
+            from ..tree_links import resolve_tree_links
+        except ImportError:
+            return self._own_agent_paths()
+        view = resolve_tree_links(self.files | self.gitlinks, self.links)
+        out: dict[str, Resolved] = {}
+        for alias, real in view.aliases.items():
+            via = tuple(p for p in _prefixes(alias) if p in self.links)
+            out[alias] = Resolved(GITLINK if real in self.gitlinks else FILE, real, via)
+        for ns in view.problems:
+            kind = OUTSIDE if ns.reason == "link-outside-tree" else LOOP
+            out[ns.path] = Resolved(kind, None, tuple(p for p in _prefixes(ns.path) if p in self.links),
+                                    self.links.get(ns.path, ""))
+        for link in self.links:  # links to folders or to nothing: said, not read
+            if link not in out:
+                out[link] = self.resolve(link)
+        return out
+
+    def _own_agent_paths(self) -> dict[str, Resolved]:
         out: dict[str, Resolved] = {}
         for link in sorted(self.links):
             r = self.resolve(link)
@@ -124,3 +147,8 @@ class GitTree:
                 virtual = link + "/" + entry[len(r.real) + 1 if r.real else 0:]
                 out[virtual] = self.resolve(virtual)
         return out
+
+
+def _prefixes(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]

@@ -1,12 +1,18 @@
 """Diff scoping: which files of a pull request (or push) are scanned, and which of their lines are new.
 
 Content always comes from git objects of the head commit (never the working tree, never by running
-anything from the change). `changed` scope scans the agent files the change adds, modifies or
-renames; `all` scope scans every agent file of the head tree and still marks which findings sit on
-changed lines. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905) so
-they show up in SARIF and the summary without failing a build. When the clone lacks the history
-needed (a shallow checkout), the pull request's file list from the REST API is used instead, and
-without a token the error says to set `fetch-depth: 0`.
+anything from the change), read as an agent on a checkout would see it (scanner/github/gittree.py):
+links inside the repository are followed at any level (`CLAUDE.md` -> `docs/guide.md`, `.claude`
+-> a folder), a link leaving it is IG951. `changed` scope follows what agents load: the agent files
+the change adds, modifies or renames, every file of a skill folder the change touches (a new
+SKILL.md makes an old script a skill script), the paths behind a changed link, and changed files
+an agent file imports. `all` scope scans every agent file of the head tree and still marks which
+findings sit on changed lines. What an agent would load and git cannot give us as text (a submodule,
+an LFS pointer, a blob over the cap, a skill past the read budget) is a failing finding, never a
+note. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
+clone lacks the history needed (a shallow checkout), the pull request's file list from the REST API
+is used instead; when that list is cut (GitHub stops at 3,000 files), every agent file of the head
+is scanned; without a token the error says to set `fetch-depth: 0`.
 """
 from __future__ import annotations
 

@@ -282,6 +282,17 @@ def test_pull_request_workflow_inputs_cannot_weaken_the_base_configuration(tmp_p
     assert run.returncode == 1 and run.outputs["verdict"] == "fail"
     assert "IG902" in run.rule_ids()  # the input did not make the outsider's commit trusted
     assert "was ignored" in run.summary
+    # Nor can it point the scan at a weaker configuration file that the base happens to hold.
+    repo.git("checkout", "-q", "main")
+    repo.commit({"demo/instruction-guard.yml": "version: 1\nfail-on: never\n"}, "sample config", MAINTAINER)
+    base2 = repo.head()
+    repo.git("checkout", "-q", "pr")
+    repo.git("merge", "-q", "--no-edit", "main")
+    head2 = repo.head()
+    other = run_action(tmp_path, repo.path, "pull_request", member_pr(repo, base2, head2),
+                       inputs={"config": "demo/instruction-guard.yml"})
+    no_traceback(other)
+    assert other.returncode == 1 and "`config` input" in other.summary
     # pull_request_target runs the base branch's workflow: its inputs apply as written.
     target = run_action(tmp_path, repo.path, "pull_request_target", member_pr(repo, base, head), inputs={"fail-on": "never"})
     no_traceback(target)

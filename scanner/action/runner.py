@@ -16,6 +16,7 @@ import time
 from typing import Mapping, TextIO
 
 from .. import gitutil
+from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import ConfigError, Config
 from ..engines import run_engines
 from ..engines.integrity import ChangeContext
@@ -82,8 +83,16 @@ def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, s
         rev = event.base_sha
     else:
         rev = event.head_sha if gitutil.commit_exists(repo, event.head_sha) else None
-    config, where = config_from_commit(repo, rev, inputs.config, inputs.config is not None)
-    changes, floors = input_changes(config, inputs, floor=event.name == "pull_request")
+    path, floors = inputs.config, []
+    if event.name == "pull_request" and rev and path and path.removeprefix("./") != CONFIG_PATH \
+            and gitutil.read_blob(repo, rev, CONFIG_PATH) is not None:
+        # The workflow is the pull request's copy: it may not point the scan at another (say, a
+        # sample's) configuration while the base has its own at the default path.
+        floors.append(f"the `config` input ({path}) was ignored: the base's {CONFIG_PATH} decides on pull_request")
+        path = None
+    config, where = config_from_commit(repo, rev, path, path is not None)
+    changes, more = input_changes(config, inputs, floor=event.name == "pull_request")
+    floors += more
     if floors:
         where += "; " + "; ".join(floors)
     return dataclasses.replace(config, **changes), where

@@ -538,3 +538,54 @@ def test_a_changed_file_claude_md_imports_is_scanned_as_an_instruction_file(tmp_
     assert "docs/guide.md" in {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
                                for r in run.results_for("IG102")}, run.rule_ids()
     assert run.returncode == 1
+
+
+def _content(path: str, text: str) -> dict:
+    import base64
+
+    url = f"https://api.github.com/repos/Codertocat/Hello-World/contents/{path}"
+    return {"type": "file", "encoding": "base64", "size": len(text.encode()), "name": path.rsplit("/", 1)[-1],
+            "path": path, "content": base64.b64encode(text.encode()).decode(), "sha": "3" * 40, "url": url,
+            "git_url": url, "html_url": url, "download_url": url, "_links": {"self": url, "git": url, "html": url}}
+
+
+def test_a_base_that_cannot_be_fetched_is_read_through_the_contents_api(tmp_path, gh):
+    """Shallow checkout, and git cannot fetch the base: its configuration and trust store come from
+    GET /contents/{path}?ref=<base sha>, never from the pull request's head."""
+    import subprocess
+
+    repo = GitRepo(tmp_path / "repo")
+    cfg = "version: 1\nfail-on: medium\n"
+    repo.commit({"CLAUDE.md": CLAUDE, STORE: store_for(CLAUDE__md=CLAUDE), ".github/instruction-guard.yml": cfg}, "base", MAINTAINER)
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({"CLAUDE.md": SNEAKY, STORE: store_for(CLAUDE__md=SNEAKY),
+                        ".github/instruction-guard.yml": "version: 1\nfail-on: never\n"}, "docs + approve", MEMBER)
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{repo.path}", str(shallow)],
+                   check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(shallow), "remote", "set-url", "origin", str(tmp_path / "gone")], check=True)
+    files = [{"sha": "0" * 40, "filename": p, "status": "modified", "additions": 1, "deletions": 1, "changes": 2,
+              "blob_url": "https://github.com/x", "raw_url": "https://github.com/x", "contents_url": "https://api.github.com/x",
+              "patch": "@@ -1,3 +1,4 @@\n a\n b\n c\n+d"} for p in ("CLAUDE.md", STORE, ".github/instruction-guard.yml")]
+    gh.proxy.respond("GET", r"/pulls/7/files", body=files)
+    gh.proxy.respond("GET", r"/contents/\.github/instruction-guard\.yml$", body=_content(".github/instruction-guard.yml", cfg))
+    gh.proxy.respond("GET", r"/contents/\.github/instruction-guard-trust\.json$",
+                     body=_content(STORE, store_for(CLAUDE__md=CLAUDE)))
+    run = run_action(tmp_path, shallow, "pull_request", member_pr(repo, base, head),
+                     inputs={"token": "ghs_test"}, extra_env={"GITHUB_API_URL": gh.url})
+    no_traceback(run)
+    assert {"IG921", "IG924"} <= set(run.rule_ids()), (run.rule_ids(), run.stderr)
+    assert run.returncode == 1  # the base's fail-on: medium
+    asked = gh.proxy.sent("GET", r"/contents/")
+    assert asked and all(f"ref={base}" in e.query for e in asked)
+    assert "contents API" in run.summary
+    # GitHub's description declares `{path}` as one parameter that holds slashes; Prism matches a
+    # path parameter within one segment only, so it cannot route these. Checked here instead: the
+    # operation's shape (GET, the repository, the path, `ref`), then left out of Prism's verdict.
+    import re as _re
+
+    for e in asked:
+        assert _re.fullmatch(r"/repos/Codertocat/Hello-World/contents/\.github/[\w.-]+", e.path), e.path
+        assert [v for v in e.request_violations if "hasn't been found" not in v.get("message", "")] == []
+    gh.proxy.exchanges[:] = [e for e in gh.proxy.exchanges if e not in asked]

@@ -13,7 +13,7 @@ import os
 import secrets
 import sys
 import time
-from typing import Mapping, TextIO
+from typing import Callable, Mapping, TextIO
 
 from .. import gitutil
 from ..config import DEFAULT_PATH as CONFIG_PATH
@@ -59,23 +59,57 @@ def workspace(env: Mapping[str, str]) -> str:
     return gitutil.top_level(root)
 
 
-def ensure_base(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str]) -> str | None:
+@dataclasses.dataclass
+class BaseFiles:
+    """How the base commit's files are read: from git (the default), or through the contents API
+    at that commit when a shallow checkout's base could not be fetched."""
+    note: str | None = None
+    api: Callable[[str], bytes | None] | None = None
+    read: dict[str, bytes | None] = dataclasses.field(default_factory=dict)
+
+    def reader(self) -> Callable[[str], bytes | None] | None:
+        if self.api is None:
+            return None
+
+        def read(path: str) -> bytes | None:
+            if path not in self.read:
+                self.read[path] = self.api(path)
+            return self.read[path]
+        return read
+
+
+def ensure_base(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str]) -> BaseFiles:
     """A pull request's verdict is decided by its base branch tip (`pull_request.base.sha`): make sure
-    that commit is in the clone (a shallow checkout lacks it: fetch it, depth 1). Returns a note, or
-    raises when it cannot be had: defaults would let the pull request pass the base policy by."""
+    that commit is in the clone (a shallow checkout lacks it: fetch it, depth 1), or else read its
+    files through the contents API at that commit. Raises when neither works: defaults would let
+    the pull request pass the base policy by."""
     sha = event.base_sha
     if not event.is_pull_request or not sha or gitutil.commit_exists(repo, sha):
-        return None
+        return BaseFiles()
     server = env.get("GITHUB_SERVER_URL") or "https://github.com"
     why = gitutil.fetch_commit(repo, sha, server, inputs.token)
     if why is None:
-        return f"the base commit {sha[:12]} was not in the clone (shallow checkout) and was fetched"
+        return BaseFiles(f"the base commit {sha[:12]} was not in the clone (shallow checkout) and was fetched")
+    if inputs.token:
+        from ..github import rest
+
+        gh = rest.client(env, inputs.token)
+
+        def api(path: str) -> bytes | None:
+            try:
+                return rest.file_at(gh, event.repository, path, sha)
+            except Exception as exc:  # any API failure: the base cannot be read
+                raise UsageError(f"the base commit {sha[:12]} could not be fetched ({why}) and {path} could not be "
+                                 f"read through the contents API ({type(exc).__name__}); its configuration and "
+                                 f"trust store decide the verdict: set `fetch-depth: 0` on actions/checkout") from None
+        return BaseFiles(f"the base commit {sha[:12]} could not be fetched ({why}); its configuration and trust store "
+                         f"were read through the contents API", api)
     raise UsageError(f"the base commit {sha[:12]} is not in the clone and could not be fetched ({why}); its "
                      f"configuration, suppressions and trust store decide the verdict, so nothing was judged: "
                      f"set `fetch-depth: 0` on actions/checkout")
 
 
-def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, str]:
+def effective_config(repo: str, event: Event, inputs: Inputs, base: BaseFiles | None = None) -> tuple[Config, str]:
     """Configuration from the base branch tip (a pull request cannot switch its own scan off)."""
     if event.is_pull_request:
         rev = event.base_sha  # ensure_base() made sure it is here; never the pull request's own copy
@@ -83,14 +117,15 @@ def effective_config(repo: str, event: Event, inputs: Inputs) -> tuple[Config, s
         rev = event.base_sha
     else:
         rev = event.head_sha if gitutil.commit_exists(repo, event.head_sha) else None
+    read = base.reader() if base is not None else None
     path, floors = inputs.config, []
     if event.name == "pull_request" and rev and path and path.removeprefix("./") != CONFIG_PATH \
-            and gitutil.read_blob(repo, rev, CONFIG_PATH) is not None:
+            and (read(CONFIG_PATH) if read else gitutil.read_blob(repo, rev, CONFIG_PATH)) is not None:
         # The workflow is the pull request's copy: it may not point the scan at another (say, a
         # sample's) configuration while the base has its own at the default path.
         floors.append(f"the `config` input ({path}) was ignored: the base's {CONFIG_PATH} decides on pull_request")
         path = None
-    config, where = config_from_commit(repo, rev, path, path is not None)
+    config, where = config_from_commit(repo, rev, path, path is not None, read)
     changes, more = input_changes(config, inputs, floor=event.name == "pull_request")
     floors += more
     if floors:
@@ -136,13 +171,13 @@ def input_changes(config: Config, inputs: Inputs, floor: bool) -> tuple[dict, li
     return changes, notes
 
 
-def change_context(event: Event, scope: Scope) -> ChangeContext | None:
+def change_context(event: Event, scope: Scope, base_files: dict[str, bytes | None] | None = None) -> ChangeContext | None:
     """Baselines come from the base branch tip, so a pull request cannot approve its own edit, and a
     branch cut before the trust store existed is still held to it; only files the change touches are
     compared (the tip may have moved on)."""
     if event.is_pull_request and event.base_sha:
         touched = frozenset(p for c in scope.changes for p in (c.path, c.old_path) if p)
-        return ChangeContext(event.base_sha, scope.head, changed=touched, history=scope.history)
+        return ChangeContext(event.base_sha, scope.head, changed=touched, history=scope.history, base_files=base_files)
     if scope.base and scope.history:
         return ChangeContext(scope.base, scope.head)
     return None
@@ -269,12 +304,16 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunStat
     repo = workspace(env)
     state.sarif_path = resolve_path(repo, inputs.sarif_file)
     event = load_event(env)
-    fetched = ensure_base(repo, event, inputs, env)
-    config, config_where = effective_config(repo, event, inputs)
+    base = ensure_base(repo, event, inputs, env)
+    config, config_where = effective_config(repo, event, inputs, base)
+    base_files = None
+    if base.api is not None:
+        base.reader()(config.trust_store)  # read now: a failure is an error before anything is judged
+        base_files = base.read
     scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
-    if fetched:
-        scope.notes.append(fetched)
-    change = change_context(event, scope)
+    if base.note:
+        scope.notes.append(base.note)
+    change = change_context(event, scope, base_files)
     with captured_warnings() as caught:
         result = run_engines(scope.targets, config, change)
     state.result = result

@@ -41,6 +41,9 @@ class ChangeContext:
     # the base store: `base` is the base branch's tip, which may have moved on since the branch was cut.
     changed: frozenset[str] | None = None
     history: bool = True  # base..head commits are in the clone (False: a shallow clone; no authorship)
+    # Base files read elsewhere (the contents API at `base`, when the base commit could not be
+    # fetched): path -> bytes, or None for absent. None: read them from git at `base`.
+    base_files: dict[str, bytes | None] | None = None
 
 
 def active(root: str, config: Config, change: ChangeContext | None = None) -> bool:
@@ -127,8 +130,8 @@ def _signature_findings(c) -> list[Finding]:
 
 # -- pull request -------------------------------------------------------------------------------
 
-def _store_at(repo: str, rev: str, path: str) -> tuple[TrustStore | None, bytes | None]:
-    blob = gitutil.read_blob(repo, rev, path)
+def _store_at(repo: str, rev: str, path: str, given: dict[str, bytes | None] | None = None) -> tuple[TrustStore | None, bytes | None]:
+    blob = given.get(path) if given is not None else gitutil.read_blob(repo, rev, path)
     if blob is None:
         return None, None
     return loads(blob, f"{path}@{rev[:12]}"), blob
@@ -136,12 +139,15 @@ def _store_at(repo: str, rev: str, path: str) -> tuple[TrustStore | None, bytes 
 
 def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: ScanResult) -> None:
     repo = ts.root
-    base_store, base_bytes = _store_at(repo, change.base, config.trust_store)
+    base_store, base_bytes = _store_at(repo, change.base, config.trust_store, change.base_files)
     head_blob = gitutil.read_blob(repo, change.head, config.trust_store)
     if change.changed is not None and config.trust_store not in change.changed:
         head_blob = base_bytes  # the change leaves the store alone (the base tip's may be newer)
-    trusts = change.trusts or _base_history_trust(repo, change.base, config)
-    commits = gitutil.log_authors(repo, f"{change.base}..{change.head}") if change.history else []
+    if change.history:
+        trusts = change.trusts or _base_history_trust(repo, change.base, config)
+        commits = gitutil.log_authors(repo, f"{change.base}..{change.head}")
+    else:  # no history in the clone: authorship unknown, and never a reason to lower a finding
+        trusts, commits = (lambda email: False), []
     touching: dict[str, list[gitutil.Commit]] = {}
     for c in commits:
         for p in c.paths:

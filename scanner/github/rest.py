@@ -20,7 +20,7 @@ def client(env: Mapping[str, str], token: str, timeout: int = 30):
 
     api_url = (env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/")
     return Github(base_url=api_url, auth=Auth.Token(token), per_page=PER_PAGE, timeout=timeout,
-                  retry=GithubRetry(total=3, backoff_factor=1.0), seconds_between_requests=None,
+                  retry=GithubRetry(total=3, backoff_factor=0.5), seconds_between_requests=None,
                   seconds_between_writes=None, user_agent="instruction-guard", lazy=True)
 
 
@@ -47,3 +47,17 @@ def commit_logins(gh, repository: str, number: int, limit: int = 300) -> dict[st
         if isinstance(login, str) and isinstance(c.sha, str):
             logins[c.sha] = login
     return logins
+
+
+def file_at(gh, repository: str, path: str, ref: str) -> bytes | None:
+    """A file's bytes at commit `ref` (GET /repos/{owner}/{repo}/contents/{path}?ref=), None when
+    absent; any other failure raises."""
+    from github import UnknownObjectException
+
+    try:
+        content = gh.get_repo(repository, lazy=True).get_contents(path, ref=ref)
+    except UnknownObjectException:
+        return None
+    if isinstance(content, list):  # a folder at that path: no file
+        return None
+    return content.decoded_content

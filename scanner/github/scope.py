@@ -116,15 +116,17 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     return {i.path: "instruction" for i in follow(starts, read, kinds) if i.path in wanted}
 
 
-def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool) -> tuple[Config, str]:
-    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan."""
+def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool,
+                       read: Callable[[str], bytes | None] | None = None) -> tuple[Config, str]:
+    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan.
+    `read(path)` gives the base's files when they do not come from git (the contents API)."""
     path = path or CONFIG_PATH
     if path.startswith("./"):
         path = path[2:]
     if rev is None:
         return Config(), "no base commit; built-in defaults used"
     try:
-        blob = gitutil.read_blob(repo, rev, path)
+        blob = read(path) if read is not None else gitutil.read_blob(repo, rev, path)
     except gitutil.GitError as exc:
         raise ConfigError(f"{path}: cannot read it from the base commit ({exc})") from None
     if blob is None:

@@ -205,24 +205,3 @@ def test_links_are_resolved_and_what_cannot_be_read_is_a_finding(tmp_path):
     assert found in ([("IG906", "AGENTS.md"), ("IG907", "GEMINI.md"), ("IG951", "CLAUDE.md")],
                      [("IG906", "AGENTS.md"), ("IG951", "CLAUDE.md"), ("IG955", "GEMINI.md")]), found
 
-
-def test_fetch_commit_sends_one_authorization_header_to_the_server_only(tmp_path, monkeypatch):
-    """The base commit of a shallow checkout is fetched with the token as actions/checkout sends it;
-    an empty value first resets a header the checkout persisted under the same key."""
-    import subprocess as sp
-
-    from scanner import gitutil
-
-    seen = {}
-
-    def fake_run(cmd, **kw):
-        seen["cmd"], seen["env"] = cmd, kw["env"]
-        return sp.CompletedProcess(cmd, 128, b"", b"fatal: could not read from remote repository")
-    monkeypatch.setattr(gitutil.subprocess, "run", fake_run)
-    why = gitutil.fetch_commit(str(tmp_path), "a" * 40, "https://github.com", "ghs_secret")
-    assert why and "could not read" in why
-    env = seen["env"]
-    assert env["GIT_CONFIG_COUNT"] == "2" and env["GIT_CONFIG_VALUE_0"] == ""
-    assert env["GIT_CONFIG_KEY_1"] == "http.https://github.com/.extraheader"
-    assert "ghs_secret" not in " ".join(seen["cmd"])  # never in the process list
-    assert "--depth=1" in seen["cmd"] and "--no-recurse-submodules" in seen["cmd"]

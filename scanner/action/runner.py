@@ -109,6 +109,17 @@ def ensure_base(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str])
                      f"set `fetch-depth: 0` on actions/checkout")
 
 
+def ensure_head(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str]) -> str | None:
+    """pull_request_target checks out the base branch: the pull request's head commit is fetched
+    (objects only, never checked out or run) so its files can be read from git."""
+    if event.name != "pull_request_target" or gitutil.commit_exists(repo, event.head_sha):
+        return None
+    why = gitutil.fetch_commit(repo, event.head_sha, env.get("GITHUB_SERVER_URL") or "https://github.com", inputs.token)
+    if why is None:
+        return f"the pull request's head {event.head_sha[:12]} was fetched (objects only; nothing was checked out)"
+    return None  # build_scope says what to do
+
+
 def effective_config(repo: str, event: Event, inputs: Inputs, base: BaseFiles | None = None) -> tuple[Config, str]:
     """Configuration from the base branch tip (a pull request cannot switch its own scan off)."""
     if event.is_pull_request:
@@ -305,14 +316,14 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunStat
     state.sarif_path = resolve_path(repo, inputs.sarif_file)
     event = load_event(env)
     base = ensure_base(repo, event, inputs, env)
+    head_note = ensure_head(repo, event, inputs, env)
     config, config_where = effective_config(repo, event, inputs, base)
     base_files = None
     if base.api is not None:
         base.reader()(config.trust_store)  # read now: a failure is an error before anything is judged
         base_files = base.read
     scope = build_scope(repo, event, config, inputs.scan_scope, pull_files_fetcher(env, inputs.token))
-    if base.note:
-        scope.notes.append(base.note)
+    scope.notes.extend(n for n in (base.note, head_note) if n)
     change = change_context(event, scope, base_files)
     with captured_warnings() as caught:
         result = run_engines(scope.targets, config, change)

@@ -634,3 +634,16 @@ def test_pull_request_target_fetches_the_head_it_scans(tmp_path, gh):
     assert "IG102" in run.rule_ids() and run.returncode == 1, run.stderr
     assert "was fetched" in run.summary
     assert not (checkout / "CLAUDE.md").read_text().count("approve")  # nothing of the head was checked out
+
+
+def test_inert_stream_defuses_every_line_the_runner_would_read_as_a_command():
+    from scanner.action.guard import InertStream
+
+    buf = io.StringIO()
+    out = InertStream(buf)
+    out.write("::error::a\nok\n  ::warning::b\nx\r::notice::c\r\n##[error]d\ncaf\udce9\n")
+    out.command("::notice::ours")
+    text = buf.getvalue()
+    lines = [line for chunk in text.split("\n") for line in chunk.split("\r")]
+    assert [line for line in lines if line.strip().startswith(("::", "##["))] == ["::notice::ours"]
+    assert "caf<0xE9>" in text

@@ -18,7 +18,8 @@ from typing import Iterator, TextIO
 _SURROGATE = re.compile("[\udc80-\udcff]")
 _ANY_SURROGATE = re.compile("[\ud800-\udfff]")
 # A line the runner would take as a command: `::name ...::`, or the older `##[name]` form.
-_COMMAND_LINE = re.compile(r"^(\s*)(::|##\[)", re.M)
+# The runner splits lines at \n, \r\n and a lone \r alike (.NET ReadLine).
+_COMMAND_LINE = re.compile(r"(^|[\r\n])([^\S\r\n]*)(::|##\[)")
 MAX_WARNINGS_SHOWN = 5
 
 
@@ -32,7 +33,7 @@ def scrub(text: str) -> str:
 
 def defuse(text: str) -> str:
     """No line of `text` can be read as a workflow command (a visible `> ` goes in front)."""
-    return _COMMAND_LINE.sub(lambda m: m.group(1) + "> " + m.group(2), scrub(text))
+    return _COMMAND_LINE.sub(lambda m: m.group(1) + m.group(2) + "> " + m.group(3), scrub(text))
 
 
 class InertStream:

@@ -119,6 +119,53 @@ def merge_base(repo: str, a: str, b: str) -> str | None:
     return _text(out.strip()) or None
 
 
+def fetch_commit(repo: str, sha: str, auth_url: str | None = None, token: str | None = None,
+                 remote: str = "origin") -> str | None:
+    """Fetch one commit (depth 1, no tags, no submodules) from `remote`; None on success, else why not.
+
+    For a shallow checkout whose base commit is missing. The token, when given, is sent only to
+    `auth_url` (the GitHub server) as the header actions/checkout itself uses, through GIT_CONFIG_*
+    variables so it never appears in a process list; a header the checkout persisted also works.
+    """
+    import base64
+
+    if not sha or sha.startswith("-") or not all(c in "0123456789abcdef" for c in sha):
+        return f"not a commit id: {sha!r}"
+    env = _env()
+    if token and auth_url:
+        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+        key = f"http.{auth_url.rstrip('/')}/.extraheader"
+        # An empty value first resets the header list, so the header actions/checkout persisted
+        # (same key) is not sent alongside ours: two Authorization headers are refused.
+        env.update({"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": key, "GIT_CONFIG_VALUE_0": "",
+                    "GIT_CONFIG_KEY_1": key, "GIT_CONFIG_VALUE_1": f"AUTHORIZATION: basic {basic}"})
+    cmd = ["git", *_BASE_ARGS, "-c", "protocol.ext.allow=never", "-C", repo, "fetch", "--quiet", "--no-tags",
+           "--no-recurse-submodules", "--no-write-fetch-head", "--depth=1", remote, sha]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, timeout=GIT_TIMEOUT, env=env, check=False)
+    except FileNotFoundError:
+        return "git is not installed"
+    except subprocess.TimeoutExpired:
+        return f"git fetch took longer than {GIT_TIMEOUT:.0f}s"
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"git fetch failed: {err[-1] if err else 'exit %d' % proc.returncode}"
+    return None if commit_exists(repo, sha) else "git fetch did not bring the commit"
+
+
+def ls_tree_under(repo: str, rev: str, dirs: list[str]) -> list[str]:
+    """Every file path (recursively) under the given folders of `rev` ("" is the whole tree)."""
+    if not dirs:
+        return []
+    if "" in dirs:
+        return ls_tree(repo, rev)
+    found: list[str] = []
+    for specs in _pathspec_chunks(sorted({d.rstrip("/") for d in dirs}), "/"):
+        out = run_git(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", rev, "--", *specs)
+        found += [_text(p) for p in out.split(b"\0") if p]
+    return found
+
+
 @dataclass(frozen=True)
 class TreeEntry:
     mode: str  # "100644", "100755", "120000" (symbolic link), "160000" (submodule)

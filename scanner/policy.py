@@ -8,9 +8,24 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from .catalog import GlobSet
+from .catalog import glob_to_regex
 from .config import Config
+from .matching import Regex
 from .models import ScanResult, Severity
+
+
+class ExactGlob:
+    """A suppression's path glob, matched case-exactly: `demo/**` must not silence `Demo/CLAUDE.md`.
+    (Finding agent files stays case-insensitive in the catalog; a policy glob never widens.)"""
+
+    def __init__(self, glob: str) -> None:
+        pattern = glob_to_regex(glob)
+        if pattern.startswith("(?is)"):
+            pattern = "(?s)" + pattern[len("(?is)"):]
+        self._regex = Regex(pattern)
+
+    def matches(self, path: str) -> bool:
+        return self._regex.search(path.encode("utf-8", "surrogateescape")) is not None
 
 
 @dataclass(frozen=True)
@@ -31,7 +46,7 @@ def apply(result: ScanResult, config: Config, today: dt.date | None = None) -> S
     dropped = len(result.findings) - len(kept)
     if dropped:
         result.notes.append(f"{dropped} finding(s) of disabled rules were dropped by {config.source}")
-    globs = [(s, GlobSet([s.path])) for s in config.suppress]
+    globs = [(s, ExactGlob(s.path)) for s in config.suppress]
     for s, _ in globs:
         if s.expired(today):
             result.notes.append(f"suppression of {s.rule} on {s.path} expired on {s.expires}; it no longer applies")

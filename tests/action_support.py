@@ -55,11 +55,22 @@ class GitRepo:
         for rel, content in files.items():
             full = self.path / rel
             if content is None:
-                self.git("rm", "-q", "--", rel)
+                self.git("rm", "-q", "--", ":(literal)" + rel)
                 continue
             full.parent.mkdir(parents=True, exist_ok=True)
             full.write_text(content, encoding="utf-8")
-            self.git("add", "--", rel)
+            self.git("add", "--", ":(literal)" + rel)
+        self.git("commit", "-q", "--allow-empty", "-m", message, author=author)
+        return self.head()
+
+    def commit_bytes(self, files: dict[bytes, bytes], message: str, author: tuple[str, str] = MAINTAINER) -> str:
+        """Like commit(), for names that need not be UTF-8 and raw content."""
+        for rel, content in files.items():
+            full = os.path.join(bytes(self.path), rel)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as fh:
+                fh.write(content)
+        self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message, author=author)
         return self.head()
 
@@ -204,9 +215,9 @@ class ActionRun:
         return out
 
 
-def run_action(tmp: Path, repo: Path, event_name: str, payload: dict | str | None, inputs: dict[str, str] | None = None,
-               extra_env: dict[str, str] | None = None, github_sha: str | None = None) -> ActionRun:
-    """Run entrypoint.py like a container action step: GITHUB_* variables and INPUT_<NAME-WITH-HYPHENS>."""
+def action_env(tmp: Path, repo: Path, event_name: str, payload: dict | str | None, inputs: dict[str, str] | None = None,
+               extra_env: dict[str, str] | None = None, github_sha: str | None = None) -> dict[str, str]:
+    """The environment a runner gives a container action step: GITHUB_* variables and INPUT_<NAME-WITH-HYPHENS>."""
     runner = tmp / "runner"
     runner.mkdir(parents=True, exist_ok=True)
     event_path = runner / "event.json"
@@ -246,9 +257,20 @@ def run_action(tmp: Path, repo: Path, event_name: str, payload: dict | str | Non
     for k, v in (inputs or {}).items():
         env["INPUT_" + k.upper()] = v
     env.update(extra_env or {})
-    proc = subprocess.run([sys.executable, str(ROOT / "entrypoint.py")], capture_output=True, text=True,
-                          env=env, cwd=str(repo), timeout=300, check=False)
+    return env
+
+
+def collect(env: dict[str, str], returncode: int, stdout: str, stderr: str) -> ActionRun:
     sarif_path = Path(env["INPUT_SARIF-FILE"])
     sarif = json.loads(sarif_path.read_text("utf-8")) if sarif_path.is_file() else None
-    return ActionRun(proc.returncode, proc.stdout, proc.stderr, parse_outputs(output.read_text("utf-8")),
-                     summary.read_text("utf-8"), sarif)
+    return ActionRun(returncode, stdout, stderr, parse_outputs(Path(env["GITHUB_OUTPUT"]).read_text("utf-8")),
+                     Path(env["GITHUB_STEP_SUMMARY"]).read_text("utf-8"), sarif)
+
+
+def run_action(tmp: Path, repo: Path, event_name: str, payload: dict | str | None, inputs: dict[str, str] | None = None,
+               extra_env: dict[str, str] | None = None, github_sha: str | None = None) -> ActionRun:
+    """Run entrypoint.py like a container action step: GITHUB_* variables and INPUT_<NAME-WITH-HYPHENS>."""
+    env = action_env(tmp, repo, event_name, payload, inputs, extra_env, github_sha)
+    proc = subprocess.run([sys.executable, str(ROOT / "entrypoint.py")], capture_output=True, text=True,
+                          env=env, cwd=str(repo), timeout=300, check=False)
+    return collect(env, proc.returncode, proc.stdout, proc.stderr)

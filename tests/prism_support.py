@@ -38,6 +38,7 @@ OPERATIONS = {
     "/repos/{owner}/{repo}/code-scanning/sarifs/{sarif_id}": ["get"],
     "/repos/{owner}/{repo}/pulls/{pull_number}": ["get"],
     "/repos/{owner}/{repo}/pulls/{pull_number}/files": ["get"],
+    "/repos/{owner}/{repo}/contents/{path}": ["get"],
     "/repos/{owner}/{repo}/pulls/{pull_number}/comments": ["get"],
     "/repos/{owner}/{repo}/pulls/comments/{comment_id}": ["patch"],
     "/repos/{owner}/{repo}/pulls/{pull_number}/reviews": ["get", "post"],

@@ -37,6 +37,13 @@ class ChangeContext:
     head: str  # commit whose files are checked
     # email -> trusted? (the Action passes provenance's TrustedAuthors.trusts); None: base history
     trusts: Callable[[str], bool] | None = None
+    # Paths the change touches (the pull request's diff). When given, only these are compared with
+    # the base store: `base` is the base branch's tip, which may have moved on since the branch was cut.
+    changed: frozenset[str] | None = None
+    history: bool = True  # base..head commits are in the clone (False: a shallow clone; no authorship)
+    # Base files read elsewhere (the contents API at `base`, when the base commit could not be
+    # fetched): path -> bytes, or None for absent. None: read them from git at `base`.
+    base_files: dict[str, bytes | None] | None = None
 
 
 def active(root: str, config: Config, change: ChangeContext | None = None) -> bool:
@@ -123,8 +130,8 @@ def _signature_findings(c) -> list[Finding]:
 
 # -- pull request -------------------------------------------------------------------------------
 
-def _store_at(repo: str, rev: str, path: str) -> tuple[TrustStore | None, bytes | None]:
-    blob = gitutil.read_blob(repo, rev, path)
+def _store_at(repo: str, rev: str, path: str, given: dict[str, bytes | None] | None = None) -> tuple[TrustStore | None, bytes | None]:
+    blob = given.get(path) if given is not None else gitutil.read_blob(repo, rev, path)
     if blob is None:
         return None, None
     return loads(blob, f"{path}@{rev[:12]}"), blob
@@ -132,10 +139,15 @@ def _store_at(repo: str, rev: str, path: str) -> tuple[TrustStore | None, bytes 
 
 def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: ScanResult) -> None:
     repo = ts.root
-    base_store, base_bytes = _store_at(repo, change.base, config.trust_store)
+    base_store, base_bytes = _store_at(repo, change.base, config.trust_store, change.base_files)
     head_blob = gitutil.read_blob(repo, change.head, config.trust_store)
-    trusts = change.trusts or _base_history_trust(repo, change.base, config)
-    commits = gitutil.log_authors(repo, f"{change.base}..{change.head}")
+    if change.changed is not None and config.trust_store not in change.changed:
+        head_blob = base_bytes  # the change leaves the store alone (the base tip's may be newer)
+    if change.history:
+        trusts = change.trusts or _base_history_trust(repo, change.base, config)
+        commits = gitutil.log_authors(repo, f"{change.base}..{change.head}")
+    else:  # no history in the clone: authorship unknown, and never a reason to lower a finding
+        trusts, commits = (lambda email: False), []
     touching: dict[str, list[gitutil.Commit]] = {}
     for c in commits:
         for p in c.paths:
@@ -168,7 +180,7 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
     if base_store is None:
         result.notes.append(f"integrity: no trust store at {config.trust_store} in the base commit; baselines not checked")
         return
-    paths = sorted(base_store.entries)
+    paths = sorted(p for p in base_store.entries if change.changed is None or p in change.changed)
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, change.head, paths)}
     blobs = gitutil.read_objects(repo, [e.sha for e in entries.values() if e.type == "blob"])
     ok = 0
@@ -193,7 +205,8 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
         if outsiders:
             f.severity = Severity.HIGH
             f.properties["external-author"] = True
-        elif head_store is not None and current is not None and (head_store.get(path) or _NONE).sha256 == current:
+        elif change.history and head_store is not None and current is not None \
+                and (head_store.get(path) or _NONE).sha256 == current:
             # Trusted authors re-approving their own edit in the same change: still shown, lower.
             f.severity = Severity.LOW
             f.properties["re-approved-in-change"] = True
@@ -203,7 +216,8 @@ def _scan_change(ts: TargetSet, config: Config, change: ChangeContext, result: S
             f = file_finding("IG923", t.path, f"{t.path} is an agent file that is not in the base commit's trust store")
             f.engine = ENGINE
             result.findings.append(f)
-    result.notes.append(f"integrity: {ok} of {len(paths)} trusted file(s) match the base commit's store")
+    what = "changed " if change.changed is not None else ""
+    result.notes.append(f"integrity: {ok} of {len(paths)} {what}trusted file(s) match the base commit's store")
 
 
 class _NoEntry:

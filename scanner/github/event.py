@@ -116,6 +116,7 @@ def from_pull_request(name: str, payload: dict[str, Any], env: Mapping[str, str]
         fork=fork,
         base_ref=_dig(pr, "base", "ref"),
         sender_login=_dig(payload, "sender", "login"),
+        extra={"changed_files": pr.get("changed_files")} if isinstance(pr.get("changed_files"), int) else {},
     )
 
 

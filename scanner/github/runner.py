@@ -154,6 +154,13 @@ def publish_artifact(sarif_path: str, pr_number: int | None, ctx: PublishContext
                                "and download it before `mode: publish`") for ch in (CHANNEL_UPLOAD, CHANNEL_REVIEW)]
     if pr_number is not None and not isinstance(pr_number, int):
         raise TypeError("pr_number must be an int")
+    if pr_number is None and not ctx.ref:
+        # Another run's artifact (workflow_run: head_sha is that run's) without a pull request
+        # number: the only way to a ref would be the run's head_branch, which a fork names (`main`).
+        return [PublishOutcome(ch, "skipped", "no pull request number: an artifact is published only to the pull "
+                               "request it names, after checking that its head is the run's commit",
+                               "pass `pr-number` (see the README's fork-safe pattern)")
+                for ch in (CHANNEL_UPLOAD, CHANNEL_REVIEW, CHANNEL_SUMMARY)]
     if pr_number is not None and ctx.token:
         api = api or _client(ctx)
         try:
@@ -166,4 +173,8 @@ def publish_artifact(sarif_path: str, pr_number: int | None, ctx: PublishContext
             ctx.ref = f"refs/pull/{pr_number}/head"
         ctx.pr_number = pr_number
     result = sarif_findings.findings(doc)
-    return publish_all(doc, result, ctx, upload=upload, comment=comment, api=api)
+    # Never upload the artifact as it is: its tool names, categories and properties are the fork's
+    # choice (it could upload as another tool and replace that tool's analysis). What goes up is
+    # rebuilt from the parsed findings, under this tool's own name and category.
+    rebuilt = sarif_findings.rebuild(result)
+    return publish_all(rebuilt, result, ctx, upload=upload, comment=comment, api=api)

@@ -16,8 +16,8 @@ from ..models import (Category, Confidence, EngineRun, EngineStatus, Finding, No
                       fingerprint)
 from ..report.sarif import FINGERPRINT_KEY
 
-MAX_SARIF_BYTES = 200 * 1024 * 1024
-MAX_RESULTS = 20 * 25_000
+MAX_SARIF_BYTES = 100 * 1024 * 1024
+MAX_RESULTS = 25_000  # GitHub keeps 25,000 results of a run; the rebuilt log is one run
 _TEXT = 1_000
 
 
@@ -71,6 +71,26 @@ def _category(props: dict, tags: list) -> Category:
     return Category.PROMPT_INJECTION  # hostile-instruction tools default to this family
 
 
+def _rule_id(value) -> str:
+    """A rule id as this tool writes them (letters, digits, `-_./`), else a neutral one."""
+    text = _str(value, 80)
+    return text if text and all(c.isascii() and (c.isalnum() or c in "-_./") for c in text) else "unknown-rule"
+
+
+def rebuild(result: ScanResult) -> dict:
+    """The SARIF log to publish for an artifact's findings: one run under this tool's own name,
+    version, rules and category (never the artifact's), holding only what was parsed."""
+    from ..report import sarif
+
+    for f in result.findings:
+        f.engine = f.engine if f.engine in _KNOWN_ENGINES else "artifact"
+    return sarif.document(ScanResult(findings=list(result.findings), not_scanned=list(result.not_scanned)[:1000],
+                                     engines=[e for e in result.engines if e.sarif_run is None]))
+
+
+_KNOWN_ENGINES = frozenset({"native", "integrity", "cisco-skill-scanner", "provenance"})
+
+
 def _path(uri: str) -> str | None:
     """A repository-relative path, or None when the URI points anywhere else."""
     if not uri or "://" in uri or uri.startswith("/") or "\\" in uri:
@@ -108,7 +128,7 @@ def findings(doc: dict) -> ScanResult:
                 continue
             region = _dict(loc.get("region"))
             line = region.get("startLine") if isinstance(region.get("startLine"), int) and region.get("startLine") > 0 else 1
-            rule_id = _str(res.get("ruleId"), 80) or "unknown-rule"
+            rule_id = _rule_id(res.get("ruleId"))
             idx = res.get("ruleIndex")
             rule = _dict(rules[idx]) if isinstance(idx, int) and 0 <= idx < len(rules) else _dict(by_id.get(rule_id))
             props = _dict(res.get("properties"))

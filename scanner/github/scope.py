@@ -1,16 +1,23 @@
 """Diff scoping: which files of a pull request (or push) are scanned, and which of their lines are new.
 
 Content always comes from git objects of the head commit (never the working tree, never by running
-anything from the change). `changed` scope scans the agent files the change adds, modifies or
-renames; `all` scope scans every agent file of the head tree and still marks which findings sit on
-changed lines. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905) so
-they show up in SARIF and the summary without failing a build. When the clone lacks the history
-needed (a shallow checkout), the pull request's file list from the REST API is used instead, and
-without a token the error says to set `fetch-depth: 0`.
+anything from the change), read as an agent on a checkout would see it (scanner/github/gittree.py):
+links inside the repository are followed at any level (`CLAUDE.md` -> `docs/guide.md`, `.claude`
+-> a folder), a link leaving it is IG951. `changed` scope follows what agents load: the agent files
+the change adds, modifies or renames, every file of a skill folder the change touches (a new
+SKILL.md makes an old script a skill script), the paths behind a changed link, and changed files
+an agent file imports. `all` scope scans every agent file of the head tree and still marks which
+findings sit on changed lines. What an agent would load and git cannot give us as text (a submodule,
+an LFS pointer, a blob over the cap, a skill past the read budget) is a failing finding, never a
+note. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
+clone lacks the history needed (a shallow checkout), the pull request's file list from the REST API
+is used instead; when that list is cut (GitHub stops at 3,000 files), every agent file of the head
+is scanned; without a token the error says to set `fetch-depth: 0`.
 """
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
@@ -23,6 +30,7 @@ from ..errors import UsageError
 from ..models import Finding, NotScanned
 from ..targets import Limits, Target, TargetSet
 from .event import Event
+from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 
 SCOPES = ("changed", "all")
 # changed_lines value for a file whose every line is new to agents (e.g. renamed into an agent path).
@@ -58,16 +66,67 @@ class Scope:
 # (repository, pull number) -> GitHub's file list entries: {"filename", "status", "previous_filename", "patch"}
 PullFilesFetcher = Callable[[str, int], list[dict]]
 
+# GitHub's `GET /pulls/{n}/files` lists at most 3,000 files; a list that long may be cut.
+REST_FILE_LIMIT = 3000
 
-def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool) -> tuple[Config, str]:
-    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan."""
+# (repository, commit, agent file paths in scope, skill roots) -> {path of a file those agent files
+# import (e.g. CLAUDE.md's `@docs/guide.md`): kind to scan it as}. The import resolution belongs
+# to the agent map (scanner/catalog.py); register it with set_import_resolver().
+ImportResolver = Callable[[str, str, list[str], frozenset[str]], dict[str, str]]
+_import_resolver: ImportResolver | None = None
+
+
+def set_import_resolver(resolver: ImportResolver | None) -> None:
+    """Hook for the agent map: files imported by agent files are scanned as agent files when changed."""
+    global _import_resolver
+    _import_resolver = resolver
+
+
+def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str]) -> dict[str, str]:
+    """Of the `changed` files, those an agent file of `rev` imports, with the kind to scan them as."""
+    candidates = [p for p in changed if catalog.classify(p, roots) is None]
+    if not candidates:
+        return {}
+    every = gitutil.ls_tree(repo, rev)
+    all_roots = roots | skill_roots(every)
+    kinds = {p: k for p in every if (k := catalog.classify(p, all_roots)) is not None}
+    wanted = set(candidates)
+    if _import_resolver is not None:
+        found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
+        return {p: k for p, k in found.items() if p in wanted}
+    try:  # the agent map's `@path` imports (scanner/imports.py), read from git objects of `rev`
+        from ..imports import follow, importing_kinds
+    except ImportError:
+        return {}
+    starts = [p for p, k in kinds.items() if k in importing_kinds()]
+    if not starts:
+        return {}
+    entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev) if e.type == "blob" and not e.is_link}
+    cache: dict[str, str | None] = {}
+
+    def read(path: str) -> str | None:
+        if path not in cache:
+            e = entries.get(path)
+            data = gitutil.read_objects(repo, [e.sha]).get(e.sha) if e is not None and (e.size or 0) <= 2 * 1024 * 1024 else None
+            try:
+                cache[path] = data.decode("utf-8") if data is not None else None
+            except UnicodeDecodeError:
+                cache[path] = None
+        return cache[path]
+    return {i.path: "instruction" for i in follow(starts, read, kinds) if i.path in wanted}
+
+
+def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool,
+                       read: Callable[[str], bytes | None] | None = None) -> tuple[Config, str]:
+    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan.
+    `read(path)` gives the base's files when they do not come from git (the contents API)."""
     path = path or CONFIG_PATH
     if path.startswith("./"):
         path = path[2:]
     if rev is None:
         return Config(), "no base commit; built-in defaults used"
     try:
-        blob = gitutil.read_blob(repo, rev, path)
+        blob = read(path) if read is not None else gitutil.read_blob(repo, rev, path)
     except gitutil.GitError as exc:
         raise ConfigError(f"{path}: cannot read it from the base commit ({exc})") from None
     if blob is None:
@@ -123,52 +182,138 @@ def skill_roots_around(repo: str, rev: str, paths: list[str]) -> frozenset[str]:
     return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs))) if dirs else frozenset()
 
 
+# Paths below a folder that the catalog takes as agent files: a submodule at such a folder
+# (`.claude`, `.cursor`) is one agents load from, though its own name is not an agent file.
+_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
+                 "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
+SKILL_SCAN_BUDGET = 2_000  # files of one skill read by the Action; past it, a finding (never a silent cut)
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+
+
+def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
+    if catalog.classify(path, roots) is not None or skill_root_of(path + "/x", roots) is not None:
+        return True
+    return any(catalog.classify(f"{path}/{probe}", roots) is not None for probe in _AGENT_PROBES)
+
+
+def _listed_failing() -> frozenset[str]:
+    """Not-scanned reasons the native engine turns into findings itself, when it does (the
+    coverage engine's table); for the others scope.py raises the finding."""
+    try:
+        from ..engines.unread import LISTED_FAILING
+    except ImportError:
+        return frozenset()
+    return frozenset(LISTED_FAILING)
+
+
+def unread_finding(ns: NotScanned, kind: str) -> Finding:
+    """The finding for an agent file the Action could not read: the shared table of the coverage
+    engine (scanner/engines/unread.py) when present, so CLI and Action agree; else IG907."""
+    from ..engines.native import file_finding
+
+    try:
+        from ..engines.unread import finding_for
+    except ImportError:
+        finding_for = None
+    found = finding_for(ns, kind) if finding_for is not None else None
+    if found is None:
+        found = file_finding("IG907", ns.path, f"{ns.path}: not read ({ns.reason}): {ns.detail}", reason=ns.reason)
+    return found
+
+
+def gitlink_finding(path: str) -> Finding:
+    from ..engines.native import file_finding
+
+    return file_finding("IG906", path, f"{path} is a submodule (another repository's commit) where agents load files; "
+                                       "its content is not part of this change and was not scanned", reason="gitlink")
+
+
 def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str], catalog: Catalog, limits: Limits,
-                     changed_lines: dict[str, frozenset[int]] | None) -> TargetSet:
-    """Agent-file targets among `paths` (files of `rev`), with content read from `rev`'s blobs."""
+                     changed_lines: dict[str, frozenset[int]] | None, imported: dict[str, str] | None = None,
+                     resolved: dict[str, Resolved] | None = None, findings: list[Finding] | None = None,
+                     whole: frozenset[str] = frozenset()) -> TargetSet:
+    """Agent-file targets among `paths` (agent paths of `rev`, links resolved by `resolved`), with
+    content read from `rev`'s blobs. What an agent would load and could not be read from git is a
+    finding appended to `findings`; `whole` holds paths whose every line is new (a changed link)."""
     ts = TargetSet(root=repo, skill_roots=roots)
-    kinds = {p: k for p in paths if (k := catalog.classify(p, roots)) is not None}
-    chosen: list[tuple[gitutil.TreeEntry, str, str | None]] = []
+    resolved = resolved or {}
+    found = findings if findings is not None else []
+    kinds = {p: k for p in paths if (k := catalog.classify(p, roots) or (imported or {}).get(p)) is not None}
+    real_of: dict[str, str] = {}
+
+    def fail(ns: NotScanned, kind: str, finding: Finding | None = None) -> None:
+        ts.not_scanned.append(ns)
+        if finding is None and ns.reason in _listed_failing():
+            return  # the native engine raises it from the listing (scanner/engines/unread.py)
+        f = finding or unread_finding(ns, kind)
+        lines = changed_lines.get(ns.path) if changed_lines is not None else None
+        f.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
+        found.append(f)
+
+    for p, kind in kinds.items():
+        r = resolved.get(p)
+        if r is None:
+            real_of[p] = p
+        elif r.kind == FILE and r.real is not None:
+            real_of[p] = r.real
+        elif r.kind == GITLINK:
+            fail(NotScanned(p, "gitlink", "a submodule behind a link"), kind, gitlink_finding(p))
+        elif r.kind == OUTSIDE:
+            ts.links.append((p, r.target))  # IG951 from the native engine
+        elif r.kind == LOOP:
+            fail(NotScanned(p, "link-loop", f"links loop or nest deeper than {MAX_HOPS}: {' -> '.join(r.via[:4])}"), kind)
+        elif r.kind == DIR:
+            ts.not_scanned.append(NotScanned(p, "link", "a link to a folder at a file's place; its files are scanned under it"))
+        else:
+            ts.not_scanned.append(NotScanned(p, "link", "a link that leads nowhere in this commit (the agent reads nothing)"))
+    entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev, sorted(set(real_of.values())))}
+    chosen: list[tuple[str, gitutil.TreeEntry, str, str | None]] = []
     per_skill: dict[str, int] = {}
-    capped: dict[str, int] = {}
-    for entry in sorted(gitutil.ls_tree_entries(repo, rev, list(kinds)), key=lambda e: e.path):
-        path, kind = entry.path, kinds.get(entry.path)
-        if kind is None:
+    over: dict[str, int] = {}
+    budget = max(SKILL_SCAN_BUDGET, getattr(limits, "skill_max_scanned", 0) or 0)
+    for path in sorted(real_of):
+        kind, entry = kinds[path], entries.get(real_of[path])
+        if entry is None:
             continue
         if entry.type == "commit":
-            ts.not_scanned.append(NotScanned(path, "submodule", "a submodule in an agent file location; its content is another repository"))
+            fail(NotScanned(path, "gitlink", "a submodule in an agent file location; its content is another repository"),
+                 kind, gitlink_finding(path))
             continue
         sroot = skill_root_of(path, roots) if kind == "skill" else None
         if sroot is not None:
-            if posixpath.relpath(path, sroot or ".").count("/") >= limits.skill_max_depth:
-                ts.not_scanned.append(NotScanned(path, "skill-depth-cap", f"deeper than {limits.skill_max_depth} levels below the skill folder"))
-                continue
+            # The skill caps of a working-tree walk bound time there; here every file of the
+            # skill is read (from git, no walk) up to a budget, and what is past it fails.
             per_skill[sroot] = per_skill.get(sroot, 0) + 1
-            if per_skill[sroot] > limits.skill_max_files:
-                capped[sroot] = capped.get(sroot, 0) + 1
+            if per_skill[sroot] > budget:
+                over[sroot] = over.get(sroot, 0) + 1
                 continue
         if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link:
-            ts.not_scanned.append(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"))
+            fail(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"), kind)
             continue
-        chosen.append((entry, kind, sroot))
-    blobs = gitutil.read_objects(repo, [e.sha for e, _, _ in chosen])
-    for entry, kind, sroot in chosen:
+        chosen.append((path, entry, kind, sroot))
+    blobs = gitutil.read_objects(repo, [e.sha for _, e, _, _ in chosen])
+    for path, entry, kind, sroot in chosen:
         data = blobs.get(entry.sha)
         if data is None:
-            ts.not_scanned.append(NotScanned(entry.path, "unreadable", f"object {entry.sha[:12]} is missing from the clone"))
+            fail(NotScanned(path, "unreadable", f"object {entry.sha[:12]} is missing from the clone"), kind)
             continue
-        if entry.is_link:
+        if entry.is_link:  # only when `resolved` did not cover it (callers without a tree view)
             target = data.decode("utf-8", "surrogateescape")
-            if _link_leaves(entry.path, target):
-                ts.links.append((entry.path, target))
-            ts.not_scanned.append(NotScanned(entry.path, "link", f"symbolic link to {target!r}; links are not followed"))
+            if _link_leaves(path, target):
+                ts.links.append((path, target))
+            ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
             continue
-        lines = None if changed_lines is None else changed_lines.get(entry.path, frozenset())
-        if lines is WHOLE_FILE:
+        if data.startswith(LFS_POINTER) and len(data) < 1024:
+            fail(NotScanned(path, "lfs-pointer", "the repository holds only a pointer; the content comes from an LFS server",
+                            hashlib.sha256(data).hexdigest()), kind)
+            continue
+        lines = None if changed_lines is None else changed_lines.get(path, changed_lines.get(real_of[path], frozenset()))
+        if lines is WHOLE_FILE or path in whole:
             lines = frozenset(range(1, data.count(b"\n") + 2))
-        ts.targets.append(Target(entry.path, kind, changed_lines=lines, blob=data, skill_root=sroot))
-    for sroot, extra in sorted(capped.items()):
-        ts.not_scanned.append(NotScanned(sroot or ".", "skill-file-cap", f"stopped at {limits.skill_max_files} files; {extra} more files in this skill were not scanned"))
+        ts.targets.append(Target(path, kind, changed_lines=lines, blob=data, skill_root=sroot))
+    for sroot, extra in sorted(over.items()):
+        fail(NotScanned(sroot or ".", "skill-scan-budget",
+                        f"{extra} more files of this skill past the Action's budget of {budget} were not read"), "skill")
     return ts
 
 
@@ -208,6 +353,45 @@ def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: fro
     return out
 
 
+@dataclass
+class AgentView:
+    paths: list[str]  # the paths to classify: the given ones plus agent paths through links
+    roots: frozenset[str]  # skill folders, including those reached through links
+    resolved: dict[str, Resolved]  # path -> what an agent reaches, for every path a link is on
+    whole: frozenset[str]  # paths that are new to agents as a whole (a link added or changed)
+    findings: list[Finding]  # submodules at agent folders
+
+
+def agent_view(repo: str, rev: str, paths: list[str], roots: frozenset[str], changed: set[str] | None,
+               catalog: Catalog) -> AgentView:
+    """The scope as agents see the checkout: links inside the repository resolved (a changed link, or
+    a change to what a link points at, brings the paths behind it into a `changed` scope), and
+    submodules at agent folders (`.claude` as a gitlink) reported."""
+    tree = GitTree.load(repo, rev)
+    every = tree.agent_paths() if tree.links else {}
+    if changed is None:
+        keep = every
+    else:
+        keep = {v: r for v, r in every.items()
+                if v in changed or (r.real is not None and r.real in changed) or any(link in changed for link in r.via)}
+    all_roots = roots | skill_roots(every)
+    whole = frozenset() if changed is None else frozenset(v for v, r in keep.items() if any(link in changed for link in r.via))
+    found: list[Finding] = []
+    for g in sorted(tree.gitlinks):
+        if (changed is None or g in changed) and catalog.classify(g, all_roots) is None \
+                and at_agent_location(g, catalog, all_roots):
+            f = gitlink_finding(g)
+            f.new = True if changed is not None else None
+            found.append(f)
+    return AgentView(sorted(set(paths) | set(keep)), all_roots, keep, whole, found)
+
+
+def rest_list_cut(files: list[dict], event: Event) -> bool:
+    """The REST file list may be incomplete: GitHub's cap reached, or fewer files than the payload counts."""
+    expected = event.extra.get("changed_files") if isinstance(event.extra, dict) else None
+    return len(files) >= REST_FILE_LIMIT or (isinstance(expected, int) and expected > len(files))
+
+
 def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
                 fetch_pull_files: PullFilesFetcher | None = None) -> Scope:
     if scope not in SCOPES:
@@ -228,10 +412,13 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         if not head_present:
             raise ScopeError(f"commit {head[:12]} is not in the clone; check out the commit that triggered the workflow")
         every = gitutil.ls_tree(repo, head)
-        ts = targets_from_git(repo, head, every, skill_roots(every), catalog, config.limits, None)
+        view = agent_view(repo, head, every, skill_roots(every), None, catalog)
+        found: list[Finding] = list(view.findings)
+        ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None, None, view.resolved, found)
         if not notes:
             notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
-        return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes)
+        return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes, findings=found)
+    files: list[dict] = []
     if mb is not None:
         changes, lines = _git_changes(repo, mb, head)
         source, history = "git", True
@@ -258,11 +445,23 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
                 raise ScopeError(f"{why} and neither is {head[:12]}; {FETCH_ADVICE}")
         notes.append(f"{why}; the pull request's file list came from the REST API and commit authorship was not checked ({FETCH_ADVICE} to check it)")
     in_scope = [c.path for c in changes if c.status != "D"]
-    if scope == "all":
+    truncated = source == "rest-api" and rest_list_cut(files, event)
+    imported: dict[str, str] = {}
+    if scope == "all" or truncated:
         every = gitutil.ls_tree(repo, head)
         paths, head_roots = every, skill_roots(every)
+        if truncated:
+            notes.append(f"GitHub listed {len(files)} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
+                         f"every agent file of {head[:12]} was scanned instead of the changed ones")
     else:
-        paths, head_roots = in_scope, skill_roots_around(repo, head, in_scope)
+        # Scope follows what agents load: a change anywhere in a skill folder (a new SKILL.md that
+        # turns an old script into a skill script, an edited helper, a deleted file) scans the whole
+        # folder; a changed file that an agent file imports is scanned as an agent file.
+        touched = [c.path for c in changes] + [c.old_path for c in changes if c.old_path]
+        head_roots = skill_roots_around(repo, head, touched)
+        hit = sorted({r for p in touched if (r := skill_root_of(p, head_roots)) is not None})
+        paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
+        imported = imported_files(repo, head, catalog, head_roots, in_scope)
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
     for c in changes:
@@ -270,6 +469,10 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         if c.status in "RC" and c.old_path and catalog.is_protected(c.path, head_roots) \
                 and not catalog.is_protected(c.old_path, base_roots):
             lines[c.path] = WHOLE_FILE
-    ts = targets_from_git(repo, head, paths, head_roots, catalog, config.limits, lines)
-    found = change_findings(changes, catalog, base_roots, head_roots)
-    return Scope(ts, mb, head, changes, lines, head_roots | base_roots, source, history, notes, found)
+    touched_set = None if (scope == "all" or truncated) else {p for c in changes for p in (c.path, c.old_path) if p}
+    view = agent_view(repo, head, paths, head_roots, touched_set, catalog)
+    found = change_findings(changes, catalog, base_roots, view.roots)
+    found.extend(view.findings)
+    ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None if truncated else lines,
+                          imported, view.resolved, found, view.whole)
+    return Scope(ts, mb, head, changes, lines, view.roots | base_roots, source, history, notes, found)

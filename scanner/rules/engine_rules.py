@@ -133,6 +133,29 @@ RULES = [
         remediation="Confirm the new location and name are intended.",
         check=None,
     ),
+    # What the Action could not read from git where agents load files (scanner/github/scope.py).
+    rule(
+        id="IG906", name="submodule-at-agent-path",
+        title="A submodule sits where agents load files",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="A gitlink at an agent file or folder (CLAUDE.md, .claude, a skill's script) is another "
+                  "repository's commit: what agents load there after `git submodule update` is never part of the "
+                  "reviewed diff, and the Action does not fetch it.",
+        remediation="Commit the agent files themselves into this repository, or move the submodule away from "
+                    "paths agents load.",
+        check=None,
+    ),
+    rule(
+        id="IG907", name="agent-file-not-read-by-action",
+        title="An agent file in the change could not be read from git",
+        category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="The Action reads the pull request's agent files from git objects. A blob over the size cap, a "
+                  "git LFS pointer, a link loop or a skill past the scan budget leaves content the agent loads "
+                  "unchecked, so it cannot count as clean.",
+        remediation="Make the file plain text under the caps in this repository, or raise the limits in the base "
+                    "branch's configuration after reviewing it.",
+        check=None,
+    ),
     rule(
         id="IG910", name="agent-edits-agent-file",
         title="A coding agent changed a file that steers coding agents",

@@ -10,11 +10,14 @@ from ..errors import UsageError
 from ..pipeline import find_config, scan_tree
 from ..policy import decide
 from ..report import jsonout, text
+from ..report.inert import path as shown
 
 
 def register(sub) -> None:
     p = sub.add_parser("scan", help="scan agent files in a checkout, or the paths given")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every agent file under the current folder)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every agent file under the current folder); - reads one document from standard input")
+    p.add_argument("--as", dest="as_kind", metavar="KIND", help="with -: scan standard input as " + ", ".join(STDIN_KINDS)
+                   + " (default instruction), or as if it were the file named, such as .claude/settings.json")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of standard output")
     p.add_argument("--sarif", metavar="FILE", help="also write SARIF to FILE")
@@ -25,6 +28,19 @@ def register(sub) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--jobs", metavar="N", type=_jobs, default=0, help="worker processes (default: one per core; 1: no workers)")
     p.set_defaults(func=run)
+
+
+# Standard input, scanned as one document named <stdin>: each kind is scanned as the file it
+# stands for would be (its rules follow the name); any other --as value is itself such a name.
+STDIN_KINDS: dict[str, tuple[str, str]] = {
+    "instruction": ("AGENTS.md", "instruction"),
+    "skill": ("SKILL.md", "skill"),
+    "rune": (".rune/state.md", "rune"),
+    "config": (".claude/settings.json", "config"),
+    "script": ("script", "skill"),  # its language from its #! line
+}
+STDIN_NAME = "<stdin>"
+STDIN_PATHS = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
 
 def _jobs(value: str) -> int:
@@ -44,6 +60,15 @@ def resolve_root(args) -> str:
 
 
 def run(args) -> int:
+    stdin = any(p in STDIN_PATHS for p in args.paths)
+    if stdin and len(args.paths) > 1:
+        raise UsageError(f"{args.paths[0] if args.paths[0] in STDIN_PATHS else '-'}: standard input is scanned alone; name no other path with it")
+    if args.as_kind and not stdin:
+        raise UsageError("--as: only with - (standard input); files are scanned as their names say")
+    if stdin:
+        args.paths = []
+        if args.root is None:
+            args.root = os.getcwd()  # the configuration's folder; nothing under it is scanned
     root = resolve_root(args)
     for p in args.paths:
         if not os.path.lexists(os.path.join(root, p)):
@@ -56,8 +81,13 @@ def run(args) -> int:
         config = _replace(config, engines=engines, cisco_mode=mode)
     if args.jobs:
         config = _replace(config, jobs=args.jobs)
-    result = scan_tree(root, args.paths, config)
+    if stdin:
+        result = scan_stdin(args.as_kind or "instruction", config)
+    else:
+        result = scan_tree(root, args.paths, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
+    if not result.scanned:
+        verdict = _nothing_scanned(root, args.paths, config, result, verdict, stdin)
     if args.format == "sarif" or args.sarif:
         from ..report import sarif  # only when asked: sarif-om and attrs take 0.1 s to import
     if args.format == "sarif":
@@ -75,6 +105,83 @@ def run(args) -> int:
     else:
         sys.stdout.write(body)
     return 1 if verdict.failed else 0
+
+
+def _nothing_scanned(root: str, paths: list[str], config, result, verdict, stdin: bool = False):
+    """A run that scanned no file is never a silent pass. No agent file at all is not an error (a
+    repository without agent files has nothing to guard): one line on standard error says so and
+    the verdict stands, exit 0. Agent files found of which none could be scanned (all binary,
+    over a cap, unreadable, or no requested engine reads them) fail the run, exit 1, unless
+    fail-on is never."""
+    from ..pipeline import targets_for
+    from ..policy import Verdict
+
+    if stdin:
+        found = {STDIN_NAME}
+    else:
+        ts = targets_for(root, paths, config)  # walked again only when nothing was scanned
+        found = {t.path for t in ts.targets} | {n.path for n in ts.not_scanned} | {n.path for n in result.not_scanned}
+    if not found:
+        print(f"instruction-guard: no agent file found under {shown(root)}; nothing to scan", file=sys.stderr)
+        return verdict
+    reason = f"none of the {len(found)} agent file(s) found could be scanned"
+    if stdin:
+        reason = "standard input could not be scanned"
+    if result.not_scanned:
+        n = result.not_scanned[0]
+        reason += f" ({n.reason})" if stdin else f" ({len(result.not_scanned)} not scanned)"
+    elif "native" not in config.engines:
+        reason += f" by the engines requested ({', '.join(config.engines)})"
+    if verdict.failed or config.fail_on is None:
+        print(f"instruction-guard: {reason}", file=sys.stderr)
+        return verdict
+    return Verdict(True, verdict.highest, verdict.counted, reason)
+
+
+def scan_stdin(as_kind: str, config):
+    """Standard input as one document named <stdin>, scanned by the native engine as the file
+    `as_kind` stands for (STDIN_KINDS, or a repository path such as .cursor/rules/x.mdc)."""
+    import time
+
+    from ..catalog import Catalog
+    from ..engines import native
+    from ..models import EngineRun, EngineStatus, ScanResult, fingerprint
+    from ..policy import apply
+    from ..targets import Target
+
+    stand_in, kind = STDIN_KINDS.get(as_kind, (as_kind, ""))
+    if not kind:
+        name = as_kind.replace(os.sep, "/").lstrip("/")
+        if not name or name.endswith("/") or any(part in ("", ".", "..") for part in name.split("/")):
+            raise UsageError(f"--as: use {', '.join(STDIN_KINDS)} or a file name such as CLAUDE.md, not {as_kind!r}")
+        stand_in, kind = name, Catalog(config.include, config.exclude).classify(name) or "explicit"
+    started = time.perf_counter()
+    data = sys.stdin.buffer.read(config.limits.max_file_bytes + 1)
+    if len(data) > config.limits.max_file_bytes:
+        data += sys.stdin.buffer.read()  # decode_blob reports the size and hash of the whole input
+    out = native.scan_target(os.getcwd(), Target(stand_in, kind, blob=data), config.limits)
+    result = ScanResult()
+    for f in out.findings:
+        f.path = STDIN_NAME
+        f.fingerprint = fingerprint(f.rule_id, STDIN_NAME, f.excerpt)
+        result.findings.append(f)
+    result.not_scanned = [replace_path(n, STDIN_NAME) for n in out.not_scanned]
+    if out.scanned is not None:
+        result.scanned.append(replace_path(out.scanned, STDIN_NAME))
+    result.engines.append(EngineRun(native.ENGINE, EngineStatus.OK, _version(), seconds=time.perf_counter() - started))
+    return apply(result, config)
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def replace_path(item, path: str):
+    from dataclasses import replace
+
+    return replace(item, path=path)
 
 
 def _replace(config, **changes):

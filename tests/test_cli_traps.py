@@ -227,3 +227,19 @@ def test_keygen_into_a_missing_folder_is_one_line(tmp_path, capsys):
     assert main(["keygen", "--out", str(tmp_path / "key")]) == 0
     capsys.readouterr()
     _one_line_error(capsys, main(["keygen", "--out", str(tmp_path / "key")]), "exists")
+
+
+def test_a_cisco_only_run_that_read_skills_is_not_called_unscanned(tmp_path):
+    """Cisco's engine lists no scanned files of its own: its successful run counts as a scan."""
+    from scanner.commands.scan import _nothing_scanned
+    from scanner.config import Config
+    from scanner.models import EngineRun, EngineStatus, ScanResult
+    from scanner.policy import decide
+
+    _write(tmp_path, ".claude/skills/x/SKILL.md", "---\nname: x\ndescription: d\n---\nHelp.\n")
+    config = Config(engines=("cisco",), cisco_mode="on")
+    ran = ScanResult(engines=[EngineRun("cisco-skill-scanner", EngineStatus.OK)])
+    verdict = decide(ran, config.fail_on)
+    assert _nothing_scanned(str(tmp_path), [], config, ran, verdict) is verdict
+    skipped = ScanResult(engines=[EngineRun("cisco-skill-scanner", EngineStatus.SKIPPED)])
+    assert _nothing_scanned(str(tmp_path), [], config, skipped, decide(skipped, config.fail_on)).failed

@@ -116,6 +116,8 @@ def _nothing_scanned(root: str, paths: list[str], config, result, verdict, stdin
     from ..pipeline import targets_for
     from ..policy import Verdict
 
+    if any(e.name == "cisco-skill-scanner" and e.status.value == "ok" for e in result.engines):
+        return verdict  # Cisco's engine read the skills (it lists no scanned files of its own)
     if stdin:
         found = {STDIN_NAME}
     else:

@@ -1,6 +1,8 @@
 """The trust family: `trust`, `approve`, `verify`, `status`, `sign`, `keygen`.
 
-- trust FILE...    record a first baseline (refuses a file already trusted with other content)
+- trust FILE...    record a first baseline (refuses a file already trusted with other content,
+                   and one whose scan has a high or critical finding unless --force; with --all
+                   such files are skipped, listed, and the exit code is 1)
 - approve FILE...  re-baseline trusted files after a review of their change
 - verify [FILE...] check without writing; exit 1 when a trusted file no longer matches or a
                    signature fails

@@ -132,3 +132,8 @@ def test_refresh_script_writes_both_locks():
     assert "--generate-hashes" in script and "requirements.lock" in script and "requirements-cisco.lock" in script
     for lock in ("requirements.lock", "requirements-cisco.lock"):
         assert "bash scripts/refresh_locks.sh" in (REPO / lock).read_text(encoding="utf-8").split("\n", 3)[1]
+
+
+def test_the_test_setup_installs_cisco_from_the_same_lock():
+    setup = (REPO / ".ci" / "setup-cisco.sh").read_text(encoding="utf-8").replace("\\\n", " ")
+    assert re.search(r"pip install .*--require-hashes --no-deps --only-binary=:all: -r \"\$ROOT/requirements-cisco.lock\"", setup)

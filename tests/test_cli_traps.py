@@ -243,3 +243,15 @@ def test_a_cisco_only_run_that_read_skills_is_not_called_unscanned(tmp_path):
     assert _nothing_scanned(str(tmp_path), [], config, ran, verdict) is verdict
     skipped = ScanResult(engines=[EngineRun("cisco-skill-scanner", EngineStatus.SKIPPED)])
     assert _nothing_scanned(str(tmp_path), [], config, skipped, decide(skipped, config.fail_on)).failed
+
+
+def test_stdin_over_the_cap_is_measured_without_being_held_and_fails(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _config(tmp_path, "limits:\n  max-file-bytes: 1000\n")
+    _stdin(monkeypatch, b"a" * 5000)
+    assert main(["scan", "-", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    (entry,) = report["not_scanned"]
+    assert entry["path"] == "<stdin>" and entry["reason"] == "too-large" and "5000 bytes" in entry["detail"]
+    import hashlib
+    assert entry["sha256"] == hashlib.sha256(b"a" * 5000).hexdigest()

@@ -37,7 +37,7 @@ STDIN_KINDS: dict[str, tuple[str, str]] = {
     "skill": ("SKILL.md", "skill"),
     "rune": (".rune/state.md", "rune"),
     "config": (".claude/settings.json", "config"),
-    "script": ("script", "skill"),  # its language from its #! line
+    "script": ("script", "skill"),  # its language from its #! line (without one it is read as text)
 }
 STDIN_NAME = "<stdin>"
 STDIN_PATHS = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
@@ -116,7 +116,9 @@ def _nothing_scanned(root: str, paths: list[str], config, result, verdict, stdin
     from ..pipeline import targets_for
     from ..policy import Verdict
 
-    if any(e.name == "cisco-skill-scanner" and e.status.value == "ok" for e in result.engines):
+    from ..engines.cisco_sarif import ENGINE as CISCO
+
+    if any(e.name == CISCO and e.status.value == "ok" for e in result.engines):
         return verdict  # Cisco's engine read the skills (it lists no scanned files of its own)
     if stdin:
         found = {STDIN_NAME}
@@ -143,11 +145,12 @@ def _nothing_scanned(root: str, paths: list[str], config, result, verdict, stdin
 def scan_stdin(as_kind: str, config):
     """Standard input as one document named <stdin>, scanned by the native engine as the file
     `as_kind` stands for (STDIN_KINDS, or a repository path such as .cursor/rules/x.mdc)."""
+    import hashlib
     import time
 
     from ..catalog import Catalog
     from ..engines import native
-    from ..models import EngineRun, EngineStatus, ScanResult, fingerprint
+    from ..models import EngineRun, EngineStatus, NotScanned, ScanResult, fingerprint
     from ..policy import apply
     from ..targets import Target
 
@@ -158,11 +161,18 @@ def scan_stdin(as_kind: str, config):
             raise UsageError(f"--as: use {', '.join(STDIN_KINDS)} or a file name such as CLAUDE.md, not {as_kind!r}")
         stand_in, kind = name, Catalog(config.include, config.exclude).classify(name) or "explicit"
     started = time.perf_counter()
-    data = sys.stdin.buffer.read(config.limits.max_file_bytes + 1)
-    if len(data) > config.limits.max_file_bytes:
-        data += sys.stdin.buffer.read()  # decode_blob reports the size and hash of the whole input
-    out = native.scan_target(os.getcwd(), Target(stand_in, kind, blob=data), config.limits)
+    cap = config.limits.max_file_bytes
+    data = sys.stdin.buffer.read(cap + 1)
     result = ScanResult()
+    if len(data) > cap:  # over the cap: measured and hashed as it streams, never held whole
+        digest, size = hashlib.sha256(data), len(data)
+        for chunk in iter(lambda: sys.stdin.buffer.read(1 << 20), b""):
+            digest.update(chunk)
+            size += len(chunk)
+        result.not_scanned.append(NotScanned(STDIN_NAME, "too-large", f"{size} bytes is over the {cap}-byte cap", digest.hexdigest()))
+        result.engines.append(EngineRun(native.ENGINE, EngineStatus.OK, _version(), seconds=time.perf_counter() - started))
+        return apply(result, config)
+    out = native.scan_target(os.getcwd(), Target(stand_in, kind, blob=data), config.limits)
     for f in out.findings:
         f.path = STDIN_NAME
         f.fingerprint = fingerprint(f.rule_id, STDIN_NAME, f.excerpt)

@@ -32,16 +32,25 @@ RUN set -eu; \
     fi; \
     git config --system safe.directory '*'
 
+# Dependencies come only from the hash lock (scripts/refresh_locks.sh writes it): every file's
+# sha256 is checked, nothing is resolved and nothing is built from source, so a build cannot pull a
+# release published since the lock was reviewed into a container that holds the token. The lock
+# also holds the build backend, so the package itself builds without fetching anything.
 WORKDIR /opt/instruction-guard/src
+COPY requirements.lock ./
+RUN python3 -m venv /opt/instruction-guard/venv \
+ && /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: -r requirements.lock
+
 COPY pyproject.toml README.md ./
 COPY scanner ./scanner
 COPY entrypoint.py /opt/instruction-guard/entrypoint.py
 
 # Loading the rule catalog proves every rule against its fixtures; doing it once here fails a
 # broken build early and leaves the verified marker, so each action run skips that work.
+# `pip check` fails the build when the lock misses a dependency of the package.
 ENV INSTRUCTION_GUARD_CACHE_DIR=/opt/instruction-guard/cache
-RUN python3 -m venv /opt/instruction-guard/venv \
- && /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir . \
+RUN /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir --no-deps --no-build-isolation . \
+ && /opt/instruction-guard/venv/bin/python -m pip check \
  && rm -rf /opt/instruction-guard/src \
  && /opt/instruction-guard/venv/bin/instruction-guard rules > /dev/null
 

@@ -37,20 +37,27 @@ RUN set -eu; \
     fi; \
     git config --system safe.directory '*'
 
-# Cisco's package first: its layer is the big one and changes least often. Installed by its full
-# name (the unrelated PyPI package "skill-scanner" installs a command of the same name).
-RUN python3 -m venv /opt/cisco-skill-scanner \
- && /opt/cisco-skill-scanner/bin/python -m pip install --no-cache-dir "cisco-ai-skill-scanner==${CISCO_SKILL_SCANNER_VERSION}" \
- && test "$(/opt/cisco-skill-scanner/bin/skill-scanner --version)" = "skill-scanner ${CISCO_SKILL_SCANNER_VERSION}" \
- && find /opt/cisco-skill-scanner -name __pycache__ -prune -exec rm -rf {} +
-
+# Cisco's package first: its layer is the big one and changes least often. Every file of it and of
+# its dependencies comes from the hash lock requirements-cisco.lock (scripts/refresh_locks.sh
+# writes it for the version above): checked by sha256, wheels only, nothing resolved at build
+# time. Locked by its full name (the unrelated PyPI package "skill-scanner" installs a command of
+# the same name).
 WORKDIR /opt/instruction-guard/src
+COPY requirements-cisco.lock requirements.lock ./
+RUN python3 -m venv /opt/cisco-skill-scanner \
+ && /opt/cisco-skill-scanner/bin/python -m pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: -r requirements-cisco.lock \
+ && /opt/cisco-skill-scanner/bin/python -m pip check \
+ && test "$(/opt/cisco-skill-scanner/bin/skill-scanner --version)" = "skill-scanner ${CISCO_SKILL_SCANNER_VERSION}" \
+ && find /opt/cisco-skill-scanner -name __pycache__ -prune -exec rm -rf {} + \
+ && python3 -m venv /opt/instruction-guard/venv \
+ && /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: -r requirements.lock
+
 COPY pyproject.toml README.md ./
 COPY scanner ./scanner
 COPY entrypoint.py /opt/instruction-guard/entrypoint.py
 
-RUN python3 -m venv /opt/instruction-guard/venv \
- && /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir . \
+RUN /opt/instruction-guard/venv/bin/python -m pip install --no-cache-dir --no-deps --no-build-isolation . \
+ && /opt/instruction-guard/venv/bin/python -m pip check \
  && rm -rf /opt/instruction-guard/src
 
 WORKDIR /opt/instruction-guard

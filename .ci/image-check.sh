@@ -125,6 +125,9 @@ build_image() {
   B bud --isolation chroot --pull=never --layers=false \
     --build-arg "BASE_IMAGE=$BASE_IMAGE" -f Dockerfile -t "$IMAGE" . >"$WORK/build.log" 2>&1 \
     || { tail -40 "$WORK/build.log" >&2; die "buildah bud failed (log above)"; }
+  # The dependencies must have come from the hash lock (pip checked every file's sha256).
+  grep -q -- "--require-hashes --no-deps --only-binary=:all: -r requirements.lock" "$WORK/build.log" \
+    || die "the image did not install its dependencies from requirements.lock with --require-hashes"
 }
 say "buildah bud -f Dockerfile -t $IMAGE (BASE_IMAGE=$BASE_IMAGE)"
 timed build build_image

@@ -36,8 +36,12 @@ fi
 started=$(date +%s)
 echo "setup-cisco: installing cisco-ai-skill-scanner==$VERSION into $VENV (about 700 MB, a minute or two)" >&2
 "$PYTHON" -m venv --clear "$VENV"
+# From the hash lock the cisco image installs too (scripts/refresh_locks.sh writes it), so the tests
+# run the same files as the image: every sha256 checked, wheels only, nothing resolved here.
+grep -q "^cisco-ai-skill-scanner==$VERSION " "$ROOT/requirements-cisco.lock" \
+  || { echo "setup-cisco: requirements-cisco.lock does not pin cisco-ai-skill-scanner==$VERSION; run bash scripts/refresh_locks.sh" >&2; exit 1; }
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-  "cisco-ai-skill-scanner==$VERSION"
+  --require-hashes --no-deps --only-binary=:all: -r "$ROOT/requirements-cisco.lock"
 installed || { echo "setup-cisco: cisco-ai-skill-scanner $VERSION is not what got installed" >&2; exit 1; }
 verify
 echo "setup-cisco: done in $(( $(date +%s) - started )) s ($(du -sh "$VENV" | cut -f1))" >&2

@@ -122,11 +122,15 @@ def parse_engines(value: Any, where: str = "engines") -> tuple[tuple[str, ...], 
     mode = "off"
     engines = []
     for item in items:
-        name, _, opt = item.partition(":")
-        if name not in ("native", "cisco"):
-            raise ConfigError(f"{where}: unknown engine {name!r}; use native and/or cisco (or cisco:auto)")
+        name, colon, opt = item.partition(":")
+        if name not in ("native", "cisco") or (colon and (name, opt) != ("cisco", "auto")):
+            raise ConfigError(f"{where}: unknown engine {item!r}; use native and/or cisco (or cisco:auto)")
         if name == "cisco":
             mode = "auto" if opt == "auto" else "on"
+            if opt == "auto":
+                # "Cisco when installed" must not mean "nothing when it is not": the native
+                # engine always runs beside an optional engine.
+                engines.insert(0, "native")
         engines.append(name)
     if not engines:
         raise ConfigError(f"{where}: name at least one engine")
@@ -190,6 +194,48 @@ def parse_virustotal(raw: Any) -> VirusTotalSettings:
     return _settings(raw, VirusTotalSettings, _VT_KEYS, "virustotal")
 
 
+def _mapping(raw: Any, key: str) -> dict:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{key}: must be a mapping of settings")
+    return raw
+
+
+def _positive_int(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit() or int(value) < 1:
+        raise ConfigError(f"{key}: give a whole number of 1 or more, not {value!r}")
+    return int(value)
+
+
+_LIMIT_KEYS = {name.replace("_", "-") for name in Limits.__dataclass_fields__}
+
+
+def _limits(raw: Any) -> Limits:
+    """Every limit positive: a zero or negative cap would leave every file "not scanned"."""
+    raw = _mapping(raw, "limits")
+    unknown = sorted(set(map(str, raw)) - _LIMIT_KEYS)
+    if unknown:
+        raise ConfigError(f"limits: unknown limit {unknown[0]!r}; known: {', '.join(sorted(_LIMIT_KEYS))}")
+    return Limits(**{str(k).replace("-", "_"): _positive_int(v, f"limits.{k}") for k, v in raw.items()})
+
+
+def check_rule_ids(disable: Any, severity: Any, suppress: Any, source: str) -> None:
+    """Reject rule ids that name no rule: a typo in `disable` or a suppression would otherwise
+    look applied while it changes nothing (and a later rule taking the id would be silenced).
+    Ids of Cisco's engine are its own (prefix `cisco.`) and are not checked here."""
+    where = {"disable": list(disable), "severity": list(severity), "suppress": [s.rule for s in suppress if s.rule != "*"]}
+    if not any(where.values()):
+        return
+    from .rules import catalog  # only when the file names rules: the catalog is the rule table
+
+    known = {r.id for r in catalog()}
+    bad = {key: sorted({i for i in ids if i not in known and not i.startswith("cisco.")}) for key, ids in where.items()}
+    listed = "; ".join(f"{key}: {', '.join(ids)}" for key, ids in bad.items() if ids)
+    if listed:
+        raise ConfigError(f"{source}: unknown rule id(s) ({listed}); `instruction-guard rules` lists the ids")
+
+
 def _str_list(raw: Any, key: str) -> tuple[str, ...]:
     if raw is None:
         return ()
@@ -209,12 +255,14 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
     if raw.get("version", 1) != 1:
         raise ConfigError(f"{source}: version must be 1")
     severity = {}
-    for rid, level in (raw.get("severity") or {}).items():
+    for rid, level in _mapping(raw.get("severity"), "severity").items():
         try:
             severity[str(rid)] = Severity.parse(str(level))
         except ValueError as exc:
             raise ConfigError(f"severity.{rid}: {exc}") from None
     suppressions = []
+    if not isinstance(raw.get("suppress") or [], list):
+        raise ConfigError("suppress: must be a list of mappings with rule, path and reason")
     for i, item in enumerate(raw.get("suppress") or []):
         if not isinstance(item, dict):
             raise ConfigError(f"suppress[{i}]: must be a mapping with rule, path and reason")
@@ -235,27 +283,31 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
     cisco = raw.get("cisco") or {}
     if not isinstance(cisco, dict):
         raise ConfigError("cisco: must be a mapping such as {mode: auto, timeout: 300}")
+    try:
+        timeout = float(cisco.get("timeout", 300))
+    except (TypeError, ValueError):
+        timeout = float("nan")
+    if isinstance(cisco.get("timeout"), bool) or not 0 < timeout < float("inf"):
+        raise ConfigError(f"cisco.timeout: give a number of seconds above 0, not {cisco.get('timeout')!r}")
     if "mode" in cisco:
         _, cisco_mode = parse_engines({"cisco": cisco["mode"]}, "cisco")
         if cisco_mode != "off" and "cisco" not in engines:
             engines = engines + ("cisco",)
-    prov = raw.get("provenance") or {}
-    limits_raw = raw.get("limits") or {}
-    try:
-        limits = Limits(**{k.replace("-", "_"): int(v) for k, v in limits_raw.items()})
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"limits: {exc}") from None
-    integrity = raw.get("integrity") or {}
+    prov = _mapping(raw.get("provenance"), "provenance")
+    limits = _limits(raw.get("limits"))
+    integrity = _mapping(raw.get("integrity"), "integrity")
+    disable = frozenset(_str_list(raw.get("disable"), "disable"))
+    check_rule_ids(disable, severity, suppressions, source)
     try:
         return Config(
             include=_str_list(raw.get("include"), "include"),
             exclude=_str_list(raw.get("exclude"), "exclude"),
-            disable=frozenset(_str_list(raw.get("disable"), "disable")),
+            disable=disable,
             severity=severity,
             suppress=tuple(suppressions),
             engines=engines,
             cisco_mode=cisco_mode,
-            cisco_timeout=float(cisco.get("timeout", 300)),
+            cisco_timeout=float(timeout),
             cisco_executable=str(cisco.get("executable") or ""),
             fail_on=parse_fail_on(str(raw.get("fail-on", "high"))),
             fail_on_new_only=bool(raw.get("fail-on-new-only", False)),
@@ -263,7 +315,7 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
             provenance_severity=Severity.parse(str(prov.get("external-severity", "medium"))),
             limits=limits,
             trust_store=str(integrity.get("store", ".github/instruction-guard-trust.json")),
-            public_keys={str(k): str(v) for k, v in (integrity.get("public-keys") or {}).items()},
+            public_keys={str(k): str(v) for k, v in _mapping(integrity.get("public-keys"), "integrity.public-keys").items()},
             source=source,
             virustotal=parse_virustotal(raw.get("virustotal")),
             judge=parse_judge(raw.get("judge")),
@@ -272,9 +324,20 @@ def parse(raw: Any, source: str = DEFAULT_PATH) -> Config:
         raise ConfigError(f"{source}: {exc}") from None
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML's safe loader with dates left as text: PyYAML builds `2027-13-45` into a date while
+    loading and fails with a bare ValueError (a traceback); parse() checks `expires` itself."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def load_text(text: str, source: str = DEFAULT_PATH) -> Config:
     try:
-        raw = yaml.safe_load(text)
+        raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

@@ -35,7 +35,7 @@ PYEOF
       done
       ;;
     eval)
-      "$PY" -m scanner eval "$SHARED/corpus" | sed -n '/^Bars:/,$p'
+      "$PY" -m scanner eval "$SHARED/corpus" --parts files | sed -n '/^Bars:/,$p'
       ;;
   esac
 done

@@ -1,6 +1,8 @@
 """The trust family: `trust`, `approve`, `verify`, `status`, `sign`, `keygen`.
 
-- trust FILE...    record a first baseline (refuses a file already trusted with other content)
+- trust FILE...    record a first baseline (refuses a file already trusted with other content,
+                   and one whose scan has a high or critical finding unless --force; with --all
+                   such files are skipped, listed, and the exit code is 1)
 - approve FILE...  re-baseline trusted files after a review of their change
 - verify [FILE...] check without writing; exit 1 when a trusted file no longer matches or a
                    signature fails
@@ -39,6 +41,7 @@ def register(sub) -> None:
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--all", action="store_true", help="every agent file the catalog finds that is not yet trusted")
     p.add_argument("--by", metavar="WHO", help="approver (default: git user.name <user.email>)")
+    p.add_argument("--force", action="store_true", help="trust files even when the scan finds high or critical findings in them")
     _common(p)
     p.set_defaults(func=run_trust)
 
@@ -112,8 +115,17 @@ def run_trust(args) -> int:
     if not paths:
         raise UsageError("name the files to trust, or pass --all")
     who = _approver(root, args.by)
+    for path in paths:
+        _must_read(root, path)  # a folder or a missing file is a usage error before anything is scanned
+    flagged = {} if args.force else _flagged(root, paths, config)
+    if flagged and not args.all:
+        path, why = next(iter(flagged.items()))
+        raise UsageError(f"{path}: not trusted: {why}; review it, then trust it with --force")
     added = 0
     for path in paths:
+        if path in flagged:
+            print(f"skipped  {shown(path)}  ({flagged[path]}; review it, then `trust --force {shown(path)}`)")
+            continue
         data = _must_read(root, path)
         current = entry_for(path, data, who)
         old = store.get(path)
@@ -127,7 +139,26 @@ def run_trust(args) -> int:
             print(f"already  {shown(path)}  (unchanged)")
     save(root, config.trust_store, store)
     print(f"{added} file(s) added to {config.trust_store}; commit it so the baseline is reviewed")
+    if flagged:
+        print(f"{len(flagged)} file(s) with high or critical findings were not trusted")
+        return 1
     return 0
+
+
+def _flagged(root: str, paths: list[str], config: Config) -> dict[str, str]:
+    """The paths whose scan has an active high or critical finding: a baseline says "reviewed and
+    safe", which a file with such a finding is not, so trusting it takes --force."""
+    from dataclasses import replace
+
+    from ..models import Severity
+    from ..pipeline import scan_tree
+
+    result = scan_tree(root, paths, replace(config, engines=("native",), cisco_mode="off"))
+    found: dict[str, list[str]] = {}
+    for f in result.active_findings():
+        if f.severity >= Severity.HIGH and f.path in paths:
+            found.setdefault(f.path, []).append(f.rule_id)
+    return {p: f"{len(ids)} high or critical finding(s): {', '.join(sorted(set(ids)))}" for p, ids in found.items()}
 
 
 def run_approve(args) -> int:
@@ -274,10 +305,16 @@ def run_sign(args) -> int:
 def run_keygen(args) -> int:
     from ..integrity import signing
 
-    if os.path.exists(args.out):
+    if os.path.lexists(args.out):
         raise UsageError(f"{args.out}: exists; refusing to overwrite a key")
+    parent = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{args.out}: no folder {parent}; create it first")
     key = signing.generate_key()
-    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise UsageError(f"{args.out}: cannot write ({exc.strerror})") from None
     with os.fdopen(fd, "wb") as fh:
         fh.write(signing.private_pem(key))
     print(f"wrote a private key to {args.out} (keep it secret; mode 0600)")

@@ -1,6 +1,9 @@
-"""Which paths are agent files: the data in data/agent_files.yml plus skill folders.
+"""Which paths are agent files: the agent map in data/agent_files.yml, plugin layouts, and skill
+folders.
 
-A skill folder is any folder holding a SKILL.md; every file inside it is a skill file.
+A skill folder is any folder holding a SKILL.md; every file inside it is a skill file. A plugin
+folder (one holding `.claude-plugin/plugin.json`) makes its commands, agents, skills, hooks and
+MCP configuration agent files (the `layouts` of the data file).
 """
 from __future__ import annotations
 
@@ -58,12 +61,74 @@ class Entry:
     kind: str
     agent: str
     regex: Regex
+    load: str = "any-depth"
+    doc: str = ""
+    example: str = ""
+
+    @property
+    def specificity(self) -> int:
+        """Literal (non-wildcard) characters: when several entries match, the most specific wins."""
+        return sum(1 for ch in self.glob if ch not in "*?")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A folder layout that makes its sub-paths agent files when the folder holds a marker file
+    (a Claude Code plugin: `.claude-plugin/plugin.json`)."""
+
+    name: str
+    agent: str
+    doc: str
+    markers: tuple[str, ...]
+    entries: tuple[Entry, ...]
+
+    def classify(self, rel: str) -> str | None:
+        data = rel.encode("utf-8", "surrogateescape")
+        best = None
+        for e in self.entries:
+            if e.regex.search(data) is not None and (best is None or e.specificity > best.specificity):
+                best = e
+        return None if best is None else best.kind
+
+
+def _entry(e: dict, agent: str) -> Entry:
+    return Entry(e["glob"], e["kind"], e.get("agent", agent), Regex(glob_to_regex(e["glob"])),
+                 e.get("load", "any-depth"), e.get("doc", ""), e.get("example", ""))
+
+
+@lru_cache(maxsize=1)
+def _raw() -> dict:
+    return yaml.safe_load(resources.files("scanner").joinpath("data/agent_files.yml").read_text("utf-8"))
 
 
 @lru_cache(maxsize=1)
 def builtin_entries() -> tuple[Entry, ...]:
-    raw = yaml.safe_load(resources.files("scanner").joinpath("data/agent_files.yml").read_text("utf-8"))
-    return tuple(Entry(e["glob"], e["kind"], e["agent"], Regex(glob_to_regex(e["glob"]))) for e in raw["entries"])
+    """Every convention of data/agent_files.yml in file order: each agent's entries, then the
+    ungrouped `entries` list (this scanner's own files, entries appended before being filed)."""
+    raw = _raw()
+    out: list[Entry] = []
+    for agent_id, agent in (raw.get("agents") or {}).items():
+        out.extend(_entry(e, agent_id) for e in agent.get("entries") or ())
+    out.extend(_entry(e, e.get("agent", "generic")) for e in raw.get("entries") or ())
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def layouts() -> tuple[Layout, ...]:
+    return tuple(Layout(l["name"], l.get("agent", "generic"), l.get("doc", ""), tuple(l["markers"]),
+                        tuple(_entry(e, l.get("agent", "generic")) for e in l["entries"]))
+                 for l in _raw().get("layouts") or ())
+
+
+@lru_cache(maxsize=1)
+def _marker_names() -> dict[str, tuple[str, Layout]]:
+    """Lower-cased marker path -> (its own case, layout)."""
+    return {m.lower(): (m, lay) for lay in layouts() for m in lay.markers}
+
+
+@lru_cache(maxsize=1)
+def _specificity() -> tuple[int, ...]:
+    return tuple(e.specificity for e in builtin_entries())
 
 
 @lru_cache(maxsize=1)
@@ -73,13 +138,48 @@ def _entries_set() -> RegexSet:
     return RegexSet(e.regex.pattern for e in builtin_entries())
 
 
-def skill_roots(paths: Iterable[str]) -> frozenset[str]:
-    """Folders (repository-relative, '' for the root) that hold a SKILL.md."""
+class Roots(frozenset):
+    """The skill roots found among some paths (a frozenset of folders, '' for the top), carrying
+    the layout roots (plugin folders) found among the same paths in `.layouts`: folder -> layout
+    name. Every caller that computes skill roots from a path list gets plugin layouts with them."""
+
+    layouts: dict[str, str]
+
+    def __new__(cls, skills: Iterable[str] = (), layout_roots: dict[str, str] | None = None):
+        obj = super().__new__(cls, skills)
+        obj.layouts = dict(layout_roots or {})
+        return obj
+
+    def __reduce__(self):
+        return (Roots, (list(self), self.layouts))
+
+    @property
+    def plugins(self) -> frozenset[str]:
+        return frozenset(self.layouts)
+
+
+def layout_roots(paths: Iterable[str]) -> dict[str, str]:
+    """Folders holding a layout's marker file (`x/.claude-plugin/plugin.json` -> `x`), with the
+    layout's name."""
+    markers = _marker_names()
+    found: dict[str, str] = {}
+    for p in paths:
+        low = p.lower()
+        for m, (_, lay) in markers.items():
+            if low == m or low.endswith("/" + m):
+                found[p[: len(p) - len(m)].rstrip("/")] = lay.name
+    return found
+
+
+def skill_roots(paths: Iterable[str]) -> Roots:
+    """Folders (repository-relative, '' for the root) that hold a SKILL.md; `.layouts` also names
+    the plugin folders among the same paths."""
+    paths = list(paths)
     roots = set()
     for p in paths:
         if posixpath.basename(p).lower() == "skill.md":
             roots.add(posixpath.dirname(p))
-    return frozenset(roots)
+    return Roots(roots, layout_roots(paths))
 
 
 def skill_root_of(path: str, roots: frozenset[str]) -> str | None:
@@ -87,6 +187,24 @@ def skill_root_of(path: str, roots: frozenset[str]) -> str | None:
     while True:
         if d in roots:
             return d
+        if not d:
+            return None
+        d = posixpath.dirname(d)
+
+
+def layout_kind(path: str, roots: frozenset[str]) -> str | None:
+    """The kind a layout (plugin) gives a path below its root, or None."""
+    found = getattr(roots, "layouts", None)
+    if not found:
+        return None
+    by_name = {lay.name: lay for lay in layouts()}
+    d = posixpath.dirname(path)
+    while True:
+        name = found.get(d)
+        if name is not None and name in by_name:
+            kind = by_name[name].classify(path[len(d) + 1:] if d else path)
+            if kind is not None:
+                return kind
         if not d:
             return None
         d = posixpath.dirname(d)
@@ -106,8 +224,12 @@ class Catalog:
         matched = _entries_set().match(data)
         if matched is None:  # the set's pass did not finish: ask each entry
             matched = [i for i, e in enumerate(self.entries) if e.regex.search(data) is not None]
-        if matched:  # the first entry that matches wins
-            return self.entries[min(matched)].kind
+        if matched:  # the most specific entry that matches wins; on a tie, the first
+            spec = _specificity()
+            return self.entries[min(matched, key=lambda i: (-spec[i], i))].kind
+        kind = layout_kind(path, roots)
+        if kind is not None:
+            return kind
         if skill_root_of(path, roots) is not None:
             return "skill"
         if self.extra.matches(path):

@@ -12,7 +12,8 @@ import stat
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .catalog import Catalog, skill_root_of, skill_roots
+from .catalog import Catalog, Roots, skill_root_of, skill_roots
+from .imports import follow, importing_kinds
 from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
@@ -34,6 +35,9 @@ class Target:
     changed_lines: frozenset[int] | None = None  # None: the whole file is in scope
     blob: bytes | None = None  # content read from git; None: read from the working tree
     skill_root: str | None = None
+    # Scanned because agent files import it with `@path` (scanner/imports.py): the importing
+    # files, outermost first. Empty for a file found by the catalog.
+    imported_by: tuple[str, ...] = ()
 
 
 @dataclass
@@ -197,18 +201,29 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     one step can list a SKILL.md after a README.md beside it."""
     w = Walk()
     roots: set[str] = set()
-    frozen: frozenset[str] = frozenset()
+    layouts: dict[str, str] = {}
+    frozen: frozenset[str] = Roots()
     listed = 0
+    importers: list[str] = []  # targets that can import (instructions, commands, ...)
+    known: set[str] = set()  # every target's path: an imported agent file is scanned once
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
         listed = len(w.files)
         found = skill_roots(new)
-        if not found <= roots:
+        # A plugin's marker (.claude-plugin/plugin.json) is listed before its commands/, agents/,
+        # hooks/ and skills/ folders: the walk takes sub-folders in name order, "." first.
+        if not found <= roots or not found.layouts.keys() <= layouts.keys():
             roots |= found
-            frozen = frozenset(roots)
+            layouts.update(found.layouts)
+            frozen = Roots(roots, layouts)
         step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in new) if t is not None]
         if step:
+            importers.extend(t.path for t in step if t.kind in importing_kinds())
+            known.update(t.path for t in step)
             yield step
+    imported = imported_targets(ts.root, importers, limits, known)
+    if imported:
+        yield imported
     ts.skill_roots = frozen
     ts.not_scanned.extend(w.capped)
     for path in w.links:  # after every file, as a whole-walk classification had them
@@ -230,6 +245,24 @@ def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[
     if kind is None:
         return None
     return Target(path, kind, skill_root=skill_root_of(path, roots) if kind == "skill" else None)
+
+
+def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str]) -> list[Target]:
+    """Files that the agent files `importers` import with `@path` (up to five hops), inside the
+    repository and not among `known` (targets already): each becomes an instruction target that
+    remembers its chain of importers."""
+    from .textio import Decoded, is_within, read_file
+
+    if not importers:
+        return []
+
+    def read(path: str) -> str | None:
+        if not is_within(root, os.path.join(root, path)):  # a folder link on the way out
+            return None
+        loaded = read_file(root, path, limits.max_file_bytes)
+        return loaded.text if isinstance(loaded, Decoded) else None
+
+    return [Target(i.path, "instruction", imported_by=i.chain) for i in follow(importers, read, known)]
 
 
 def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
@@ -258,7 +291,8 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
         if stat.S_ISDIR(st.st_mode):
             sub = discover(full, catalog, limits)
             prefix = "" if rel == "." else rel + "/"
-            ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/")) for t in sub.targets)
+            ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/"),
+                                     imported_by=tuple(prefix + p for p in t.imported_by)) for t in sub.targets)
             ts.not_scanned.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.not_scanned)
             ts.links.extend((prefix + a, b) for a, b in sub.links)
             ts.skill_roots |= frozenset((prefix + r).rstrip("/") for r in sub.skill_roots)

@@ -126,7 +126,9 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         elif loaded.reason == "binary" and target.kind == "skill" and flags_binary(target.path, loaded.detail):
             out.findings.append(file_finding("IG952", target.path, f"{loaded.detail} shipped in a skill folder", sha256=loaded.sha256))
         return out
-    doc = Document(target.path, loaded.text)
+    # An @-imported file is read as the agent reads it: text in its instructions (a script stays a script).
+    imported = bool(target.imported_by) and classify(target.path, loaded.text)[0] != "script"
+    doc = Document(target.path, loaded.text, kind="prose" if imported else None)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
     out.findings.extend(gate.findings)
     if gate.not_scanned is not None:
@@ -146,6 +148,9 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     if loaded.invalid_bytes:
         for f in found:
             f.properties["invalid-utf8"] = True
+    if target.imported_by:
+        for f in found:
+            f.properties["imported-by"] = " -> ".join(target.imported_by)
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out

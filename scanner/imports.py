@@ -1,0 +1,214 @@
+"""`@path` imports: what an agent file pulls into the agent's context, and where it comes from.
+
+Claude Code (and Gemini CLI, and Cursor rules) read `@path/to/file` in an instruction file as
+"put that file's content here": relative to the importing file, `~/` for the home folder, never
+inside code spans or fenced code blocks, up to five hops deep
+(https://docs.claude.com/en/docs/claude-code/memory#claude-md-imports). So:
+
+- an import that stays inside the repository is followed, and the imported file is scanned as
+  an instruction file, whatever its name or extension (targets.discover_steps; the chain of
+  importers is kept on the target as `imported_by`);
+- an import of a credential file, of a path outside the repository, or of a URL is a finding
+  (rules IG960-IG962 in scanner/rules/imports.py), because its content reaches the model but
+  never the pull request.
+
+What counts as a credential file and which outside paths are expected are data
+(data/imports.yml). Nothing here touches the file system except through the `read` callback
+the caller passes.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Callable, Iterable, Iterator
+
+import yaml
+
+from .catalog import GlobSet
+
+URL = "url"
+CREDENTIAL = "credential"
+OUTSIDE = "outside"
+HOME_ALLOWED = "home-allowed"  # documented personal imports (~/.claude/...): not followed, not flagged
+INSIDE = "inside"
+ALIAS = "alias"  # an absolute-looking token that is not a system or home path (`@/components`)
+
+PROSE_SUFFIXES = ("", ".md", ".mdc", ".markdown", ".txt")
+_TRAILING = ".,;:!?)]}>'\"*_"
+_FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/-")
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return yaml.safe_load(resources.files("scanner").joinpath("data/imports.yml").read_text("utf-8"))
+
+
+def max_hops() -> int:
+    return int(_data().get("max_hops", 5))
+
+
+def importing_kinds() -> frozenset[str]:
+    return frozenset(_data().get("importing_kinds") or ())
+
+
+@lru_cache(maxsize=1)
+def _credential_sets() -> tuple[GlobSet, GlobSet, GlobSet]:
+    d = _data()
+    return (GlobSet(d.get("credential_globs") or ()), GlobSet(d.get("credential_exceptions") or ()),
+            GlobSet(d.get("outside_allowed") or ()))
+
+
+@lru_cache(maxsize=1)
+def _absolute_roots() -> frozenset[str]:
+    return frozenset(str(r).lower() for r in _data().get("absolute_roots") or ())
+
+
+@dataclass(frozen=True)
+class Token:
+    """One `@path` in a text: character offsets of the whole token (with its `@`)."""
+
+    start: int
+    end: int
+    raw: str  # as written after the `@`
+    path: str  # trailing punctuation and any `#fragment` removed
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """Every `@path` outside fenced code blocks and inline code spans, preceded by the start of a
+    line or by white space (as Claude Code reads them). Linear in the text."""
+    offset = 0
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if indent <= 3 and (stripped.startswith("```") or stripped.startswith("~~~")):
+            mark = stripped[:3]
+            if fence is None:
+                fence = mark
+            elif mark == fence:
+                fence = None
+            offset += len(line) + 1
+            continue
+        if fence is None and "@" in line:
+            yield from _line_tokens(line, offset)
+        offset += len(line) + 1
+
+
+def _line_tokens(line: str, offset: int) -> Iterator[Token]:
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch == "`":  # a code span: skip to the closing run of as many backticks
+            j = i
+            while j < n and line[j] == "`":
+                j += 1
+            run = line[i:j]
+            close = line.find(run, j)
+            while close != -1 and close + len(run) < n and line[close + len(run)] == "`":
+                close = line.find(run, close + len(run) + 1)
+            if close == -1:
+                i = j
+            else:
+                i = close + len(run)
+            continue
+        if ch == "@" and (i == 0 or line[i - 1].isspace()):
+            j = i + 1
+            while j < n and not line[j].isspace() and line[j] != "`":
+                j += 1
+            raw = line[i + 1:j]
+            path = clean(raw)
+            if path:
+                yield Token(offset + i, offset + j, raw, path)
+            i = j
+            continue
+        i += 1
+
+
+def clean(raw: str) -> str:
+    """The path an `@` token names: no `#fragment`, no trailing punctuation of the sentence."""
+    if "://" not in raw:
+        raw = raw.split("#", 1)[0]
+    raw = raw.rstrip(_TRAILING)
+    if not raw or raw[0] not in _FIRST:
+        return ""
+    return raw
+
+
+def _is_url(path: str) -> bool:
+    scheme, sep, rest = path.partition("://")
+    return bool(sep and rest and scheme and scheme[0].isalpha() and all(c.isalnum() or c in "+.-" for c in scheme))
+
+
+def _windows_absolute(path: str) -> bool:
+    return len(path) > 2 and path[0].isalpha() and path[1] == ":" and path[2] in "\\/"
+
+
+def classify(importer: str, path: str) -> tuple[str, str]:
+    """(category, resolved path) of an import written in `importer` (repository-relative).
+    The resolved path is repository-relative for INSIDE, else the path as written."""
+    if _is_url(path):
+        return URL, path
+    creds, exceptions, allowed = _credential_sets()
+    low = path.lower().replace("\\", "/")
+    if creds.matches(low) and not exceptions.matches(low):
+        return CREDENTIAL, path
+    if low.startswith("~"):
+        return (HOME_ALLOWED if allowed.matches(low) else OUTSIDE), path
+    if _windows_absolute(path):
+        return OUTSIDE, path
+    if low.startswith("/"):
+        first = low.lstrip("/").split("/", 1)[0]
+        return (OUTSIDE if first in _absolute_roots() else ALIAS), path
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), path))
+    if joined == ".." or joined.startswith("../"):
+        return OUTSIDE, path
+    # An import that climbs out and back in still names a repository file.
+    if creds.matches(joined.lower()) and not exceptions.matches(joined.lower()):
+        return CREDENTIAL, path
+    return INSIDE, joined
+
+
+def is_prose(path: str) -> bool:
+    name = posixpath.basename(path).lower()
+    stem, dot, ext = name.rpartition(".")
+    suffix = f".{ext}" if dot and stem else ""
+    return suffix in PROSE_SUFFIXES
+
+
+@dataclass(frozen=True)
+class Imported:
+    path: str  # repository-relative
+    chain: tuple[str, ...]  # the importing files, outermost first (the agent file, then each hop)
+
+
+def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iterable[str] = ()) -> list[Imported]:
+    """Files imported (up to max_hops hops) by the agent files `starts`, that are not themselves
+    among `known` (already scanned as agent files). `read(path)` returns the text of a regular
+    file inside the repository, or None (absent, a link, unreadable, not text)."""
+    known_set = set(known)
+    seen: set[str] = set()
+    out: list[Imported] = []
+    hops = max_hops()
+    queue: list[tuple[str, str, tuple[str, ...]]] = []
+    for start in starts:
+        if not is_prose(start):
+            continue
+        text = read(start)
+        if text is not None and "@" in text:
+            queue.append((start, text, (start,)))
+    while queue:
+        path, text, chain = queue.pop(0)
+        for tok in tokens(text):
+            category, resolved = classify(path, tok.path)
+            if category != INSIDE or resolved in known_set or resolved in seen or resolved in chain:
+                continue
+            body = read(resolved)
+            if body is None:
+                continue
+            seen.add(resolved)
+            out.append(Imported(resolved, chain))
+            if len(chain) < hops and is_prose(resolved) and "@" in body:
+                queue.append((resolved, body, chain + (resolved,)))
+    return out

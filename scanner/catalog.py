@@ -138,6 +138,13 @@ def _entries_set() -> RegexSet:
     return RegexSet(e.regex.pattern for e in builtin_entries())
 
 
+@lru_cache(maxsize=1)
+def layout_top_names() -> GlobSet:
+    """Names a layout gives a kind at the top of its folder (`.lsp.json`): a walk lists them
+    before the marker's sub-folder, so discovery keeps them aside until it knows."""
+    return GlobSet(e.glob for lay in layouts() for e in lay.entries if "/" not in e.glob)
+
+
 class Roots(frozenset):
     """The skill roots found among some paths (a frozenset of folders, '' for the top), carrying
     the layout roots (plugin folders) found among the same paths in `.layouts`: folder -> layout

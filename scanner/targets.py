@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .catalog import Catalog, Roots, skill_root_of, skill_roots
+from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
 from .models import NotScanned
 
@@ -206,17 +206,28 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     listed = 0
     importers: list[str] = []  # targets that can import (instructions, commands, ...)
     known: set[str] = set()  # every target's path: an imported agent file is scanned once
+    top_names = layout_top_names()
+    aside: list[str] = []
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
         listed = len(w.files)
         found = skill_roots(new)
         # A plugin's marker (.claude-plugin/plugin.json) is listed before its commands/, agents/,
         # hooks/ and skills/ folders: the walk takes sub-folders in name order, "." first.
+        # A file at the top of a plugin (.lsp.json) is listed in its folder's step, before the
+        # marker: such names wait in `aside` and are classified again once a marker is seen.
+        late: list[str] = []
         if not found <= roots or not found.layouts.keys() <= layouts.keys():
+            fresh = found.layouts.keys() - layouts.keys()
             roots |= found
             layouts.update(found.layouts)
             frozen = Roots(roots, layouts)
-        step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in new) if t is not None]
+            late = [p for p in aside if posixpath.dirname(p) in fresh]
+            if late:
+                aside = [p for p in aside if posixpath.dirname(p) not in fresh]
+        step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in (*late, *new)) if t is not None]
+        taken = {t.path for t in step}
+        aside.extend(p for p in new if p not in taken and top_names.matches(posixpath.basename(p)))
         if step:
             importers.extend(t.path for t in step if t.kind in importing_kinds())
             known.update(t.path for t in step)

@@ -18,8 +18,9 @@ import yaml
 from .matching import Regex, RegexSet
 
 
-def glob_to_regex(glob: str) -> str:
-    """Translate a path glob (`**`, `*`, `?`, `[...]`-free) to an anchored RE2 pattern."""
+def glob_to_regex(glob: str, case_sensitive: bool = False) -> str:
+    """Translate a path glob (`**`, `*`, `?`, `[...]`-free) to an anchored RE2 pattern,
+    case-insensitive unless asked."""
     out: list[str] = []
     i = 0
     while i < len(glob):
@@ -39,7 +40,7 @@ def glob_to_regex(glob: str) -> str:
             ch = glob[i]
             out.append("\\" + ch if not ch.isalnum() and ch != "/" else ch)
             i += 1
-    return "(?is)^" + "".join(out) + "$"
+    return ("(?s)^" if case_sensitive else "(?is)^") + "".join(out) + "$"
 
 
 class GlobSet:
@@ -92,7 +93,9 @@ class Layout:
 
 
 def _entry(e: dict, agent: str) -> Entry:
-    return Entry(e["glob"], e["kind"], e.get("agent", agent), Regex(glob_to_regex(e["glob"])),
+    # `case: sensitive`: a name that is common in another case for other files (docs/agent.md).
+    sensitive = e.get("case") == "sensitive"
+    return Entry(e["glob"], e["kind"], e.get("agent", agent), Regex(glob_to_regex(e["glob"], sensitive)),
                  e.get("load", "any-depth"), e.get("doc", ""), e.get("example", ""))
 
 

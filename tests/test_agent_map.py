@@ -77,13 +77,15 @@ def test_each_entry_is_cited_and_classifies_its_example(entry):
     assert entry.load in LOADS, entry.glob
     # Every convention but a "named" one is scanned at any depth: a monorepo's sub-folder can be
     # opened as a workspace of its own.
-    assert entry.glob.startswith("**/") or entry.load == "named", entry.glob
+    assert entry.glob.startswith("**/") or entry.load == "named" or Catalog().classify("sub/" + entry.glob) == entry.kind, entry.glob
     assert entry.example, entry.glob
     assert Catalog().classify(entry.example) == entry.kind, (entry.glob, entry.example)
 
 
 def test_the_most_specific_entry_wins():
     c = Catalog()
+    assert c.classify("AGENT.md") == c.classify("agent.md") == c.classify("pkg/AGENT.md") == "instruction"
+    assert c.classify("docs/agent.md") is None  # a documentation page, not Amp's or Zed's file
     assert c.classify(".gemini/settings.json") == "config"
     assert c.classify(".gemini/commands/x.toml") == "command"
     assert c.classify(".gemini/notes.md") == "instruction"

@@ -82,14 +82,18 @@ class Layout:
     doc: str
     markers: tuple[str, ...]
     entries: tuple[Entry, ...]
+    manifest: str = ""  # the marker whose keys name more component paths
+    manifest_paths: tuple[tuple[str, str], ...] = ()  # (manifest key, kind)
 
     def classify(self, rel: str) -> str | None:
+        """The kind of a path relative to the layout's folder: the most specific entry wins."""
         data = rel.encode("utf-8", "surrogateescape")
-        best = None
-        for e in self.entries:
-            if e.regex.search(data) is not None and (best is None or e.specificity > best.specificity):
-                best = e
-        return None if best is None else best.kind
+        matched = _layout_set(self.name).match(data)
+        if matched is None:
+            matched = [i for i, e in enumerate(self.entries) if e.regex.search(data) is not None]
+        if not matched:
+            return None
+        return self.entries[min(matched, key=lambda i: (-self.entries[i].specificity, i))].kind
 
 
 def _entry(e: dict, agent: str) -> Entry:
@@ -119,8 +123,35 @@ def builtin_entries() -> tuple[Entry, ...]:
 @lru_cache(maxsize=1)
 def layouts() -> tuple[Layout, ...]:
     return tuple(Layout(l["name"], l.get("agent", "generic"), l.get("doc", ""), tuple(l["markers"]),
-                        tuple(_entry(e, l.get("agent", "generic")) for e in l["entries"]))
+                        tuple(_entry(e, l.get("agent", "generic")) for e in l["entries"]),
+                        l.get("manifest", ""), tuple((l.get("manifest_paths") or {}).items()))
                  for l in _raw().get("layouts") or ())
+
+
+def manifest_components(layout: Layout, manifest_text: str) -> list[tuple[str, str]]:
+    """(path relative to the plugin folder, kind) for each component path a plugin manifest
+    names (`"agents": "./custom/agents/"`). Paths that leave the folder or are not strings are
+    ignored; a manifest that is not JSON names nothing (its own scan reports what it holds)."""
+    import json
+
+    try:
+        data = json.loads(manifest_text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    out: list[tuple[str, str]] = []
+    for key, kind in layout.manifest_paths:
+        value = data.get(key)
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if not isinstance(v, str) or "://" in v:
+                continue
+            rel = posixpath.normpath(v.replace("${CLAUDE_PLUGIN_ROOT}", ".").lstrip("/") if v.startswith("${") else v)
+            if rel in (".", "") or rel == ".." or rel.startswith("../") or posixpath.isabs(rel):
+                continue
+            out.append((rel, kind))
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -202,22 +233,37 @@ def skill_root_of(path: str, roots: frozenset[str]) -> str | None:
         d = posixpath.dirname(d)
 
 
+@lru_cache(maxsize=None)
+def _layout_set(name: str) -> RegexSet:
+    lay = next(lay for lay in layouts() if lay.name == name)
+    return RegexSet(e.regex.pattern for e in lay.entries)
+
+
+@lru_cache(maxsize=1)
+def _layout_index() -> tuple[dict[str, Layout], frozenset[str]]:
+    """Layouts by name, and the first path segment (lower-cased) of every layout entry: a path
+    below a plugin folder has one of them right after the folder."""
+    firsts = frozenset(e.glob.split("/", 1)[0].lower() for lay in layouts() for e in lay.entries)
+    return {lay.name: lay for lay in layouts()}, firsts
+
+
 def layout_kind(path: str, roots: frozenset[str]) -> str | None:
     """The kind a layout (plugin) gives a path below its root, or None."""
     found = getattr(roots, "layouts", None)
     if not found:
         return None
-    by_name = {lay.name: lay for lay in layouts()}
-    d = posixpath.dirname(path)
-    while True:
-        name = found.get(d)
-        if name is not None and name in by_name:
-            kind = by_name[name].classify(path[len(d) + 1:] if d else path)
+    by_name, firsts = _layout_index()
+    parts = path.split("/")
+    for i in range(len(parts) - 1, -1, -1):  # the innermost plugin folder first
+        if parts[i].lower() not in firsts:
+            continue
+        name = found.get("/".join(parts[:i]))
+        lay = by_name.get(name) if name is not None else None
+        if lay is not None:
+            kind = lay.classify("/".join(parts[i:]))
             if kind is not None:
                 return kind
-        if not d:
-            return None
-        d = posixpath.dirname(d)
+    return None
 
 
 class Catalog:

@@ -232,6 +232,11 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
             importers.extend(t.path for t in step if t.kind in importing_kinds())
             known.update(t.path for t in step)
             yield step
+    named = manifest_targets(ts.root, w.files, layouts, known, limits)
+    if named:
+        importers.extend(t.path for t in named if t.kind in importing_kinds())
+        known.update(t.path for t in named)
+        yield named
     imported = imported_targets(ts.root, importers, limits, known)
     if imported:
         yield imported
@@ -256,6 +261,37 @@ def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[
     if kind is None:
         return None
     return Target(path, kind, skill_root=skill_root_of(path, roots) if kind == "skill" else None)
+
+
+def manifest_targets(root: str, files: list[str], layout_roots: dict[str, str], known: set[str], limits: Limits) -> list[Target]:
+    """Files a plugin manifest names at paths of its own choosing (`"hooks": "./config/hooks.json"`,
+    `"agents": "./custom/agents/"`), inside the plugin folder: agent files of the key's kind."""
+    from .catalog import layouts, manifest_components
+    from .textio import Decoded, read_file
+
+    by_name = {lay.name: lay for lay in layouts()}
+    wanted: list[tuple[str, str]] = []  # (repository-relative file or folder, kind)
+    for folder, name in sorted(layout_roots.items()):
+        lay = by_name.get(name)
+        if lay is None or not lay.manifest:
+            continue
+        manifest = f"{folder}/{lay.manifest}" if folder else lay.manifest
+        loaded = read_file(root, manifest, limits.max_file_bytes)
+        if not isinstance(loaded, Decoded):
+            continue
+        for rel, kind in manifest_components(lay, loaded.text):
+            wanted.append((f"{folder}/{rel}" if folder else rel, kind))
+    if not wanted:
+        return []
+    out: list[Target] = []
+    for path in files:
+        if path in known:
+            continue
+        for place, kind in wanted:
+            if path == place or path.startswith(place + "/"):
+                out.append(Target(path, kind))
+                break
+    return out
 
 
 def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str]) -> list[Target]:

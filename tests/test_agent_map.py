@@ -145,3 +145,20 @@ def test_a_tree_without_agent_files_is_an_empty_target_set(tmp_path):
     _write(tmp_path, "README.md", "# nothing for agents here\n")
     _write(tmp_path, "src/main.py", "print('hi')\n")
     assert discover(str(tmp_path), Catalog()).targets == []
+
+
+def test_a_plugin_manifest_names_more_component_paths(tmp_path):
+    manifest = {"name": "acme", "hooks": "./config/hooks.json", "agents": ["./custom/agents/"],
+                "commands": "${CLAUDE_PLUGIN_ROOT}/extra/cmd.md", "mcpServers": "../../escape.json"}
+    _write(tmp_path, f"{PLUGIN}/{PLUGIN_MARKER}", json.dumps(manifest))
+    _write(tmp_path, f"{PLUGIN}/config/hooks.json", poisoned("hooks.json"))
+    _write(tmp_path, f"{PLUGIN}/custom/agents/a.md", "x\n")
+    _write(tmp_path, f"{PLUGIN}/extra/cmd.md", "x\n")
+    _write(tmp_path, f"{PLUGIN}/config/other.json", "{}\n")
+    _write(tmp_path, "escape.json", "{}\n")
+    kinds = {t.path: t.kind for t in discover(str(tmp_path), Catalog()).targets}
+    assert kinds[f"{PLUGIN}/config/hooks.json"] == "config"
+    assert kinds[f"{PLUGIN}/custom/agents/a.md"] == "agent"
+    assert kinds[f"{PLUGIN}/extra/cmd.md"] == "command"
+    assert f"{PLUGIN}/config/other.json" not in kinds and "escape.json" not in kinds
+    assert f"{PLUGIN}/config/hooks.json" in _high_paths(tmp_path)

@@ -327,6 +327,7 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
     # Files named together with their SKILL.md are judged as one skill folder.
     file_roots = skill_roots(_rel(root, os.path.join(root, p)) for p in paths)
     ts.skill_roots = file_roots
+    named_files: list[str] = []
     for p in paths:
         full = os.path.join(root, p)
         try:
@@ -346,4 +347,8 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
         else:
             kind = catalog.classify(rel, file_roots) or "explicit"
             ts.targets.append(Target(rel, kind, skill_root=skill_root_of(rel, file_roots) if kind == "skill" else None))
+            if kind in importing_kinds():
+                named_files.append(rel)
+    # A named instruction file brings what it imports, as the agent reads it.
+    ts.targets.extend(imported_targets(root, named_files, limits, {t.path for t in ts.targets}))
     return ts

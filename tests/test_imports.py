@@ -133,3 +133,10 @@ def test_documented_imports_draw_nothing(tmp_path):
     _write(tmp_path, "package.json", '{"name": "w", "scripts": {"build": "vite build", "test": "vitest run"}}\n')
     _write(tmp_path, "docs/git-instructions.md", "- Rebase before opening a PR.\n")
     assert [f for f in _scan(tmp_path).findings if f.severity >= Severity.MEDIUM] == []
+
+
+def test_a_named_instruction_file_brings_its_imports(tmp_path):
+    _write(tmp_path, "CLAUDE.md", "@docs/rules.md\n")
+    _write(tmp_path, "docs/rules.md", "rules\n")
+    ts = explicit(str(tmp_path), ["CLAUDE.md"], Catalog())
+    assert [(t.path, t.imported_by) for t in ts.targets] == [("CLAUDE.md", ()), ("docs/rules.md", ("CLAUDE.md",))]

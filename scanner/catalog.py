@@ -212,6 +212,14 @@ def layout_roots(paths: Iterable[str]) -> dict[str, str]:
     return found
 
 
+def marker_dirs(dirs: Iterable[str]) -> list[str]:
+    """The folders to list, besides `dirs`, so that skill_roots() of the listing also finds the
+    layouts (plugins) rooted at any of `dirs`: their marker sub-folders (`d/.claude-plugin`).
+    For callers that list a few folders instead of the whole tree (the Action's changed scope)."""
+    subs = sorted({posixpath.dirname(m) for lay in layouts() for m in lay.markers})
+    return [f"{d}/{s}" if d else s for d in dirs for s in subs]
+
+
 def skill_roots(paths: Iterable[str]) -> Roots:
     """Folders (repository-relative, '' for the root) that hold a SKILL.md; `.layouts` also names
     the plugin folders among the same paths."""

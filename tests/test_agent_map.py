@@ -162,3 +162,9 @@ def test_a_plugin_manifest_names_more_component_paths(tmp_path):
     assert kinds[f"{PLUGIN}/extra/cmd.md"] == "command"
     assert f"{PLUGIN}/config/other.json" not in kinds and "escape.json" not in kinds
     assert f"{PLUGIN}/config/hooks.json" in _high_paths(tmp_path)
+
+
+def test_marker_dirs_name_the_plugin_marker_folders():
+    from scanner.catalog import marker_dirs
+
+    assert marker_dirs(["", "plugins/x"]) == [".claude-plugin", "plugins/x/.claude-plugin"]

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
+from .runs import is_runner, max_files as max_run_files, referenced
 from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
@@ -38,6 +39,8 @@ class Target:
     # Scanned because agent files import it with `@path` (scanner/imports.py): the importing
     # files, outermost first. Empty for a file found by the catalog.
     imported_by: tuple[str, ...] = ()
+    # Scanned because a setting runs it (scanner/runs.py): that settings file.
+    run_by: str | None = None
 
 
 @dataclass
@@ -207,6 +210,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     importers: list[str] = []  # targets that can import (instructions, commands, ...)
     known: set[str] = set()  # every target's path: an imported agent file is scanned once
     top_names = layout_top_names()
+    runners: list[str] = []  # settings files whose commands may run repository files
     aside: list[str] = []
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
@@ -230,6 +234,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         aside.extend(p for p in new if p not in taken and top_names.matches(posixpath.basename(p)))
         if step:
             importers.extend(t.path for t in step if t.kind in importing_kinds())
+            runners.extend(t.path for t in step if t.kind == "config" and is_runner(t.path))
             known.update(t.path for t in step)
             yield step
     named = manifest_targets(ts.root, w.files, layouts, known, limits)
@@ -237,6 +242,10 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         importers.extend(t.path for t in named if t.kind in importing_kinds())
         known.update(t.path for t in named)
         yield named
+    ran = run_targets(ts, runners + [t.path for t in named if is_runner(t.path)], w.files, known, limits)
+    if ran:
+        known.update(t.path for t in ran)
+        yield ran
     imported = imported_targets(ts.root, importers, limits, known)
     if imported:
         yield imported
@@ -294,6 +303,31 @@ def manifest_targets(root: str, files: list[str], layout_roots: dict[str, str], 
     return out
 
 
+def run_targets(ts: TargetSet, runners: list[str], files: list[str], known: set[str], limits: Limits) -> list[Target]:
+    """Repository files that the settings files `runners` run (a hook's script, a task, a local
+    MCP server, a file every terminal sources), not agent files already: config targets that
+    remember the setting. Past the cap, the rest are listed as not scanned."""
+    from .textio import Decoded, read_file
+
+    if not runners:
+        return []
+    texts = []
+    for path in runners:
+        loaded = read_file(ts.root, path, limits.max_file_bytes)
+        if isinstance(loaded, Decoded):
+            texts.append((path, loaded.text))
+    out: list[Target] = []
+    cap = max_run_files()
+    for path, config in referenced(texts, set(files)):
+        if path in known:
+            continue
+        if len(out) >= cap:
+            ts.not_scanned.append(NotScanned(path, "run-file-cap", f"run by {config}; over the {cap}-file cap for files settings run"))
+            continue
+        out.append(Target(path, "config", run_by=config))
+    return out
+
+
 def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str]) -> list[Target]:
     """Files that the agent files `importers` import with `@path` (up to five hops), inside the
     repository and not among `known` (targets already): each becomes an instruction target that
@@ -340,7 +374,8 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
             sub = discover(full, catalog, limits)
             prefix = "" if rel == "." else rel + "/"
             ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/"),
-                                     imported_by=tuple(prefix + p for p in t.imported_by)) for t in sub.targets)
+                                     imported_by=tuple(prefix + p for p in t.imported_by),
+                                     run_by=None if t.run_by is None else prefix + t.run_by) for t in sub.targets)
             ts.not_scanned.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.not_scanned)
             ts.links.extend((prefix + a, b) for a, b in sub.links)
             ts.skill_roots |= frozenset((prefix + r).rstrip("/") for r in sub.skill_roots)

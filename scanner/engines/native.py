@@ -128,7 +128,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         return out
     # An @-imported file is read as the agent reads it: text in its instructions (a script stays a script).
     imported = bool(target.imported_by) and classify(target.path, loaded.text)[0] != "script"
-    doc = Document(target.path, loaded.text, kind="prose" if imported else None)
+    # A file a setting runs with no extension or shebang (a file BASH_ENV sources) is shell.
+    sourced = target.run_by is not None and classify(target.path, loaded.text) == ("prose", "text")
+    doc = Document(target.path, loaded.text, kind="prose" if imported else "script" if sourced else None,
+                   language="shell" if sourced else None)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
     out.findings.extend(gate.findings)
     if gate.not_scanned is not None:
@@ -151,6 +154,9 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     if target.imported_by:
         for f in found:
             f.properties["imported-by"] = " -> ".join(target.imported_by)
+    if target.run_by is not None:
+        for f in found:
+            f.properties["run-by"] = target.run_by
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out

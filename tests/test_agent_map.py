@@ -168,3 +168,14 @@ def test_marker_dirs_name_the_plugin_marker_folders():
     from scanner.catalog import marker_dirs
 
     assert marker_dirs(["", "plugins/x"]) == [".claude-plugin", "plugins/x/.claude-plugin"]
+
+
+def test_the_generated_agent_map_page_is_current():
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "agent_map_doc.py"
+    spec = importlib.util.spec_from_file_location("agent_map_doc", script)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert Path(mod.OUT).read_text("utf-8") == mod.render(), "run: python scripts/agent_map_doc.py"

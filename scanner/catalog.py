@@ -84,6 +84,7 @@ class Layout:
     entries: tuple[Entry, ...]
     manifest: str = ""  # the marker whose keys name more component paths
     manifest_paths: tuple[tuple[str, str], ...] = ()  # (manifest key, kind)
+    marketplace: str = ""  # the marker that lists plugins in folders of their own (`source`)
 
     def classify(self, rel: str) -> str | None:
         """The kind of a path relative to the layout's folder: the most specific entry wins."""
@@ -124,13 +125,37 @@ def builtin_entries() -> tuple[Entry, ...]:
 def layouts() -> tuple[Layout, ...]:
     return tuple(Layout(l["name"], l.get("agent", "generic"), l.get("doc", ""), tuple(l["markers"]),
                         tuple(_entry(e, l.get("agent", "generic")) for e in l["entries"]),
-                        l.get("manifest", ""), tuple((l.get("manifest_paths") or {}).items()))
+                        l.get("manifest", ""), tuple((l.get("manifest_paths") or {}).items()),
+                        l.get("marketplace", ""))
                  for l in _raw().get("layouts") or ())
 
 
-def manifest_components(layout: Layout, manifest_text: str) -> list[tuple[str, str]]:
-    """(path relative to the plugin folder, kind) for each component path a plugin manifest
-    names (`"agents": "./custom/agents/"`). Paths that leave the folder or are not strings are
+def _local(v: object) -> str | None:
+    """A path inside the plugin folder, normalised, or None (a URL, outside, not a string)."""
+    if not isinstance(v, str) or "://" in v:
+        return None
+    rel = posixpath.normpath(v.replace("${CLAUDE_PLUGIN_ROOT}", ".", 1) if v.startswith("${CLAUDE_PLUGIN_ROOT}") else v)
+    if rel == ".." or rel.startswith("../") or posixpath.isabs(rel):
+        return None
+    return rel
+
+
+def _keyed(layout: Layout, data: dict, base: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for key, kind in layout.manifest_paths:
+        value = data.get(key)
+        for v in value if isinstance(value, list) else [value]:
+            rel = _local(v)
+            if rel is not None and rel != ".":
+                out.append((posixpath.normpath(posixpath.join(base, rel)), kind))
+    return out
+
+
+def manifest_components(layout: Layout, manifest_text: str, marketplace: bool = False) -> list[tuple[str, str]]:
+    """(path relative to the layout folder, kind) for each component a manifest names at a path of
+    its own choosing (`"agents": "./custom/agents/"`). A marketplace lists plugins whose `source`
+    is a folder of the repository: each such folder gets the layout's default component folders
+    and the paths its entry names. Paths that leave the folder, URLs and other sources are
     ignored; a manifest that is not JSON names nothing (its own scan reports what it holds)."""
     import json
 
@@ -140,18 +165,22 @@ def manifest_components(layout: Layout, manifest_text: str) -> list[tuple[str, s
         return []
     if not isinstance(data, dict):
         return []
+    if not marketplace:
+        return _keyed(layout, data, ".")
     out: list[tuple[str, str]] = []
-    for key, kind in layout.manifest_paths:
-        value = data.get(key)
-        values = value if isinstance(value, list) else [value]
-        for v in values:
-            if not isinstance(v, str) or "://" in v:
-                continue
-            rel = posixpath.normpath(v.replace("${CLAUDE_PLUGIN_ROOT}", ".").lstrip("/") if v.startswith("${") else v)
-            if rel in (".", "") or rel == ".." or rel.startswith("../") or posixpath.isabs(rel):
-                continue
-            out.append((rel, kind))
-    return out
+    plugins = data.get("plugins")
+    for entry in plugins if isinstance(plugins, list) else ():
+        if not isinstance(entry, dict):
+            continue
+        src = _local(entry.get("source"))
+        if src is None:
+            continue
+        for e in layout.entries:  # the default folders, below the plugin's own folder
+            glob = e.glob[:-3] if e.glob.endswith("/**") else e.glob
+            if "*" not in glob:
+                out.append((posixpath.normpath(posixpath.join(src, glob)), e.kind))
+        out.extend(_keyed(layout, entry, src))
+    return [(p, k) for p, k in out if p not in (".", "")]
 
 
 @lru_cache(maxsize=1)

@@ -274,32 +274,38 @@ def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[
 
 def manifest_targets(root: str, files: list[str], layout_roots: dict[str, str], known: set[str], limits: Limits) -> list[Target]:
     """Files a plugin manifest names at paths of its own choosing (`"hooks": "./config/hooks.json"`,
-    `"agents": "./custom/agents/"`), inside the plugin folder: agent files of the key's kind."""
+    `"agents": "./custom/agents/"`), and the component folders of the plugins a marketplace lists
+    in folders of their own (`"source": "./plugins/x"`): agent files of the key's kind."""
     from .catalog import layouts, manifest_components
     from .textio import Decoded, read_file
 
     by_name = {lay.name: lay for lay in layouts()}
-    wanted: list[tuple[str, str]] = []  # (repository-relative file or folder, kind)
+    wanted: dict[str, str] = {}  # repository-relative file or folder -> kind
     for folder, name in sorted(layout_roots.items()):
         lay = by_name.get(name)
-        if lay is None or not lay.manifest:
+        if lay is None:
             continue
-        manifest = f"{folder}/{lay.manifest}" if folder else lay.manifest
-        loaded = read_file(root, manifest, limits.max_file_bytes)
-        if not isinstance(loaded, Decoded):
-            continue
-        for rel, kind in manifest_components(lay, loaded.text):
-            wanted.append((f"{folder}/{rel}" if folder else rel, kind))
+        for marker, market in ((lay.manifest, False), (lay.marketplace, True)):
+            if not marker:
+                continue
+            loaded = read_file(root, f"{folder}/{marker}" if folder else marker, limits.max_file_bytes)
+            if not isinstance(loaded, Decoded):
+                continue
+            for rel, kind in manifest_components(lay, loaded.text, market):
+                wanted.setdefault(f"{folder}/{rel}" if folder else rel, kind)
     if not wanted:
         return []
     out: list[Target] = []
     for path in files:
         if path in known:
             continue
-        for place, kind in wanted:
-            if path == place or path.startswith(place + "/"):
+        d = path
+        while d:  # the innermost named place wins
+            kind = wanted.get(d)
+            if kind is not None:
                 out.append(Target(path, kind))
                 break
+            d = posixpath.dirname(d)
     return out
 
 

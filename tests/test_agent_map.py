@@ -179,3 +179,22 @@ def test_the_generated_agent_map_page_is_current():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert Path(mod.OUT).read_text("utf-8") == mod.render(), "run: python scripts/agent_map_doc.py"
+
+
+def test_a_marketplace_makes_its_listed_plugin_folders_plugins(tmp_path):
+    market = {"name": "m", "plugins": [
+        {"name": "a", "source": "./tools/a", "strict": False, "hooks": "./cfg/hooks.json"},
+        {"name": "b", "source": {"source": "github", "repo": "o/r"}},
+        {"name": "c", "source": "../outside"}]}
+    _write(tmp_path, ".claude-plugin/marketplace.json", json.dumps(market))
+    _write(tmp_path, "tools/a/commands/x.md", "x\n")
+    _write(tmp_path, "tools/a/agents/y.md", "x\n")
+    _write(tmp_path, "tools/a/cfg/hooks.json", "{}\n")
+    _write(tmp_path, "tools/a/hooks/hooks.json", "{}\n")
+    _write(tmp_path, "tools/a/src/lib.ts", "x\n")
+    kinds = {t.path: t.kind for t in discover(str(tmp_path), Catalog()).targets}
+    assert kinds["tools/a/commands/x.md"] == "command"
+    assert kinds["tools/a/agents/y.md"] == "agent"
+    assert kinds["tools/a/cfg/hooks.json"] == "config"
+    assert kinds["tools/a/hooks/hooks.json"] == "config"
+    assert "tools/a/src/lib.ts" not in kinds

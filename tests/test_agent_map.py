@@ -198,3 +198,24 @@ def test_a_marketplace_makes_its_listed_plugin_folders_plugins(tmp_path):
     assert kinds["tools/a/cfg/hooks.json"] == "config"
     assert kinds["tools/a/hooks/hooks.json"] == "config"
     assert "tools/a/src/lib.ts" not in kinds
+
+
+# Conventions that depend on a second file: a skill folder anywhere (every file inside it), a
+# file an instruction file imports. (poisoned path, {other path: its benign text})
+COMPANION_CASES = [
+    ("tools/report/SKILL.md", {}),
+    ("tools/report/reference/notes.md", {"tools/report/SKILL.md": "---\nname: report\ndescription: Reports.\n---\nSee reference/notes.md.\n"}),
+    ("tools/report/config.json", {"tools/report/SKILL.md": "---\nname: report\ndescription: Reports.\n---\nUses config.json.\n"}),
+    ("docs/agent-guide.md", {"CLAUDE.md": "# project\n\nGuide: @docs/agent-guide.md\n"}),
+    ("docs/policy.yml", {"AGENTS.md": "# project\n\nPolicy: @docs/policy.yml\n"}),
+    ("notes/extra.md", {"GEMINI.md": "# project\n\n@notes/extra.md\n"}),
+]
+
+
+@pytest.mark.parametrize("path,others", COMPANION_CASES, ids=[c[0] for c in COMPANION_CASES])
+def test_a_poisoned_file_that_another_file_brings_in_draws_high(tmp_path, path, others):
+    for rel, text in others.items():
+        _write(tmp_path, rel, text)
+    _write(tmp_path, path, poisoned(path))
+    highs = _high_paths(tmp_path)
+    assert path in highs, (path, highs)

@@ -61,6 +61,16 @@ def _credential_sets() -> tuple[GlobSet, GlobSet, GlobSet]:
 
 
 @lru_cache(maxsize=1)
+def _link_globs() -> GlobSet:
+    return GlobSet(_data().get("link_globs") or ())
+
+
+def follows_links(path: str) -> bool:
+    """A file whose Markdown links and `#file:` references put the linked files into the prompt."""
+    return _link_globs().matches(path)
+
+
+@lru_cache(maxsize=1)
 def _absolute_roots() -> frozenset[str]:
     return frozenset(str(r).lower() for r in _data().get("absolute_roots") or ())
 
@@ -124,6 +134,47 @@ def _line_tokens(line: str, offset: int) -> Iterator[Token]:
             i = j
             continue
         i += 1
+
+
+def links(text: str) -> Iterator[tuple[str, bool]]:
+    """Relative targets of Markdown links `[text](path)` and of `#file:path` references, outside
+    fenced code blocks, with True for the latter (relative to the workspace, not the file).
+    Linear: one scan of each line for `](` and `#file:`."""
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        if len(line) - len(stripped) <= 3 and (stripped.startswith("```") or stripped.startswith("~~~")):
+            mark = stripped[:3]
+            fence = mark if fence is None else (None if mark == fence else fence)
+            continue
+        if fence is not None:
+            continue
+        i = line.find("](")
+        while i != -1:
+            end = line.find(")", i + 2)
+            if end == -1:
+                break
+            target = line[i + 2:end].strip().strip("<>").split(" ", 1)[0]
+            path = clean(target)
+            if path and not _is_url(path) and not target.startswith(("#", "mailto:")):
+                yield path, False
+            i = line.find("](", end)
+        j = line.find("#file:")
+        while j != -1:
+            k = j + 6
+            quoted = k < len(line) and line[k] in "'\""
+            if quoted:
+                end = line.find(line[k], k + 1)
+                raw = line[k + 1:end if end != -1 else len(line)]
+            else:
+                end = k
+                while end < len(line) and not line[end].isspace():
+                    end += 1
+                raw = line[k:end]
+            path = clean(raw)
+            if path:
+                yield path, True
+            j = line.find("#file:", max(end, k))
 
 
 def clean(raw: str) -> str:
@@ -196,19 +247,28 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
         if not is_prose(start):
             continue
         text = read(start)
-        if text is not None and "@" in text:
+        if text is not None and ("@" in text or follows_links(start)):
             queue.append((start, text, (start,)))
     while queue:
         path, text, chain = queue.pop(0)
-        for tok in tokens(text):
-            category, resolved = classify(path, tok.path)
-            if category != INSIDE or resolved in known_set or resolved in seen or resolved in chain:
-                continue
-            body = read(resolved)
-            if body is None:
+        found = [(tok.path, False, (path,)) for tok in tokens(text)]
+        if follows_links(path):
+            # `#file:` is relative to the workspace: the repository's top, or the file's folder.
+            found += [(p, True, ("", path) if from_root else (path,)) for p, from_root in links(text)]
+        for written, linked, bases in found:
+            for base in bases:
+                category, resolved = classify(base, written)
+                if category != INSIDE or resolved in known_set or resolved in seen or resolved in chain:
+                    continue
+                if linked and not is_prose(resolved):
+                    continue
+                body = read(resolved)
+                if body is not None:
+                    break
+            else:
                 continue
             seen.add(resolved)
             out.append(Imported(resolved, chain))
-            if len(chain) < hops and is_prose(resolved) and "@" in body:
+            if len(chain) < hops and is_prose(resolved) and ("@" in body or follows_links(resolved)):
                 queue.append((resolved, body, chain + (resolved,)))
     return out

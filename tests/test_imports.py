@@ -140,3 +140,17 @@ def test_a_named_instruction_file_brings_its_imports(tmp_path):
     _write(tmp_path, "docs/rules.md", "rules\n")
     ts = explicit(str(tmp_path), ["CLAUDE.md"], Catalog())
     assert [(t.path, t.imported_by) for t in ts.targets] == [("CLAUDE.md", ()), ("docs/rules.md", ("CLAUDE.md",))]
+
+
+def test_copilot_prompt_files_bring_the_prose_they_link(tmp_path):
+    _write(tmp_path, ".github/prompts/release.prompt.md",
+           "Follow [the checklist](../../docs/release.md) and #file:docs/notes.md.\n"
+           "Code: [main](../../src/main.ts), site: [x](https://example.com/a.md), [top](#top)\n"
+           "```\n[fenced](../../docs/fenced.md)\n```\n")
+    for rel in ("docs/release.md", "docs/notes.md", "src/main.ts", "docs/fenced.md"):
+        _write(tmp_path, rel, "x\n")
+    _write(tmp_path, "README.md", "[linked from a README](docs/other.md)\n")
+    _write(tmp_path, "docs/other.md", "x\n")
+    got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
+    assert got == {"docs/release.md": (".github/prompts/release.prompt.md",),
+                   "docs/notes.md": (".github/prompts/release.prompt.md",)}

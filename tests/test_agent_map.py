@@ -219,3 +219,22 @@ def test_a_poisoned_file_that_another_file_brings_in_draws_high(tmp_path, path, 
     _write(tmp_path, path, poisoned(path))
     highs = _high_paths(tmp_path)
     assert path in highs, (path, highs)
+
+
+def _comment_only(path: str) -> str:
+    return f"# Notes\n\nKeep the build green.\n\n{_COMMENT}\n"
+
+
+PROSE_EXAMPLES = [e for e in AGENT_ENTRIES if e.example.rsplit("/", 1)[-1].lower().endswith((".md", ".mdc", ".prompt"))
+                  or "." not in e.example.rsplit("/", 1)[-1].lstrip(".")]
+
+
+@pytest.mark.parametrize("entry", PROSE_EXAMPLES, ids=lambda e: e.glob)
+def test_a_hidden_comment_directive_at_each_prose_convention_draws_high(tmp_path, entry):
+    """Not only invisible characters: a prose convention is read as prose, so a hidden HTML
+    comment that orders a download-and-run is found there too."""
+    if entry.example.rsplit("/", 1)[-1].lower() in (".roomodes", ".kilocodemodes"):
+        pytest.skip("a modes file is YAML or JSON, not prose")
+    _write(tmp_path, entry.example, _comment_only(entry.example))
+    highs = _high_paths(tmp_path)
+    assert entry.example in highs, (entry.example, highs)

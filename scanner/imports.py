@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from .catalog import GlobSet
+from .document import _FENCE_CANDIDATE  # a line that may open or close a fenced block
 
 URL = "url"
 CREDENTIAL = "credential"
@@ -85,55 +86,61 @@ class Token:
     path: str  # trailing punctuation and any `#fragment` removed
 
 
-def tokens(text: str) -> Iterator[Token]:
+def tokens(text: str, fences: bool = True) -> list[Token]:
     """Every `@path` outside fenced code blocks and inline code spans, preceded by the start of a
-    line or by white space (as Claude Code reads them). Linear in the text."""
-    offset = 0
+    line or by white space (as Claude Code reads them). Linear in the text: the `@`s are found
+    with str.find, and lines are looked at only when some `@` could start an import."""
+    candidates: list[int] = []
+    i = text.find("@")
+    while i != -1:
+        if i == 0 or text[i - 1].isspace():
+            candidates.append(i)
+        i = text.find("@", i + 1)
+    if not candidates:
+        return []
+    # fences=False: the caller drops tokens in fenced blocks itself (a Document knows its blocks).
+    fenced = _fenced_spans(text) if fences and ("```" in text or "~~~" in text) else []
+    out: list[Token] = []
+    f = 0
+    n = len(text)
+    for i in candidates:
+        while f < len(fenced) and fenced[f][1] <= i:
+            f += 1
+        if f < len(fenced) and fenced[f][0] <= i:
+            continue
+        line_start = text.rfind("\n", 0, i) + 1
+        if text.count("`", line_start, i) % 2 == 1:  # inside a code span
+            continue
+        j = i + 1
+        while j < n and not text[j].isspace() and text[j] != "`":
+            j += 1
+        raw = text[i + 1:j]
+        path = clean(raw)
+        if path:
+            out.append(Token(i, j, raw, path))
+    return out
+
+
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character spans of fenced code blocks, fences included, in order. Only lines
+    that start (after up to three spaces) with ``` or ~~~ are looked at."""
+    spans: list[tuple[int, int]] = []
     fence: str | None = None
-    for line in text.split("\n"):
-        stripped = line.lstrip(" ")
-        indent = len(line) - len(stripped)
-        if indent <= 3 and (stripped.startswith("```") or stripped.startswith("~~~")):
-            mark = stripped[:3]
-            if fence is None:
-                fence = mark
-            elif mark == fence:
-                fence = None
-            offset += len(line) + 1
+    opened = 0
+    for m in _FENCE_CANDIDATE.finditer(text):
+        start = m.start()
+        if m.end() - start - 3 > 3:  # four spaces or more: indented, not a fence
             continue
-        if fence is None and "@" in line:
-            yield from _line_tokens(line, offset)
-        offset += len(line) + 1
-
-
-def _line_tokens(line: str, offset: int) -> Iterator[Token]:
-    i, n = 0, len(line)
-    while i < n:
-        ch = line[i]
-        if ch == "`":  # a code span: skip to the closing run of as many backticks
-            j = i
-            while j < n and line[j] == "`":
-                j += 1
-            run = line[i:j]
-            close = line.find(run, j)
-            while close != -1 and close + len(run) < n and line[close + len(run)] == "`":
-                close = line.find(run, close + len(run) + 1)
-            if close == -1:
-                i = j
-            else:
-                i = close + len(run)
-            continue
-        if ch == "@" and (i == 0 or line[i - 1].isspace()):
-            j = i + 1
-            while j < n and not line[j].isspace() and line[j] != "`":
-                j += 1
-            raw = line[i + 1:j]
-            path = clean(raw)
-            if path:
-                yield Token(offset + i, offset + j, raw, path)
-            i = j
-            continue
-        i += 1
+        mark = text[m.end() - 3:m.end()]
+        if fence is None:
+            fence, opened = mark, start
+        elif mark == fence:
+            eol = text.find("\n", start)
+            spans.append((opened, len(text) if eol == -1 else eol))
+            fence = None
+    if fence is not None:
+        spans.append((opened, len(text)))
+    return spans
 
 
 def links(text: str) -> Iterator[tuple[str, bool]]:

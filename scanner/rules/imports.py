@@ -13,11 +13,23 @@ from .base import Fixture, Hit, rule
 _REFERENCES = ("https://docs.claude.com/en/docs/claude-code/memory#claude-md-imports",)
 
 
+_FLAGGED = frozenset({imports.CREDENTIAL, imports.OUTSIDE, imports.URL})
+
+
+def _classified(doc: Document) -> list[tuple[imports.Token, str]]:
+    """The document's imports with their category, worked out once for the three rules."""
+    cached = doc.__dict__.get("_ig_imports")
+    if cached is None:
+        found = imports.tokens(doc.text, fences=False) if "@" in doc.text else []
+        cached = [(t, c) for t in found if (c := imports.classify(doc.path, t.path)[0]) in _FLAGGED]
+        if cached and doc.code_block_lines:  # the document's own view of its fenced blocks, shared with other rules
+            cached = [(t, c) for t, c in cached if doc.position(t.start)[0] not in doc.code_block_lines]
+        doc.__dict__["_ig_imports"] = cached
+    return cached
+
+
 def _imports(doc: Document, wanted: str) -> Iterator[Hit]:
-    if "@" not in doc.text:
-        return
-    for tok in imports.tokens(doc.text):
-        category, _ = imports.classify(doc.path, tok.path)
+    for tok, category in _classified(doc):
         if category == wanted:
             yield Hit(tok.start, tok.end, properties={"import": tok.path})
 

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
+from .named import named, spec_of
 from .runs import is_runner, max_files as max_run_files, referenced
 from .models import NotScanned
 
@@ -211,6 +212,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     known: set[str] = set()  # every target's path: an imported agent file is scanned once
     top_names = layout_top_names()
     runners: list[str] = []  # settings files whose commands may run repository files
+    namers: list[str] = []  # settings files that name instruction files (opencode.json, ...)
     aside: list[str] = []
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
@@ -235,6 +237,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         if step:
             importers.extend(t.path for t in step if t.kind in importing_kinds())
             runners.extend(t.path for t in step if t.kind == "config" and is_runner(t.path))
+            namers.extend(t.path for t in step if spec_of(t.path) is not None)
             known.update(t.path for t in step)
             yield step
     named = manifest_targets(ts.root, w.files, layouts, known, limits)
@@ -246,6 +249,11 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     if ran:
         known.update(t.path for t in ran)
         yield ran
+    told = settings_named_targets(ts.root, namers, w.files, known, limits)
+    if told:
+        importers.extend(t.path for t in told)
+        known.update(t.path for t in told)
+        yield told
     imported = imported_targets(ts.root, importers, limits, known)
     if imported:
         yield imported
@@ -332,6 +340,19 @@ def run_targets(ts: TargetSet, runners: list[str], files: list[str], known: set[
             continue
         out.append(Target(path, "config", run_by=config))
     return out
+
+
+def settings_named_targets(root: str, namers: list[str], files: list[str], known: set[str], limits: Limits) -> list[Target]:
+    """Instruction files that settings name (OpenCode's `instructions`, Aider's `read`, Gemini's
+    `contextFileName`, ...), not agent files already: instruction targets that remember the setting."""
+    from .textio import Decoded, read_file
+
+    texts = []
+    for path in namers:
+        loaded = read_file(root, path, limits.max_file_bytes)
+        if isinstance(loaded, Decoded):
+            texts.append((path, loaded.text))
+    return [Target(p, "instruction", imported_by=(config,)) for p, config in named(texts, files) if p not in known]
 
 
 def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str]) -> list[Target]:

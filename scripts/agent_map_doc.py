@@ -42,6 +42,15 @@ def render() -> str:
                   "Words of the commands under " + ", ".join(f"`{k}`" for k in runs.get("keys") or ()) +
                   " in these settings files that name a repository file make that file an agent file too "
                   f"({runs.get('doc', '')}): " + ", ".join(f"`{c}`" for c in runs.get("configs") or ()) + ".", ""]
+    named = raw.get("named_by_settings") or []
+    if named:
+        lines += ["## Instruction files that settings name", "",
+                  "These settings name instruction files an agent loads whatever their name or place; each named file is",
+                  "scanned as an instruction file (`paths`: paths or globs from the project folder; `names`: file names",
+                  "looked for in every folder).", "", "| settings file | keys | form | documented at |", "|---|---|---|---|"]
+        lines += [f"| `{n['config']}` | {', '.join('`' + k + '`' for k in n['keys'])} | {n.get('form', 'paths')} | {n.get('doc', '')} |"
+                  for n in named]
+        lines.append("")
     lines += ["## `@path` imports", "",
               "Files that instruction files import with `@path` (up to five hops) are scanned as instructions; imports of",
               "credential files, of paths outside the repository (other than `~/.claude/`) and of URLs are findings",

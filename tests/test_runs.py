@@ -65,3 +65,23 @@ def test_commands_never_reach_outside_or_absolute_paths(tmp_path):
     _write(tmp_path, "outside.sh", "echo\n")
     _write(repo, ".claude/settings.json", json.dumps({"statusLine": {"type": "command", "command": "bash ../../outside.sh /etc/profile"}}))
     assert [t for t in discover(str(repo), Catalog()).targets if t.run_by] == []
+
+
+def test_settings_name_instruction_files(tmp_path):
+    _write(tmp_path, "opencode.json", json.dumps({"instructions": ["docs/guidelines.md", "packages/*/RULES.md", "../x.md"]}))
+    _write(tmp_path, "docs/guidelines.md", "x\n")
+    _write(tmp_path, "packages/a/RULES.md", "See @notes.md\n")
+    _write(tmp_path, "packages/a/notes.md", "x\n")
+    _write(tmp_path, ".aider.conf.yml", "read: [STYLE.md]\n")
+    _write(tmp_path, "STYLE.md", "x\n")
+    _write(tmp_path, ".gemini/settings.json", json.dumps({"context": {"fileName": ["TEAM.md"]}}))
+    _write(tmp_path, "TEAM.md", "x\n")
+    _write(tmp_path, "sub/TEAM.md", "x\n")
+    _write(tmp_path, ".codex/config.toml", 'project_doc_fallback_filenames = ["HANDBOOK.md"]\n')
+    _write(tmp_path, "svc/HANDBOOK.md", "x\n")
+    _write(tmp_path, "docs/other.md", "x\n")
+    got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
+    assert got == {"docs/guidelines.md": ("opencode.json",), "packages/a/RULES.md": ("opencode.json",),
+                   "packages/a/notes.md": ("packages/a/RULES.md",), "STYLE.md": (".aider.conf.yml",),
+                   "TEAM.md": (".gemini/settings.json",), "sub/TEAM.md": (".gemini/settings.json",),
+                   "svc/HANDBOOK.md": (".codex/config.toml",)}

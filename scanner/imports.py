@@ -235,6 +235,27 @@ def is_prose(path: str) -> bool:
     return suffix in PROSE_SUFFIXES
 
 
+# More ways an agent file brings a repository file into the agent's context, registered by other
+# modules (prose delegation: "treat docs/runbook.md as part of these instructions"): each is
+# called with (importing file, its text) and returns the paths as written there. The files
+# they name are followed and scanned exactly like `@` imports (tried relative to the file, then
+# to the top of the repository).
+# Name them here ("module:function"), so that discovery finds them before any rule module is
+# imported; or append a function to REFERENCE_FINDERS.
+REFERENCE_FINDER_NAMES: tuple[str, ...] = ()
+REFERENCE_FINDERS: list[Callable[[str, str], Iterable[str]]] = []
+
+
+def _finders() -> list[Callable[[str, str], Iterable[str]]]:
+    import importlib
+
+    named = []
+    for spec in REFERENCE_FINDER_NAMES:
+        module, _, name = spec.partition(":")
+        named.append(getattr(importlib.import_module(module), name))
+    return [*named, *REFERENCE_FINDERS]
+
+
 @dataclass(frozen=True)
 class Imported:
     path: str  # repository-relative
@@ -249,16 +270,19 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
     seen: set[str] = set()
     out: list[Imported] = []
     hops = max_hops()
+    finders = _finders()
     queue: list[tuple[str, str, tuple[str, ...]]] = []
     for start in starts:
         if not is_prose(start):
             continue
         text = read(start)
-        if text is not None and ("@" in text or follows_links(start)):
+        if text is not None and ("@" in text or follows_links(start) or finders):
             queue.append((start, text, (start,)))
     while queue:
         path, text, chain = queue.pop(0)
         found = [(tok.path, False, (path,)) for tok in tokens(text)]
+        for finder in finders:
+            found += [(p, False, (path, "")) for p in finder(path, text)]
         if follows_links(path):
             # `#file:` is relative to the workspace: the repository's top, or the file's folder.
             found += [(p, True, ("", path) if from_root else (path,)) for p, from_root in links(text)]
@@ -276,6 +300,6 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
                 continue
             seen.add(resolved)
             out.append(Imported(resolved, chain))
-            if len(chain) < hops and is_prose(resolved) and ("@" in body or follows_links(resolved)):
+            if len(chain) < hops and is_prose(resolved) and ("@" in body or follows_links(resolved) or finders):
                 queue.append((resolved, body, chain + (resolved,)))
     return out

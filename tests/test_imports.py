@@ -154,3 +154,14 @@ def test_copilot_prompt_files_bring_the_prose_they_link(tmp_path):
     got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
     assert got == {"docs/release.md": (".github/prompts/release.prompt.md",),
                    "docs/notes.md": (".github/prompts/release.prompt.md",)}
+
+
+def test_other_modules_can_name_more_references(tmp_path, monkeypatch):
+    def delegation(path, text):
+        return ["docs/agents/runbook.md"] if "part of these instructions" in text else []
+
+    monkeypatch.setattr(imports, "REFERENCE_FINDERS", [delegation])
+    _write(tmp_path, "AGENTS.md", "Treat `docs/agents/runbook.md` as part of these instructions.\n")
+    _write(tmp_path, "docs/agents/runbook.md", "x\n")
+    got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
+    assert got == {"docs/agents/runbook.md": ("AGENTS.md",)}

@@ -262,24 +262,28 @@ class Imported:
     chain: tuple[str, ...]  # the importing files, outermost first (the agent file, then each hop)
 
 
-def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iterable[str] = ()) -> list[Imported]:
+def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iterable[str] = (),
+           brought_by: dict[str, tuple[str, ...]] | None = None) -> list[Imported]:
     """Files imported (up to max_hops hops) by the agent files `starts`, that are not themselves
     among `known` (already scanned as agent files). `read(path)` returns the text of a regular
-    file inside the repository, or None (absent, a link, unreadable, not text)."""
+    file inside the repository, or None (absent, a link, unreadable, not text). `brought_by`:
+    the chain that brought a start in (a setting that names it), kept at the front of its
+    imports' chains."""
     known_set = set(known)
     seen: set[str] = set()
     out: list[Imported] = []
     hops = max_hops()
     finders = _finders()
-    queue: list[tuple[str, str, tuple[str, ...]]] = []
+    queue: list[tuple[str, str, tuple[str, ...], int]] = []  # (file, text, chain, hops so far)
+    brought_by = brought_by or {}
     for start in starts:
         if not is_prose(start):
             continue
         text = read(start)
         if text is not None and ("@" in text or follows_links(start) or finders):
-            queue.append((start, text, (start,)))
+            queue.append((start, text, (*brought_by.get(start, ()), start), 0))
     while queue:
-        path, text, chain = queue.pop(0)
+        path, text, chain, depth = queue.pop(0)
         found = [(tok.path, False, (path,)) for tok in tokens(text)]
         for finder in finders:
             found += [(p, False, (path, "")) for p in finder(path, text)]
@@ -300,6 +304,6 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
                 continue
             seen.add(resolved)
             out.append(Imported(resolved, chain))
-            if len(chain) < hops and is_prose(resolved) and ("@" in body or follows_links(resolved) or finders):
-                queue.append((resolved, body, chain + (resolved,)))
+            if depth + 1 < hops and is_prose(resolved) and ("@" in body or follows_links(resolved) or finders):
+                queue.append((resolved, body, chain + (resolved,), depth + 1))
     return out

@@ -254,7 +254,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         importers.extend(t.path for t in told)
         known.update(t.path for t in told)
         yield told
-    imported = imported_targets(ts.root, importers, limits, known)
+    imported = imported_targets(ts.root, importers, limits, known, {t.path: t.imported_by for t in told})
     if imported:
         yield imported
     ts.skill_roots = frozen
@@ -355,7 +355,8 @@ def settings_named_targets(root: str, namers: list[str], files: list[str], known
     return [Target(p, "instruction", imported_by=(config,)) for p, config in named(texts, files) if p not in known]
 
 
-def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str]) -> list[Target]:
+def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str],
+                     brought_by: dict[str, tuple[str, ...]] | None = None) -> list[Target]:
     """Files that the agent files `importers` import with `@path` (up to five hops), inside the
     repository and not among `known` (targets already): each becomes an instruction target that
     remembers its chain of importers."""
@@ -370,7 +371,7 @@ def imported_targets(root: str, importers: list[str], limits: Limits, known: set
         loaded = read_file(root, path, limits.max_file_bytes)
         return loaded.text if isinstance(loaded, Decoded) else None
 
-    return [Target(i.path, "instruction", imported_by=i.chain) for i in follow(importers, read, known)]
+    return [Target(i.path, "instruction", imported_by=i.chain) for i in follow(importers, read, known, brought_by)]
 
 
 def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:

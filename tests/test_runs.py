@@ -82,6 +82,6 @@ def test_settings_name_instruction_files(tmp_path):
     _write(tmp_path, "docs/other.md", "x\n")
     got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
     assert got == {"docs/guidelines.md": ("opencode.json",), "packages/a/RULES.md": ("opencode.json",),
-                   "packages/a/notes.md": ("packages/a/RULES.md",), "STYLE.md": (".aider.conf.yml",),
+                   "packages/a/notes.md": ("opencode.json", "packages/a/RULES.md"), "STYLE.md": (".aider.conf.yml",),
                    "TEAM.md": (".gemini/settings.json",), "sub/TEAM.md": (".gemini/settings.json",),
                    "svc/HANDBOOK.md": (".codex/config.toml",)}

@@ -236,16 +236,17 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         aside.extend(p for p in new if p not in taken and top_names.matches(posixpath.basename(p)))
         if step:
             importers.extend(t.path for t in step if t.kind in importing_kinds())
-            runners.extend(t.path for t in step if t.kind == "config" and is_runner(t.path))
-            namers.extend(t.path for t in step if spec_of(t.path) is not None)
+            settings = [t.path for t in step if t.kind == "config"]
+            runners.extend(p for p in settings if is_runner(p))
+            namers.extend(p for p in settings if spec_of(p) is not None)
             known.update(t.path for t in step)
             yield step
-    named = manifest_targets(ts.root, w.files, layouts, known, limits)
-    if named:
-        importers.extend(t.path for t in named if t.kind in importing_kinds())
-        known.update(t.path for t in named)
-        yield named
-    ran = run_targets(ts, runners + [t.path for t in named if is_runner(t.path)], w.files, known, limits)
+    manifested = manifest_targets(ts.root, w.files, layouts, known, limits)
+    if manifested:
+        importers.extend(t.path for t in manifested if t.kind in importing_kinds())
+        known.update(t.path for t in manifested)
+        yield manifested
+    ran = run_targets(ts, runners + [t.path for t in manifested if is_runner(t.path)], w.files, known, limits)
     if ran:
         known.update(t.path for t in ran)
         yield ran

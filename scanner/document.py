@@ -24,7 +24,9 @@ _FENCE_CANDIDATE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
 
 PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
 PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
-CONFIG_LANGUAGES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+CONFIG_LANGUAGES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
+                    # agent-map formats (data/agent_files.yml): Kiro hooks and VS Code workspaces are JSON
+                    ".hook": "json", ".code-workspace": "json"}
 SCRIPT_LANGUAGES = {
     ".py": "python", ".pyw": "python",
     ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".command": "shell",
@@ -61,7 +63,7 @@ def classify(path: str, text: str) -> tuple[str, str]:
             if needle in first:
                 return "script", lang
         return "script", "unknown"
-    if suffix in (".md", ".mdc", ".markdown", ".cursorrules", ".windsurfrules", ".clinerules"):
+    if suffix in (".md", ".mdc", ".markdown", ".cursorrules", ".windsurfrules", ".clinerules", ".prompt"):  # .prompt: Continue
         return "prose", "markdown"
     if suffix in (".txt", ".rst", ""):
         return "prose", "text"

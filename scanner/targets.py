@@ -22,7 +22,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .catalog import Catalog, skill_root_of, skill_roots
+from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
+from .imports import follow, importing_kinds
+from .named import named, spec_of
+from .runs import is_runner, max_files as max_run_files, referenced
 from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
@@ -50,6 +53,11 @@ class Target:
     changed_lines: frozenset[int] | None = None  # None: the whole file is in scope
     blob: bytes | None = None  # content read from git; None: read from the working tree
     skill_root: str | None = None
+    # Scanned because agent files import it with `@path` (scanner/imports.py): the importing
+    # files, outermost first. Empty for a file found by the catalog.
+    imported_by: tuple[str, ...] = ()
+    # Scanned because a setting runs it (scanner/runs.py): that settings file.
+    run_by: str | None = None
 
 
 @dataclass
@@ -351,18 +359,59 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     one step can list a SKILL.md after a README.md beside it."""
     w = Walk()
     roots: set[str] = set()
-    frozen: frozenset[str] = frozenset()
+    layouts: dict[str, str] = {}
+    frozen: frozenset[str] = Roots()
     listed = 0
+    importers: list[str] = []  # targets that can import (instructions, commands, ...)
+    known: set[str] = set()  # every target's path: an imported agent file is scanned once
+    top_names = layout_top_names()
+    runners: list[str] = []  # settings files whose commands may run repository files
+    namers: list[str] = []  # settings files that name instruction files (opencode.json, ...)
+    aside: list[str] = []
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
         listed = len(w.files)
         found = skill_roots(new)
-        if not found <= roots:
+        # A plugin's marker (.claude-plugin/plugin.json) is listed before its commands/, agents/,
+        # hooks/ and skills/ folders: the walk takes sub-folders in name order, "." first.
+        # A file at the top of a plugin (.lsp.json) is listed in its folder's step, before the
+        # marker: such names wait in `aside` and are classified again once a marker is seen.
+        late: list[str] = []
+        if not found <= roots or not found.layouts.keys() <= layouts.keys():
+            fresh = found.layouts.keys() - layouts.keys()
             roots |= found
-            frozen = frozenset(roots)
-        step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in new) if t is not None]
+            layouts.update(found.layouts)
+            frozen = Roots(roots, layouts)
+            late = [p for p in aside if posixpath.dirname(p) in fresh]
+            if late:
+                aside = [p for p in aside if posixpath.dirname(p) not in fresh]
+        step = [t for t in (_target(path, catalog, frozen, w.skill_dirs) for path in (*late, *new)) if t is not None]
+        taken = {t.path for t in step}
+        aside.extend(p for p in new if p not in taken and top_names.matches(posixpath.basename(p)))
         if step:
+            importers.extend(t.path for t in step if t.kind in importing_kinds())
+            settings = [t.path for t in step if t.kind == "config"]
+            runners.extend(p for p in settings if is_runner(p))
+            namers.extend(p for p in settings if spec_of(p) is not None)
+            known.update(t.path for t in step)
             yield step
+    manifested = manifest_targets(ts.root, w.files, layouts, known, limits)
+    if manifested:
+        importers.extend(t.path for t in manifested if t.kind in importing_kinds())
+        known.update(t.path for t in manifested)
+        yield manifested
+    ran = run_targets(ts, runners + [t.path for t in manifested if is_runner(t.path)], w.files, known, limits)
+    if ran:
+        known.update(t.path for t in ran)
+        yield ran
+    told = settings_named_targets(ts.root, namers, w.files, known, limits)
+    if told:
+        importers.extend(t.path for t in told)
+        known.update(t.path for t in told)
+        yield told
+    imported = imported_targets(ts.root, importers, limits, known, {t.path: t.imported_by for t in told})
+    if imported:
+        yield imported
     ts.skill_roots = frozen
     ts.not_scanned.extend(w.capped)
     ts.failing.extend(w.failing)
@@ -390,6 +439,100 @@ def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[
     return Target(path, kind, skill_root=skill_root_of(path, roots) if kind == "skill" else None)
 
 
+def manifest_targets(root: str, files: list[str], layout_roots: dict[str, str], known: set[str], limits: Limits) -> list[Target]:
+    """Files a plugin manifest names at paths of its own choosing (`"hooks": "./config/hooks.json"`,
+    `"agents": "./custom/agents/"`), and the component folders of the plugins a marketplace lists
+    in folders of their own (`"source": "./plugins/x"`): agent files of the key's kind."""
+    from .catalog import layouts, manifest_components
+    from .textio import Decoded, read_file
+
+    by_name = {lay.name: lay for lay in layouts()}
+    wanted: dict[str, str] = {}  # repository-relative file or folder -> kind
+    for folder, name in sorted(layout_roots.items()):
+        lay = by_name.get(name)
+        if lay is None:
+            continue
+        for marker, market in ((lay.manifest, False), (lay.marketplace, True)):
+            if not marker:
+                continue
+            loaded = read_file(root, f"{folder}/{marker}" if folder else marker, limits.max_file_bytes)
+            if not isinstance(loaded, Decoded):
+                continue
+            for rel, kind in manifest_components(lay, loaded.text, market):
+                wanted.setdefault(f"{folder}/{rel}" if folder else rel, kind)
+    if not wanted:
+        return []
+    out: list[Target] = []
+    for path in files:
+        if path in known:
+            continue
+        d = path
+        while d:  # the innermost named place wins
+            kind = wanted.get(d)
+            if kind is not None:
+                out.append(Target(path, kind))
+                break
+            d = posixpath.dirname(d)
+    return out
+
+
+def run_targets(ts: TargetSet, runners: list[str], files: list[str], known: set[str], limits: Limits) -> list[Target]:
+    """Repository files that the settings files `runners` run (a hook's script, a task, a local
+    MCP server, a file every terminal sources), not agent files already: config targets that
+    remember the setting. Past the cap, the rest are listed as not scanned."""
+    from .textio import Decoded, read_file
+
+    if not runners:
+        return []
+    texts = []
+    for path in runners:
+        loaded = read_file(ts.root, path, limits.max_file_bytes)
+        if isinstance(loaded, Decoded):
+            texts.append((path, loaded.text))
+    out: list[Target] = []
+    cap = max_run_files()
+    for path, config in referenced(texts, set(files)):
+        if path in known:
+            continue
+        if len(out) >= cap:
+            ts.not_scanned.append(NotScanned(path, "run-file-cap", f"run by {config}; over the {cap}-file cap for files settings run"))
+            continue
+        out.append(Target(path, "config", run_by=config))
+    return out
+
+
+def settings_named_targets(root: str, namers: list[str], files: list[str], known: set[str], limits: Limits) -> list[Target]:
+    """Instruction files that settings name (OpenCode's `instructions`, Aider's `read`, Gemini's
+    `contextFileName`, ...), not agent files already: instruction targets that remember the setting."""
+    from .textio import Decoded, read_file
+
+    texts = []
+    for path in namers:
+        loaded = read_file(root, path, limits.max_file_bytes)
+        if isinstance(loaded, Decoded):
+            texts.append((path, loaded.text))
+    return [Target(p, "instruction", imported_by=(config,)) for p, config in named(texts, files) if p not in known]
+
+
+def imported_targets(root: str, importers: list[str], limits: Limits, known: set[str],
+                     brought_by: dict[str, tuple[str, ...]] | None = None) -> list[Target]:
+    """Files that the agent files `importers` import with `@path` (up to five hops), inside the
+    repository and not among `known` (targets already): each becomes an instruction target that
+    remembers its chain of importers."""
+    from .textio import Decoded, is_within, read_file
+
+    if not importers:
+        return []
+
+    def read(path: str) -> str | None:
+        if not is_within(root, os.path.join(root, path)):  # a folder link on the way out
+            return None
+        loaded = read_file(root, path, limits.max_file_bytes)
+        return loaded.text if isinstance(loaded, Decoded) else None
+
+    return [Target(i.path, "instruction", imported_by=i.chain) for i in follow(importers, read, known, brought_by)]
+
+
 def _in_skill_dir(path: str, skill_dirs: set[str]) -> bool:
     d = posixpath.dirname(path)
     while d:
@@ -406,7 +549,14 @@ class _Prefixed:
         self.catalog, self.prefix = catalog, prefix
 
     def classify(self, path: str, roots: frozenset[str] = frozenset()) -> str | None:
-        return self.catalog.classify(self.prefix + path, frozenset((self.prefix + r).rstrip("/") for r in roots))
+        from .catalog import Roots
+
+        layouts = {(self.prefix + r).rstrip("/"): n for r, n in getattr(roots, "layouts", {}).items()}
+        return self.catalog.classify(self.prefix + path, Roots(((self.prefix + r).rstrip("/") for r in roots), layouts))
+
+    def __getattr__(self, name: str):
+        # Everything but classification (layouts, markers, globs) is the catalog's own.
+        return getattr(self.catalog, name)
 
 
 def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Limits()) -> TargetSet:
@@ -415,6 +565,7 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
     # Files named together with their SKILL.md are judged as one skill folder.
     file_roots = skill_roots(_rel(root, os.path.join(root, p)) for p in paths)
     ts.skill_roots = file_roots
+    named_files: list[str] = []
     for p in paths:
         full = os.path.join(root, p)
         try:
@@ -435,7 +586,9 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
             prefix = "" if rel == "." else rel + "/"
             # Classified by their repository paths: `scan .claude` finds .claude/settings.json.
             sub = discover(full, _Prefixed(catalog, prefix) if prefix else catalog, limits)
-            ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/")) for t in sub.targets)
+            ts.targets.extend(Target(prefix + t.path, t.kind, skill_root=None if t.skill_root is None else (prefix + t.skill_root).rstrip("/"),
+                                     imported_by=tuple(prefix + p for p in t.imported_by),
+                                     run_by=None if t.run_by is None else prefix + t.run_by) for t in sub.targets)
             ts.not_scanned.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.not_scanned)
             ts.failing.extend(NotScanned(prefix + n.path, n.reason, n.detail, n.sha256) for n in sub.failing)
             ts.links.extend((prefix + a, b) for a, b in sub.links)
@@ -443,4 +596,8 @@ def explicit(root: str, paths: list[str], catalog: Catalog, limits: Limits = Lim
         else:
             kind = catalog.classify(rel, file_roots) or "explicit"
             ts.targets.append(Target(rel, kind, skill_root=skill_root_of(rel, file_roots) if kind == "skill" else None))
+            if kind in importing_kinds():
+                named_files.append(rel)
+    # A named instruction file brings what it imports, as the agent reads it.
+    ts.targets.extend(imported_targets(root, named_files, limits, {t.path for t in ts.targets}))
     return ts

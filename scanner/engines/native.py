@@ -128,7 +128,12 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         if found is not None:
             out.findings.append(found)
         return out
-    doc = Document(target.path, loaded.text)
+    # An @-imported file is read as the agent reads it: text in its instructions (a script stays a script).
+    imported = bool(target.imported_by) and classify(target.path, loaded.text)[0] != "script"
+    # A file a setting runs with no extension or shebang (a file BASH_ENV sources) is shell.
+    sourced = target.run_by is not None and classify(target.path, loaded.text) == ("prose", "text")
+    doc = Document(target.path, loaded.text, kind="prose" if imported else "script" if sourced else None,
+                   language="shell" if sourced else None)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
     out.findings.extend(gate.findings)
     if gate.not_scanned is not None:
@@ -152,6 +157,12 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         for f in found:
             f.properties["via-link"] = loaded.via
             f.message += f" (read through a link to {loaded.via})"
+    if target.imported_by:
+        for f in found:
+            f.properties["imported-by"] = " -> ".join(target.imported_by)
+    if target.run_by is not None:
+        for f in found:
+            f.properties["run-by"] = target.run_by
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out

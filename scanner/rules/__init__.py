@@ -28,6 +28,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.prose_code",
     "scanner.rules.prose_packages",
     "scanner.rules.agent_config",
+    "scanner.rules.settings_keys",
 )
 
 

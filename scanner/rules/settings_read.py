@@ -1,0 +1,265 @@
+"""Agent settings read by meaning: which file is which agent's settings, its parse (JSON, JSONC,
+TOML; never evaluated), and the one command grader every extracted command goes through.
+
+`grade_command(cmd)` is the single seam for grading a command line an agent or editor runs
+(hooks, status lines, credential helpers, folder-open tasks, devcontainer and package
+lifecycle scripts, MCP launchers, Gemini `!{...}` injections). It is built on today's
+detectors (prose_code's shapes, scripts/shell_flow's parse, scanner/hosts) so that it can be
+switched to the scripts helper's grader in one place.
+"""
+from __future__ import annotations
+
+import posixpath
+import shlex
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .. import hosts
+from ..document import Document
+from ..matching import rx
+from ..models import Severity
+from .phrases import cached
+from .prose_code import _DECODE_EXEC, _PIPE_TO_SHELL, _REVERSE_SHELL
+
+
+# -- data -----------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def data(name: str) -> dict:
+    return yaml.safe_load(resources.files("scanner").joinpath("data", name).read_text("utf-8")) or {}
+
+
+def keys() -> dict:
+    return data("settings_keys.yml")
+
+
+# -- which file is this ---------------------------------------------------------------------
+def settings_role(path: str) -> str:
+    """The settings format a path holds ('' when none these rules read)."""
+    p = path.replace("\\", "/").lower()
+    name = posixpath.basename(p)
+    parent = posixpath.basename(posixpath.dirname(p))
+    grand = posixpath.basename(posixpath.dirname(posixpath.dirname(p)))
+    if parent == ".claude" and name.startswith("settings") and name.endswith(".json"):
+        return "claude"
+    if parent == ".vscode" and name == "settings.json":
+        return "vscode"
+    if parent == ".vscode" and name == "tasks.json":
+        return "vscode-tasks"
+    if parent == ".gemini" and name == "settings.json":
+        return "gemini"
+    if name.endswith(".toml") and "/.gemini/commands/" in "/" + p:
+        return "gemini-command"
+    if name == "hooks.json" and parent in (".cursor", "hooks"):
+        return "hooks"
+    if name.endswith(".kiro.hook") or (parent == "hooks" and grand == ".kiro" and name.endswith((".json", ".hook"))):
+        return "kiro-hook"
+    if name == "devcontainer.json" or name == ".devcontainer.json":
+        return "devcontainer"
+    if name == "package.json" and "/node_modules/" not in "/" + p:
+        return "package"
+    if name == "config.toml" and parent == ".codex":
+        return "codex"
+    if name == "settings.json" and parent == ".zed":
+        return "zed"
+    if name in ("opencode.json", "opencode.jsonc"):
+        return "opencode"
+    if name in (".mcp.json", "mcp.json", "claude_desktop_config.json", "mcp_config.json", "mcp_settings.json", "cline_mcp_settings.json"):
+        return "mcp"
+    return ""
+
+
+def load(doc: Document) -> tuple[Any, str | None]:
+    """(data, error) for a settings file: JSON/JSONC through agent_config's parser, TOML
+    through tomllib, a Kiro hook as JSON. Never evaluated."""
+    name = doc.path.lower()
+    if name.endswith(".toml"):
+        def parse_toml() -> tuple[Any, str | None]:
+            import tomllib
+            try:
+                return tomllib.loads(doc.text), None
+            except (ValueError, RecursionError) as exc:
+                return None, str(exc)[:200]
+        return cached(doc, "toml", parse_toml)
+    from .agent_config import parsed
+    return parsed(doc)
+
+
+def locate(doc: Document, *needles: str) -> tuple[int, int]:
+    """Offsets of the first needle found in the text (as written, or JSON-escaped)."""
+    import json
+    for needle in needles:
+        if not needle:
+            continue
+        for form in (needle, json.dumps(needle)[1:-1]):
+            i = doc.text.find(form[:200])
+            if i >= 0:
+                return i, i + min(len(form), 200)
+    return 0, 0
+
+
+def commands_of(value: Any) -> list[str]:
+    """Command lines in a settings value: a string, an argv list, or an object of named
+    commands (devcontainer lifecycle form)."""
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        parts = [v for v in value if isinstance(v, (str, int, float))]
+        return [" ".join(shlex.quote(str(p)) if " " in str(p) and i == 0 else str(p) for i, p in enumerate(parts))] if parts else []
+    if isinstance(value, dict):
+        out: list[str] = []
+        for v in list(value.values())[:50]:
+            out.extend(commands_of(v))
+        return out
+    return []
+
+
+# -- the command grader ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Graded:
+    severity: Severity
+    reason: str
+    kind: str  # remote-exec | exfil | send | reverse-shell | decode-exec | fetch | code-load
+    host: str = ""
+
+
+_WRAPPER_FLAGS = ("-c", "/c", "/k", "-command", "-c:", "-e", "--eval", "-encodedcommand")
+_SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"}
+_INLINE = rx(r"(?:^|[\s;&|(])(?:python[23]?(?:\.\d+)?|py|node|nodejs|bun|deno\s+eval|ruby|perl|php)\s+(?:-\S+\s+)*?(?:-c|-e|-r|--eval|-E|-p|--print)\s")
+_INLINE_NET = rx(r"(?:urlopen|urllib|requests\.|httpx|http\.client|\bfetch\s*\(|https?\.(?:get|request)\s*\(|axios|xmlhttprequest|net::http|open-uri|uri\.open|\bopen\s*\(\s*[\"']https?:|lwp|http::tiny|io::socket|socket\.|websocket)")
+_INLINE_EXEC = rx(r"(?:\bexec\s*\(|\beval\b|new\s+function|\bfunction\s*\(|execsync|child_process|subprocess|os\.system|os\.popen|instance_eval|\bsystem\s*\(|`[^`]+`|\bspawn\s*\()")
+_INLINE_SECRET = rx(r"(?:os\.environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|\.env\b|keychain)")
+_INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b)")
+_NET_SEND = rx(
+    r"(?:\bcurl\b[^\n]*?(?:\s(?:-d|-f|-t|-x\s*(?:post|put|patch))|--data|--form|--upload-file|--json|\s-[a-z]*[dft]\s|--request\s+(?:post|put))"
+    r"|\bwget\b[^\n]*--(?:post|body|method)"
+    r"|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+(?:post|put)|body|infile)"
+    r"|\b(?:nc|ncat|netcat|socat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5}"
+    r"|\bopenssl\s+s_client\b)"
+)
+_PIPED_INTO_SENDER = rx(r"\|\s*(?:\S+=\S+\s+)*(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b|@-")
+_CRED_SOURCE = rx(
+    r"(?:\bgh\s+auth\s+token\b|export-credentials|\bsecurity\s+find-(?:generic|internet)-password|\bgit\s+credential\s+fill|"
+    r"\bprintenv\b|(?:^|[;&|(]\s*)env\s*(?:\||>|$)|\bcat\s+[^\n|;]*(?:\.env\b|credentials|\.netrc|\.npmrc|\.pypirc|id_(?:rsa|ed25519)|\.git-credentials|kube/config|docker/config)|"
+    r"(?:~|\$home|\$\{home\}|/home/\w+|/root|/users/\w+)/\.(?:ssh|aws|gnupg|kube|azure|config/gh|docker|netrc|npmrc|git-credentials)|"
+    r"\bgcloud\s+auth\s+print-\w*token|\baz\s+account\s+get-access-token|\baws\s+(?:sts\s+get-session-token|configure\s+get)|\bop\s+read\b|"
+    r"\bkeyring\s+get|\bsecret-tool\s+lookup)"
+)
+_LOCAL_DATA = rx(r"(?:\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
+_SECRET_VAR = rx(r"\$\{?([a-z_][a-z0-9_]*)")
+_URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>)|;]+")
+_DENO_REMOTE = rx(r"\bdeno\s+(?:run|install|x)\b[^\n]*?\s(https?://\S+)")
+
+
+def _unwrap(command: str, depth: int = 0) -> list[str]:
+    """The command and the inline scripts it hands to a shell (`sh -c '...'`, `powershell -c`)."""
+    out = [command]
+    if depth > 2 or len(command) > 20000:
+        return out
+    try:
+        argv = shlex.split(command, posix=True)
+    except ValueError:
+        argv = command.split()
+    for i, arg in enumerate(argv[:-1]):
+        base = posixpath.basename(arg.replace("\\", "/")).lower()
+        if base in _SHELLS:
+            for j in range(i + 1, min(i + 6, len(argv) - 1)):
+                if argv[j].lower() in _WRAPPER_FLAGS:
+                    out.extend(_unwrap(argv[j + 1], depth + 1))
+                    break
+    return out
+
+
+def _secret_vars(low: str) -> list[str]:
+    from ..scripts.common import is_secret_env_name
+    return [m.group(1).decode() for m in _SECRET_VAR.finditer(low.encode("utf-8", "surrogatepass"))
+            if is_secret_env_name(m.group(1).decode())]
+
+
+def _urls(text: str) -> list[str]:
+    return [m.group(0).decode("utf-8", "replace") for m in _URL.finditer(text.encode("utf-8", "surrogatepass"))][:20]
+
+
+def _local(host: str) -> bool:
+    return host in ("localhost", "0.0.0.0", "::1") or host.startswith("127.") or host.endswith((".localhost", ".local", ".internal"))
+
+
+def _describe(host: str) -> str:
+    if not host:
+        return ""
+    brand = hosts.look_alike_brand(host)
+    return f" {host}" + (f" (a look-alike of {brand}'s domains)" if brand else "")
+
+
+def _grade_text(text: str) -> Graded | None:
+    low = text.lower()
+    data_b = low.encode("utf-8", "surrogatepass")
+    urls = _urls(low)
+    remote = [u for u in urls if not _local(hosts.host_of(u))]
+    host = hosts.host_of(remote[0]) if remote else ""
+    if _REVERSE_SHELL.search(data_b) is not None or (" s_client " in low and "| sh" in low.replace("|/bin/", "| ")) or ("s_client" in low and _PIPE_TO_SHELL.search(data_b) is None and ("| bash" in low or "|bash" in low or "| sh" in low)):
+        return Graded(Severity.CRITICAL, "opens a reverse shell", "reverse-shell", host)
+    if _DECODE_EXEC.search(data_b) is not None:
+        return Graded(Severity.CRITICAL, "decodes and executes a payload", "decode-exec", host)
+    if _PIPE_TO_SHELL.search(data_b) is not None:
+        if remote and all(hosts.is_vendor_installer(u) for u in remote):
+            return Graded(Severity.MEDIUM, f"downloads and runs a vendor installer ({host})", "remote-exec", host)
+        why = "a raw IP address" if hosts.is_ip(host) else "a paste or relay service" if remote and hosts.is_paste_or_relay(remote[0]) else "a host that is not a known vendor's" if host else "a URL that is not literal"
+        return Graded(Severity.CRITICAL, f"downloads code from {why}{_describe(host) if host else ''} and runs it", "remote-exec", host)
+    inline = _INLINE.search(data_b) is not None
+    if inline and _INLINE_NET.search(data_b) is not None:
+        if _INLINE_EXEC.search(data_b) is not None and remote:
+            return Graded(Severity.CRITICAL, f"inline code downloads code from{_describe(host)} and runs it", "remote-exec", host)
+        if _INLINE_SECRET.search(data_b) is not None and remote:
+            return Graded(Severity.CRITICAL, f"inline code reads credentials or the environment and sends them to{_describe(host)}", "exfil", host)
+        if _INLINE_SEND.search(data_b) is not None and remote:
+            return Graded(Severity.HIGH, f"inline code sends data to{_describe(host)}", "send", host)
+    m = _DENO_REMOTE.search(data_b)
+    if m is not None:
+        url = m.group(1).decode("utf-8", "replace")
+        h = hosts.host_of(url)
+        if not hosts.host_in(h, ("deno.land", "jsr.io", "esm.sh")):
+            return Graded(Severity.HIGH, f"runs remote code fetched at start from{_describe(h)}", "remote-exec", h)
+    sending = _NET_SEND.search(data_b) is not None or (_PIPED_INTO_SENDER.search(data_b) is not None and ("curl" in low or "wget" in low or " nc " in low or "ncat" in low))
+    secrets = _secret_vars(low)
+    if remote and (sending or secrets):
+        if secrets and all(hosts.credential_goes_home(s, remote[0]) for s in secrets) and _CRED_SOURCE.search(data_b) is None:
+            return Graded(Severity.LOW, f"sends {secrets[0].upper()} to its own vendor ({host})", "send", host)
+        if _CRED_SOURCE.search(data_b) is not None or (secrets and (sending or "?" in low or "/$" in low)):
+            what = secrets[0].upper() if secrets else "credentials"
+            return Graded(Severity.CRITICAL, f"sends {what} to{_describe(host)}", "exfil", host)
+        if sending and (_PIPED_INTO_SENDER.search(data_b) is not None or _LOCAL_DATA.search(data_b) is not None):
+            return Graded(Severity.HIGH, f"sends local data (its input, history or files) to{_describe(host)}", "send", host)
+        if sending:
+            brand = hosts.look_alike_brand(host)
+            return Graded(Severity.HIGH if brand else Severity.MEDIUM, f"sends data over the network to{_describe(host)}", "send", host)
+    if not remote and sending and _CRED_SOURCE.search(data_b) is not None and ("nc " in low or "socat" in low or "s_client" in low):
+        return Graded(Severity.HIGH, "sends credentials over a raw socket", "exfil", "")
+    try:
+        from ..scripts.shell_flow import analyze_text
+        facts = analyze_text(text) if len(text) < 20000 else []
+    except Exception:  # a parser problem is not a finding
+        facts = []
+    best = max(facts, key=lambda f: f.severity, default=None)
+    if best is not None and best.severity >= Severity.MEDIUM:
+        return Graded(best.severity, best.message[0].lower() + best.message[1:], best.kind, host)
+    if remote and ("curl" in low or "wget" in low or "iwr" in low or "invoke-webrequest" in low) and not all(hosts.is_vendor_installer(u) for u in remote):
+        brand = hosts.look_alike_brand(host)
+        return Graded(Severity.MEDIUM if brand else Severity.LOW, f"fetches from{_describe(host)}", "fetch", host)
+    return None
+
+
+def grade_command(command: str) -> Graded | None:
+    """The one grader for a command an agent or editor runs: the worst shape found in the
+    command or in any script it hands to a shell, or None when nothing stands out."""
+    if not isinstance(command, str) or not command.strip():
+        return None
+    best: Graded | None = None
+    for text in _unwrap(command[:20000]):
+        g = _grade_text(text)
+        if g is not None and (best is None or g.severity > best.severity):
+            best = g
+    return best

@@ -29,6 +29,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.prose_packages",
     "scanner.rules.agent_config",
     "scanner.rules.settings_keys",
+    "scanner.rules.mcp_supply",
 )
 
 

@@ -229,6 +229,7 @@ def _hooks(doc: Document) -> Iterator[Hit]:
 # -- IG604 MCP servers ------------------------------------------------------------------------
 _SHELLS = ("bash", "sh", "zsh", "dash", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "/bin/bash", "/bin/sh")
 _INLINE_FLAGS = ("-c", "/c", "-command", "-Command", "-e", "--eval", "-p", "--print", "-E")
+_INLINE_ACTS = rx(r"(?:urllib|requests|http|socket|fetch|subprocess|child_process|os\.system|popen|\bopen\(|\bfs\.|exec|eval|spawn|import\s+os|__import__|curl|wget|\bnc\b|/dev/tcp|base64|b64decode|atob|buffer\.from|marshal|pickle|ctypes)")
 _INLINE_SECRET = rx(r"(?:os\.environ|process\.env|getenv|\$\{?[a-z_]*(?:token|secret|key|passw)|\.ssh|\.aws|\.env\b)")
 
 
@@ -256,8 +257,9 @@ def _server_findings(name: str, server: dict) -> Iterator[tuple[Severity, str, s
         yield sev, f"MCP server {name!r} launcher {why}", line
     elif (base in _SHELLS or base.startswith(("python", "node", "perl", "ruby", "deno", "bun"))) and any(a in _INLINE_FLAGS for a in args):
         secret = _INLINE_SECRET.test(line.lower())
-        yield (Severity.HIGH if secret else Severity.MEDIUM), \
-            f"MCP server {name!r} is inline code" + (" that reads secrets" if secret else ""), line
+        acts = base in _SHELLS or _INLINE_ACTS.test(line.lower())  # a shell script is never a server
+        yield (Severity.HIGH if secret else Severity.MEDIUM if acts else Severity.LOW), \
+            f"MCP server {name!r} is inline code" + (" that reads secrets" if secret else " that reaches the network, files or processes" if acts else ""), line
     elif base in ("dig", "nslookup", "host") and ("$(" in line or "${" in line):
         yield Severity.HIGH, f"MCP server {name!r} resolves a DNS name built from command output (DNS exfiltration)", line
     # Packages, remote code, endpoints, docker flags and secrets: mcp_supply (IG620-IG624).

@@ -236,7 +236,8 @@ def npm_look_alike(name: str) -> str:
         scopes = [s.lower() for s in lists.get("npm_scopes", ())]
         if scope not in scopes:
             for s in scopes:
-                if _near(scope, s) or (len(s) >= 8 and scope != s and (scope.replace("-", "") == s.replace("-", ""))):
+                core = re.sub(r"(?:-ai|hq|-js|-alpha|labs|-database)$", "", s)
+                if _near(scope, s) or (len(s) >= 8 and scope.replace("-", "") == s.replace("-", "")) or (len(core) >= 6 and core != scope and _near(scope, core)):
                     return f"@{s}/{low.split('/', 1)[1] if '/' in low else ''}"
     flat = _flat(low)
     for target in official:
@@ -330,6 +331,10 @@ def _mount_source(m: str) -> str:
     return m.split(":", 1)[0]
 
 
+_NET_TOOLS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "host", "ssh", "scp", "sftp", "ftp", "tftp", "rsync"}
+_PRIVATE_NAME = rx(r"(?:^|[@/_.-])(?:internal|private|corp|corporate|intranet|in-house)(?:$|[/_.-])")
+
+
 def _server_facts(s: Server) -> Iterator[Fact]:
     line = " ".join(s.argv)
     launch = launch_of(s.argv)
@@ -364,6 +369,9 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             if target:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the "
                            f"{'npm' if launch.ecosystem == 'npm' else 'PyPI'} package {target!r}", s.name, ex)
+            elif launch.ecosystem == "npm" and not launch.registry and _PRIVATE_NAME.test(name.lower()) and not _known(name, "npm"):
+                yield Fact(LOOKALIKE, Severity.MEDIUM, f"MCP server {s.name!r} runs {name!r}, a private-looking name resolved on the public "
+                           "registry (dependency confusion)", s.name, ex)
             elif _unpinned(ver):
                 known = _known(name, launch.ecosystem)
                 pkg_low = name.lower()
@@ -416,6 +424,15 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 yield Fact(DOCKER, Severity.HIGH, f"MCP server {s.name!r} runs a privileged container", s.name, ex)
             elif fl in ("--network=host", "--net=host", "--pid=host", "--ipc=host", "--cap-add=all", "--cap-add=sys_admin", "--security-opt=seccomp=unconfined"):
                 yield Fact(DOCKER, Severity.MEDIUM, f"MCP server {s.name!r} runs a container with {f}", s.name, ex)
+    base = _base(s.argv[0]) if s.argv else ""
+    if base in _NET_TOOLS:
+        target = next((a for a in s.argv[1:] if not a.startswith("-")), "")
+        host = hosts.host_of(target) if "://" in target else target.lower() if "." in target else ""
+        if host and not _local(host):
+            yield Fact(ENDPOINT, Severity.HIGH, f"MCP server {s.name!r} is no server: it runs {base} against {host}" +
+                       (f", with {', '.join(secrets[:3])} in its environment" if secrets else ""), s.name, ex)
+    elif base in ("echo", "printf", "cat", "type") and len(s.argv) > 1:
+        yield Fact(ENDPOINT, Severity.MEDIUM, f"MCP server {s.name!r} is no server: it only prints text to the agent", s.name, ex)
     if s.url:
         host = hosts.host_of(s.url)
         if host and not _local(host):

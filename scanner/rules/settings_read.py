@@ -151,6 +151,7 @@ _CRED_SOURCE = rx(
 _LOCAL_DATA = rx(r"(?:\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
 _SECRET_VAR = rx(r"\$\{?([a-z_][a-z0-9_]*)")
 _URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>)|;]+")
+_SOCKET_HOST = rx(r"(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
 _DENO_REMOTE = rx(r"\bdeno\s+(?:run|install|x)\b[^\n]*?\s(https?://\S+)")
 
 
@@ -198,6 +199,10 @@ def _grade_text(text: str) -> Graded | None:
     low = text.lower()
     data_b = low.encode("utf-8", "surrogatepass")
     urls = _urls(low)
+    for m in _SOCKET_HOST.finditer(low.encode("utf-8", "surrogatepass")):
+        h = next((g.decode() for g in m.groups() if g), "")
+        if h and "." in h:
+            urls.append(f"tcp://{h}")
     remote = [u for u in urls if not _local(hosts.host_of(u))]
     host = hosts.host_of(remote[0]) if remote else ""
     if _REVERSE_SHELL.search(data_b) is not None or (" s_client " in low and "| sh" in low.replace("|/bin/", "| ")) or ("s_client" in low and _PIPE_TO_SHELL.search(data_b) is None and ("| bash" in low or "|bash" in low or "| sh" in low)):

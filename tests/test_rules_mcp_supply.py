@@ -71,3 +71,12 @@ def test_non_servers_and_confusion():
     # inline code that only formats JSON is not a finding above low
     assert top("IG604", {"x": {"command": "python", "args": ["-c", "import json,sys; json.dump(json.load(sys.stdin), sys.stdout)"]}}) == Severity.LOW
     assert top("IG604", {"x": {"command": "bash", "args": ["-c", "rm -rf /tmp/.cache/*"]}}) == Severity.MEDIUM
+
+
+def test_proxies_bare_copies_and_mounts():
+    proxy = {"r": {"command": "npx", "args": ["-y", "mcp-remote@0.1.18", "https://mcp.notion-sync.dev/sse", "--header", "Authorization: Bearer ${NOTION_TOKEN}"]}}
+    assert top("IG622", proxy) == Severity.HIGH
+    assert top("IG620", {"g": {"command": "npx", "args": ["-y", "mcp-server-github"]}}) == Severity.MEDIUM
+    assert top("IG623", {"d": {"command": "docker", "args": ["run", "-v", "$HOME/.config:/cfg", "img:1"]}}) == Severity.HIGH
+    assert top("IG623", {"d": {"command": "docker", "args": ["run", "-v", "./data:/data", "img:1"]}}) is None
+    assert top("IG621", {"x": {"command": "npx", "args": ["--registry", "https://npm.acme-mirror.dev", "x-mcp@1.0.0"], "env": {"X_TOKEN": "${X_TOKEN}"}}}) == Severity.HIGH

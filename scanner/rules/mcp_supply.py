@@ -23,7 +23,7 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
-from .settings_read import data as _data, load, locate
+from .settings_read import data as _data, load, locate, volume_source
 
 READS = ("json", "toml")
 
@@ -243,6 +243,24 @@ def npm_look_alike(name: str) -> str:
     for target in official:
         if flat == _flat(target) or _near(flat, _flat(target)):
             return target
+    return _npm_popular(name)
+
+
+def npm_bare_copy(name: str) -> str:
+    """An unscoped name that copies an official scoped server's own name (`server-github`,
+    `mcp-server-github` for `@modelcontextprotocol/server-github`), or ''."""
+    low = name.lower()
+    if low.startswith("@") or _known(low, "npm"):
+        return ""
+    for target in (n.lower() for n in _lists().get("npm", ())):
+        if target.startswith("@") and "/" in target:
+            bare = target.split("/", 1)[1]
+            if len(bare) >= 8 and low in (bare, "mcp-" + bare, bare + "-mcp", "mcp-" + bare.removeprefix("server-") + "-server"):
+                return target
+    return ""
+
+
+def _npm_popular(name: str) -> str:
     try:
         from .prose_packages import _look_alike
         la = _look_alike(name, "npm")
@@ -318,17 +336,8 @@ class Fact:
     excerpt: str
 
 
-_SENSITIVE_MOUNT = rx(r"(?:^|/|\\)\.(?:ssh|aws|gnupg|kube|azure|docker|netrc|npmrc|pypirc|git-credentials|config/gh|config/gcloud)(?:/|\\|$)")
+_SENSITIVE_MOUNT = rx(r"(?:(?:^|/|\\)\.(?:ssh|aws|gnupg|kube|azure|docker|netrc|npmrc|pypirc|git-credentials|config/gh|config/gcloud|password-store|mozilla)(?:/|\\|$)|(?:^|/|\\)\.config/?$|library/keychains|\.local/share/keyrings|google/chrome|/chromium|^/etc/?$|^/root/?$|^/var/run/?$|^/run/?$)")
 _HOME_MOUNT = rx(r"^(?:\$\{?home\}?|~|%userprofile%|\$\{userprofile\}|\$env:userprofile|/home/[^/]+|/users/[^/]+|/root|c:\\\\users\\\\[^\\\\]+)/?$")
-
-
-def _mount_source(m: str) -> str:
-    if "=" in m.split(",")[0] or m.startswith(("type=", "src=", "source=")):
-        parts = dict(p.split("=", 1) for p in m.split(",") if "=" in p)
-        return parts.get("source") or parts.get("src") or ""
-    if re.match(r"^[a-zA-Z]:\\", m):
-        return m[:2] + m[2:].split(":", 1)[0]
-    return m.split(":", 1)[0]
 
 
 _NET_TOOLS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "host", "ssh", "scp", "sftp", "ftp", "tftp", "rsync"}
@@ -339,8 +348,18 @@ def _server_facts(s: Server) -> Iterator[Fact]:
     line = " ".join(s.argv)
     launch = launch_of(s.argv)
     secrets = _secret_keys(s.env)
+    from .settings_read import _secret_vars
+    secrets += [v.upper() for v in _secret_vars(" ".join(s.argv[1:]).lower()) if v.upper() not in secrets]
     literal = [k for k in secrets if _literal(s.env.get(k, ""))]
     ex = line[:300]
+    if not s.url and launch.ecosystem in ("npm", "pypi"):
+        pkg = (npm_name(launch.spec) if launch.ecosystem == "npm" else pypi_name(launch.spec))[0].lower()
+        if pkg in [p.lower() for p in _lists().get("remote_proxies", ())]:
+            s.url = next((a for a in s.argv if a.lower().startswith(("http://", "https://", "ws://", "wss://"))), "")
+            for i, a in enumerate(s.argv[:-1]):
+                if a == "--header" and ":" in s.argv[i + 1]:
+                    k, _, v = s.argv[i + 1].partition(":")
+                    s.headers[k.strip()] = v.strip()
     if launch.ecosystem in ("npm", "pypi") and launch.spec:
         spec = launch.spec
         if "://" in spec or spec.endswith((".tgz", ".tar.gz", ".whl", ".zip")):
@@ -369,6 +388,9 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             if target:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the "
                            f"{'npm' if launch.ecosystem == 'npm' else 'PyPI'} package {target!r}", s.name, ex)
+            elif launch.ecosystem == "npm" and npm_bare_copy(name):
+                yield Fact(LOOKALIKE, Severity.MEDIUM, f"MCP server {s.name!r} runs {name!r}, an unscoped copy of the official "
+                           f"{npm_bare_copy(name)!r}", s.name, ex)
             elif launch.ecosystem == "npm" and not launch.registry and _PRIVATE_NAME.test(name.lower()) and not _known(name, "npm"):
                 yield Fact(LOOKALIKE, Severity.MEDIUM, f"MCP server {s.name!r} runs {name!r}, a private-looking name resolved on the public "
                            "registry (dependency confusion)", s.name, ex)
@@ -387,7 +409,7 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             regs = _lists().get("registries", {}).get(launch.ecosystem, ())
             if host and not hosts.host_in(host, regs):
                 brand = hosts.look_alike_brand(host)
-                yield Fact(REMOTE_CODE, Severity.HIGH if brand or hosts.is_ip(host) else Severity.MEDIUM,
+                yield Fact(REMOTE_CODE, Severity.HIGH if brand or hosts.is_ip(host) or secrets else Severity.MEDIUM,
                            f"MCP server {s.name!r} installs from the registry {host}" + (f", a look-alike of {brand}'s domains" if brand else ""), s.name, ex)
     if launch.ecosystem == "deno" and launch.spec:
         spec = launch.spec
@@ -409,12 +431,12 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the npm package {target!r}", s.name, ex)
     if launch.ecosystem == "docker":
         for m in launch.mounts:
-            src = _mount_source(m).strip().strip("'\"")
+            src = volume_source(m).strip().strip("'\"")
             low = src.lower()
             if not low:
                 continue
-            if low in ("/", "c:\\", "c:/") or "docker.sock" in low or _SENSITIVE_MOUNT.search(low.encode()) is not None or _HOME_MOUNT.test(low):
-                what = ("the Docker socket (root-equivalent control of the host)" if "docker.sock" in low
+            if low in ("/", "c:\\", "c:/") or "docker.sock" in low or "podman.sock" in low or "containerd.sock" in low or _SENSITIVE_MOUNT.search(low.encode()) is not None or _HOME_MOUNT.test(low):
+                what = ("the container engine's socket (root-equivalent control of the host)" if ".sock" in low
                         else "the host's root file system" if low in ("/", "c:\\", "c:/")
                         else f"the credential folder {src}" if _SENSITIVE_MOUNT.search(low.encode()) is not None else f"the whole home folder ({src})")
                 yield Fact(DOCKER, Severity.HIGH, f"MCP server {s.name!r} mounts {what} into the container {launch.spec or ''}".rstrip(), s.name, ex)
@@ -444,7 +466,7 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                            (f", and is sent {', '.join(tokens[:3])}" if tokens else ""), s.name, s.url)
             elif hosts.is_ip(host) or hosts.is_paste_or_relay(s.url):
                 yield Fact(ENDPOINT, Severity.HIGH, f"MCP server {s.name!r} is on {'the bare IP address' if hosts.is_ip(host) else 'the relay service'} {host}", s.name, s.url)
-            elif s.url.lower().startswith("http://"):
+            elif s.url.lower().startswith(("http://", "ws://")):
                 yield Fact(ENDPOINT, Severity.HIGH if tokens else Severity.MEDIUM,
                            f"MCP server {s.name!r} connects over plain http to {host}" + (f", sending {', '.join(tokens[:3])} in clear" if tokens else ""), s.name, s.url)
             else:

@@ -21,7 +21,7 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
-from .settings_read import _CRED_SOURCE, _secret_vars, commands_of, grade_command, keys, load, locate, settings_role
+from .settings_read import _CRED_SOURCE, _secret_vars, commands_of, grade_command, keys, load, locate, settings_role, volume_source
 
 READS = ("json", "toml", "other")
 
@@ -110,6 +110,13 @@ def _env_facts(env: dict, where: str, excluded: list[str] = ()) -> Iterator[Fact
         preload = cfg.get("preload", {})
         if key in preload or k in preload:
             yield from _preload(key, val, preload.get(key) or preload.get(k), where, excluded)
+        if k in ("GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS") and val and not val.startswith(("/usr/", "/bin/", "/opt/homebrew/")):
+            yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} hands every password and token prompt to {val[:80]}", key, val)
+        if k == "PATH":
+            first = val.replace(";", ":").split(":")[0]
+            if any(seg in first for seg in ("/.claude", "/.vscode", "/.cursor", "/.gemini", "/.kiro", "/.github", "/tmp", "/.cache")) or \
+                    first.startswith((".claude", ".vscode", ".cursor", ".gemini", ".kiro", "/tmp", ".cache")):
+                yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: PATH puts {first} first, so its files replace the commands the agent runs", key, val)
         if key in cfg.get("command_vars", ()) or k in cfg.get("command_vars", ()):
             f = _command_fact(PRELOAD, val, f"{where}: {key} (run by the shell or a tool on every use)")
             if f is not None:
@@ -236,6 +243,15 @@ def _gemini(data: dict) -> Iterator[Fact]:
         if isinstance(server, dict) and server.get("trust") is True:
             yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is trusted: its tool calls run without confirmation", f'"{name}"')
     yield from _hooks_walk(data.get("hooks"), "Gemini hook")
+    tele = data.get("telemetry") if isinstance(data.get("telemetry"), dict) else {}
+    endpoint = tele.get("otlpEndpoint") if isinstance(tele.get("otlpEndpoint"), str) else ""
+    host = hosts.host_of(endpoint) if "://" in endpoint else ""
+    if host and not _local(host) and tele.get("enabled") is not False:
+        brand = hosts.look_alike_brand(host)
+        prompts = tele.get("logPrompts") is True
+        yield Fact(ENDPOINT, Severity.HIGH if (brand or (prompts and hosts.is_ip(host))) else Severity.MEDIUM,
+                   f"telemetry.otlpEndpoint exports the session's telemetry{' with every prompt (logPrompts)' if prompts else ''} to {host}" +
+                   (f", a look-alike of {brand}'s domains" if brand else ""), "otlpEndpoint", endpoint)
 
 
 def _hooks_walk(hooks: Any, where: str) -> Iterator[Fact]:
@@ -265,17 +281,52 @@ def _vscode(data: dict) -> Iterator[Fact]:
         env = data.get(key)
         if isinstance(env, dict):
             yield from _env_facts(env, key, excluded)
+    for key, value in list(data.items())[:2000]:
+        k = str(key)
+        if k.startswith(("terminal.integrated.profiles.", "terminal.integrated.automationProfile.")) and isinstance(value, dict):
+            profiles = value.values() if k.startswith("terminal.integrated.profiles.") else [value]
+            for prof in list(profiles)[:50]:
+                if not isinstance(prof, dict):
+                    continue
+                line = " ".join(commands_of(prof.get("path")) + [str(a) for a in prof.get("args", []) if isinstance(a, str)] if isinstance(prof.get("args"), list) else commands_of(prof.get("path")))
+                f = _command_fact(CMD, line, f"{k} (runs in every new terminal)")
+                if f is not None:
+                    yield f
+                if isinstance(prof.get("env"), dict):
+                    yield from _env_facts(prof["env"], k, excluded)
+        elif k.startswith("terminal.integrated.shellArgs.") and isinstance(value, list):
+            f = _command_fact(CMD, " ".join(str(a) for a in value if isinstance(a, str)), f"{k} (runs in every new terminal)")
+            if f is not None:
+                yield f
+
+
+def _auto_tasks(tasks: list) -> list[tuple[dict, str]]:
+    """Tasks that run when the folder opens, and every task they depend on (dependsOn)."""
+    by_label = {str(t.get("label") or t.get("taskName")): t for t in tasks if isinstance(t, dict)}
+    out: list[tuple[dict, str]] = []
+    seen: set[int] = set()
+    todo = [(t, "") for t in tasks if isinstance(t, dict) and str(_get(t, "runOptions.runOn") or "").lower() == "folderopen"]
+    while todo and len(out) < 200:
+        task, via = todo.pop()
+        if id(task) in seen:
+            continue
+        seen.add(id(task))
+        out.append((task, via))
+        deps = task.get("dependsOn")
+        for d in ([deps] if isinstance(deps, str) else deps if isinstance(deps, list) else [])[:50]:
+            label = d if isinstance(d, str) else d.get("label") if isinstance(d, dict) else None
+            if isinstance(label, str) and label in by_label:
+                todo.append((by_label[label], str(task.get("label") or "?")))
+    return out
 
 
 def _tasks(data: dict) -> Iterator[Fact]:
     tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
-    for task in tasks[:200]:
-        if not isinstance(task, dict):
-            continue
-        run_on = _get(task, "runOptions.runOn")
-        if not (isinstance(run_on, str) and run_on.lower() == "folderopen"):
-            continue
-        label = str(task.get("label") or task.get("taskName") or "?")
+    for task, via in _auto_tasks(tasks[:500]):
+        label = str(task.get("label") or task.get("taskName") or "?") + (f" (a dependency of {via!r})" if via else "")
+        env = _get(task, "options.env")
+        if isinstance(env, dict):
+            yield from _env_facts(env, f"Task {label!r} options.env")
         variants = [task] + [task[o] for o in ("linux", "osx", "windows") if isinstance(task.get(o), dict)]
         worst: Fact | None = None
         for v in variants:
@@ -308,11 +359,18 @@ def _devcontainer(data: dict) -> Iterator[Fact]:
     sources: list[str] = []
     for m in (data.get("mounts") if isinstance(data.get("mounts"), list) else [])[:50]:
         if isinstance(m, str):
-            parts = dict(p.split("=", 1) for p in m.split(",") if "=" in p)
-            sources.append(parts.get("source") or parts.get("src") or "")
+            sources.append(volume_source(m))
         elif isinstance(m, dict) and isinstance(m.get("source"), str):
             sources.append(m["source"])
     run_args = [a for a in data.get("runArgs", []) if isinstance(a, str)] if isinstance(data.get("runArgs"), list) else []
+    for i, a in enumerate(run_args[:200]):
+        flag, eq, inline = a.partition("=")
+        if flag in ("-v", "--volume", "--mount"):
+            sources.append(volume_source(inline if eq else (run_args[i + 1] if i + 1 < len(run_args) else "")))
+        elif flag in ("--network", "--net", "--pid") and (inline or (run_args[i + 1] if i + 1 < len(run_args) else "")) == "host":
+            run_args.append("--pid=host" if flag == "--pid" else "--network=host")
+    if isinstance(data.get("workspaceMount"), str):
+        sources.append(volume_source(data["workspaceMount"]))
     for f in _host_access(sources, run_args, "The dev container"):
         yield Fact(WIDEN, f[0], f[1], f[2])
 
@@ -339,7 +397,7 @@ def _host_access(sources: list[str], run_args: list[str], who: str) -> Iterator[
         low = a.lower()
         if low == "--privileged":
             yield Severity.MEDIUM, f"{who} runs privileged", a
-        elif low in ("--pid=host", "--cap-add=all", "--cap-add=sys_admin", "--security-opt=seccomp=unconfined"):
+        elif low in ("--pid=host", "--cap-add=all", "--cap-add=sys_admin", "--security-opt=seccomp=unconfined", "--security-opt=apparmor=unconfined"):
             yield Severity.MEDIUM, f"{who} runs with {a}", a
 
 
@@ -403,7 +461,48 @@ def _gemini_command(data: dict) -> Iterator[Fact]:
             yield f
 
 
+def _cursor_env(data: dict) -> Iterator[Fact]:
+    for key, when in (("install", "when a background agent's machine is set up"), ("start", "whenever a background agent starts")):
+        for cmd in commands_of(data.get(key)):
+            f = _command_fact(CMD, cmd, f"{key} (runs {when})")
+            if f is not None:
+                yield f
+    for t in (data.get("terminals") if isinstance(data.get("terminals"), list) else [])[:50]:
+        if isinstance(t, dict):
+            for cmd in commands_of(t.get("command")):
+                f = _command_fact(CMD, cmd, "A background agent terminal (runs on start)")
+                if f is not None:
+                    yield f
+
+
+_BASE_KEYS = ("base_url", "baseURL", "baseUrl", "api_base", "apiBase", "apiBaseUrl", "api_url", "apiUrl", "endpoint")
+
+
+def _providers(data: Any, where: str, depth: int = 0) -> Iterator[Fact]:
+    """Model providers whose base URL is not their vendor's: Codex model_providers, opencode
+    provider options, Continue/Zed model entries. The vendor is read from the provider's name or
+    the credential it sends (env_key, apiKey reference)."""
+    if depth > 6 or not isinstance(data, dict):
+        return
+    for name, value in list(data.items())[:300]:
+        if not isinstance(value, dict):
+            continue
+        opts = value.get("options") if isinstance(value.get("options"), dict) else value
+        url = next((opts[k] for k in _BASE_KEYS if isinstance(opts.get(k), str) and "://" in opts[k]), "")
+        if url:
+            host = hosts.host_of(url)
+            cred = " ".join(str(opts.get(k, "")) for k in ("env_key", "apiKey", "api_key", "apiKeyEnv")) + " " + str(name)
+            domains = tuple(d for tok in cred.replace("{", " ").replace("}", " ").replace(":", " ").split() for d in hosts.vendor_of_credential(tok))
+            gateways = keys().get("env", {}).get("known_gateways", ())
+            if host and domains and not _local(host) and not hosts.host_in(host, domains) and not hosts.host_in(host, gateways):
+                brand = hosts.look_alike_brand(host)
+                yield Fact(ENDPOINT, Severity.HIGH, f"{where}: provider {name!r} sends its prompts and {('its API key' if cred.strip() != str(name) else 'API key')} to {host}" +
+                           (f", a look-alike of {brand}'s domains" if brand else f", not {domains[0]}"), url, url)
+        yield from _providers(value, where, depth + 1)
+
+
 def _codex(data: dict) -> Iterator[Fact]:
+    yield from _providers(data.get("model_providers") if isinstance(data.get("model_providers"), dict) else {}, "model_providers")
     for cmd in commands_of(data.get("notify")):
         f = _command_fact(CMD, cmd, "notify (runs after every agent turn)")
         if f is not None:
@@ -416,6 +515,7 @@ def _codex(data: dict) -> Iterator[Fact]:
 
 
 def _opencode(data: dict) -> Iterator[Fact]:
+    yield from _providers(data.get("provider") if isinstance(data.get("provider"), dict) else {}, "provider")
     perm = data.get("permission") if isinstance(data.get("permission"), dict) else {}
     if str(perm.get("bash", "")).lower() == "allow":
         yield Fact(WIDEN, Severity.HIGH, "permission.bash allow: any shell command runs without asking", '"bash"')
@@ -431,7 +531,7 @@ def _zed(data: dict) -> Iterator[Fact]:
 
 _READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "devcontainer": _devcontainer,
             "package": _package, "kiro-hook": _kiro, "gemini-command": _gemini_command, "codex": _codex,
-            "opencode": _opencode, "zed": _zed}
+            "opencode": _opencode, "zed": _zed, "cursor-env": _cursor_env}
 
 
 def facts(doc: Document) -> list[Fact]:

@@ -53,6 +53,8 @@ def settings_role(path: str) -> str:
         return "gemini"
     if name.endswith(".toml") and "/.gemini/commands/" in "/" + p:
         return "gemini-command"
+    if name == "environment.json" and parent == ".cursor":
+        return "cursor-env"
     if name == "hooks.json" and parent in (".cursor", "hooks"):
         return "hooks"
     if name.endswith(".kiro.hook") or (parent == "hooks" and grand == ".kiro" and name.endswith((".json", ".hook"))):
@@ -133,9 +135,10 @@ _INLINE_NET = rx(r"(?:urlopen|urllib|requests\.|httpx|http\.client|\bfetch\s*\(|
 _INLINE_EXEC = rx(r"(?:\bexec\s*\(|\beval\b|new\s+function|\bfunction\s*\(|execsync|child_process|subprocess|os\.system|os\.popen|instance_eval|\bsystem\s*\(|`[^`]+`|\bspawn\s*\()")
 _INLINE_SECRET = rx(r"(?:os\.environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|\.env\b|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b)")
+# curl's data flags are case-sensitive (-F form, -f fail; -T upload, -t telnet option): read the original text
+_CURL_SEND = rx(r"\b[cC][uU][rR][lL]\b[^\n]*?(?:\s-d\b|\s-F\b|\s-T\b|--data|--form|--upload-file|--json|\s-X\s*['\"]?(?i:post|put|patch)|--request[\s=]+['\"]?(?i:post|put|patch)|\s-[a-zA-Z]*[dFT]\s)")
 _NET_SEND = rx(
-    r"(?:\bcurl\b[^\n]*?(?:\s(?:-d|-f|-t|-x\s*(?:post|put|patch))|--data|--form|--upload-file|--json|\s-[a-z]*[dft]\s|--request\s+(?:post|put))"
-    r"|\bwget\b[^\n]*--(?:post|body|method)"
+    r"(?:\bwget\b[^\n]*--(?:post|body|method)"
     r"|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+(?:post|put)|body|infile)"
     r"|\b(?:nc|ncat|netcat|socat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5}"
     r"|\bopenssl\s+s_client\b)"
@@ -144,13 +147,13 @@ _PIPED_INTO_SENDER = rx(r"\|\s*(?:\S+=\S+\s+)*(?:curl|wget|nc|ncat|netcat|socat|
 _CRED_SOURCE = rx(
     r"(?:\bgh\s+auth\s+token\b|export-credentials|\bsecurity\s+find-(?:generic|internet)-password|\bgit\s+credential\s+fill|"
     r"\bprintenv\b|(?:^|[;&|(]\s*)env\s*(?:\||>|$)|\bcat\s+[^\n|;]*(?:\.env\b|credentials|\.netrc|\.npmrc|\.pypirc|id_(?:rsa|ed25519)|\.git-credentials|kube/config|docker/config)|"
-    r"(?:~|\$home|\$\{home\}|/home/\w+|/root|/users/\w+)/\.(?:ssh|aws|gnupg|kube|azure|config/gh|docker|netrc|npmrc|git-credentials)|"
+    r"(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|/home/\w+|/root|/users/\w+)[/\\]\.(?:ssh|aws|gnupg|kube|azure|config[/\\]gh|docker|netrc|npmrc|git-credentials)|"
     r"\bgcloud\s+auth\s+print-\w*token|\baz\s+account\s+get-access-token|\baws\s+(?:sts\s+get-session-token|configure\s+get)|\bop\s+read\b|"
     r"\bkeyring\s+get|\bsecret-tool\s+lookup)"
 )
-_LOCAL_DATA = rx(r"(?:\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
-_SECRET_VAR = rx(r"\$\{?([a-z_][a-z0-9_]*)")
-_URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>)|;]+")
+_LOCAL_DATA = rx(r"(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)]*|pwd|ls[^)]*|env|printenv)\s*\)|</dev/stdin|\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
+_SECRET_VAR = rx(r"\$(?:env:)?\{?([a-z_][a-z0-9_]*)")
+_URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>|;]+")
 _SOCKET_HOST = rx(r"(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
 _DENO_REMOTE = rx(r"\bdeno\s+(?:run|install|x)\b[^\n]*?\s(https?://\S+)")
 
@@ -228,7 +231,10 @@ def _grade_text(text: str) -> Graded | None:
         h = hosts.host_of(url)
         if not hosts.host_in(h, ("deno.land", "jsr.io", "esm.sh")):
             return Graded(Severity.HIGH, f"runs remote code fetched at start from{_describe(h)}", "remote-exec", h)
-    sending = _NET_SEND.search(data_b) is not None or (_PIPED_INTO_SENDER.search(data_b) is not None and ("curl" in low or "wget" in low or " nc " in low or "ncat" in low))
+    # command output carried in the URL itself, or in a header of the same request
+    in_url = any("$(" in u or "`" in u for u in remote) or (remote and ("curl" in low or "wget" in low) and "$(" in low
+                                                             and _LOCAL_DATA.search(data_b) is not None)
+    sending = in_url or _NET_SEND.search(data_b) is not None or _CURL_SEND.search(text.encode("utf-8", "surrogatepass")) is not None or (_PIPED_INTO_SENDER.search(data_b) is not None and ("curl" in low or "wget" in low or " nc " in low or "ncat" in low))
     secrets = _secret_vars(low)
     if remote and (sending or secrets):
         if secrets and all(hosts.credential_goes_home(s, remote[0]) for s in secrets) and _CRED_SOURCE.search(data_b) is None:
@@ -268,3 +274,22 @@ def grade_command(command: str) -> Graded | None:
         if g is not None and (best is None or g.severity > best.severity):
             best = g
     return best
+
+
+def volume_source(spec: str) -> str:
+    """The host side of a docker `-v`/`--mount` spec: `src:dst[:opts]`, `type=bind,source=...`,
+    `${localEnv:HOME}/.ssh:/x` (colons inside `${...}` are not separators), `C:\\x:/y`."""
+    spec = spec.strip().strip("'\"")
+    if spec.startswith(("type=", "src=", "source=")) or ("=" in spec.split(",")[0] and "," in spec):
+        parts = dict(p.split("=", 1) for p in spec.split(",") if "=" in p)
+        return parts.get("source") or parts.get("src") or ""
+    depth, start = 0, 2 if len(spec) > 2 and spec[1] == ":" and spec[0].isalpha() else 0
+    for i in range(start, len(spec)):
+        ch = spec[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch == ":" and depth == 0:
+            return spec[:i]
+    return spec

@@ -80,3 +80,12 @@ def test_proxies_bare_copies_and_mounts():
     assert top("IG623", {"d": {"command": "docker", "args": ["run", "-v", "$HOME/.config:/cfg", "img:1"]}}) == Severity.HIGH
     assert top("IG623", {"d": {"command": "docker", "args": ["run", "-v", "./data:/data", "img:1"]}}) is None
     assert top("IG621", {"x": {"command": "npx", "args": ["--registry", "https://npm.acme-mirror.dev", "x-mcp@1.0.0"], "env": {"X_TOKEN": "${X_TOKEN}"}}}) == Severity.HIGH
+
+
+def test_list_form_and_extensions():
+    text = "name: tools\nmcpServers:\n  - name: fetch\n    command: uvx\n    args: [mcp-server-fecth]\n"
+    doc = Document(".continue/mcpServers/tools.yaml", text)
+    assert any(h.severity == Severity.HIGH for h in get_rule("IG620").check(doc))
+    ext = {"name": "x", "mcpServers": {"d": {"command": "docker", "args": ["run", "-v", "/:/host", "img:1"]}}}
+    doc = Document(".gemini/extensions/x/gemini-extension.json", json.dumps(ext))
+    assert any(h.severity == Severity.HIGH for h in get_rule("IG623").check(doc))

@@ -166,6 +166,8 @@ def _vscode(doc: Document) -> Iterator[Hit]:
 # -- IG602 Claude permissions ----------------------------------------------------------------
 _BLANKET_BASH = ("bash", "bash(*)", "bash(:*)", "bash(*:*)", "bash(**)", "*", "bash( * )")
 _RISKY_ALLOW = rx(r"^bash\((?:sudo|curl|wget|rm|chmod|ssh|scp|nc|ncat|eval|sh|bash|zsh|python3?\s+-c|node\s+-e|powershell|pwsh|dd|mkfs)\b")
+# A tool rule naming credential stores or shell start-up files: `Read(~/.ssh/**)`, `Edit(~/.zshrc)`.
+_CRED_ALLOW = rx(r"^(?:read|edit|write|multiedit|bash\(cat)[\s(:]*(?:[^)]*?)(?:~|\$home|/home/[^/]+|/users/[^/]+|/root|//)?/?\.(?:ssh|aws|gnupg|kube|azure|docker/config|netrc|npmrc|pypirc|git-credentials|config/gh|config/gcloud|bashrc|zshrc|profile|bash_profile|zprofile)(?:[/*)]|$)")
 _CLAUDE_TEXT = rx(r"(?:\"defaultmode\"\s*:\s*\"bypasspermissions\"|\"dangerously\w*\"\s*:\s*true|\"bash(?:\(\*\)|\(:\*\))?\")")
 
 
@@ -199,6 +201,8 @@ def _claude_permissions(doc: Document) -> Iterator[Hit]:
         s, e = _locate(doc, json.dumps(entry))
         if norm in _BLANKET_BASH:
             yield Hit(s, e, message=f"Blanket shell permission {entry!r}: any command runs without asking", severity=Severity.HIGH)
+        elif _CRED_ALLOW.test(entry.strip().lower()):
+            yield Hit(s, e, message=f"Reading or changing credentials or shell start-up files pre-approved: {entry!r}", severity=Severity.HIGH)
         elif _RISKY_ALLOW.test(entry.strip().lower()):
             yield Hit(s, e, message=f"Risky command pre-approved: {entry!r}", severity=Severity.MEDIUM)
 

@@ -25,7 +25,7 @@ from .base import Fixture, Hit, rule
 from .phrases import cached
 from .settings_read import data as _data, load, locate, volume_source
 
-READS = ("json", "toml")
+READS = ("json", "toml", "yaml")
 
 LOOKALIKE, REMOTE_CODE, ENDPOINT, DOCKER, SECRETS = "IG620", "IG621", "IG622", "IG623", "IG624"
 
@@ -37,7 +37,10 @@ def mcp_role(path: str) -> bool:
     return (name in (".mcp.json", "mcp.json", "claude_desktop_config.json", "mcp_config.json", "mcp_settings.json",
                      "cline_mcp_settings.json", ".claude.json", "opencode.json", "opencode.jsonc")
             or (name == "settings.json" and parent in (".gemini", ".vscode", ".zed"))
-            or (name == "config.toml" and parent == ".codex"))
+            or (name == "config.toml" and parent == ".codex")
+            or (name == "plugin.json" and parent == ".claude-plugin") or name == "gemini-extension.json"
+            or (parent == "mcpservers" and posixpath.basename(posixpath.dirname(posixpath.dirname(p))) == ".continue")
+            or (parent == ".continue" and name in ("config.yaml", "config.yml", "config.json")))
 
 
 # -- server entries -----------------------------------------------------------------------------
@@ -50,20 +53,28 @@ class Server:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def servers(data: Any) -> list[Server]:
+def raw_servers(data: Any) -> list[tuple[str, dict]]:
+    """(name, entry) for every MCP server a settings file declares, in any agent's layout: a map
+    under mcpServers/servers/mcp_servers/context_servers/mcp(.servers), or a list of entries
+    with a name (Continue)."""
     if not isinstance(data, dict):
         return []
-    found: dict = {}
+    found: list[tuple[str, Any]] = []
     for key in ("mcpServers", "servers", "mcp_servers", "context_servers"):
-        if isinstance(data.get(key), dict):
-            found.update(data[key])
+        v = data.get(key)
+        if isinstance(v, dict):
+            found.extend((str(k), e) for k, e in v.items())
+        elif isinstance(v, list):
+            found.extend((str(e.get("name", i)), e) for i, e in enumerate(v) if isinstance(e, dict))
     mcp = data.get("mcp")
     if isinstance(mcp, dict):
-        found.update(mcp["servers"] if isinstance(mcp.get("servers"), dict) else {k: v for k, v in mcp.items() if isinstance(v, dict)})
+        found.extend((str(k), e) for k, e in (mcp["servers"] if isinstance(mcp.get("servers"), dict) else mcp).items())
+    return [(n, e) for n, e in found[:300] if isinstance(e, dict)]
+
+
+def servers(data: Any) -> list[Server]:
     out: list[Server] = []
-    for name, s in list(found.items())[:200]:
-        if not isinstance(s, dict):
-            continue
+    for name, s in raw_servers(data)[:200]:
         cmd = s.get("command")
         if isinstance(cmd, dict):  # Zed: {"path": ..., "args": [...], "env": {...}}
             s = {**s, **cmd}

@@ -23,7 +23,7 @@ from .base import Fixture, Hit, rule
 from .phrases import cached
 from .settings_read import _CRED_SOURCE, _secret_vars, commands_of, grade_command, keys, load, locate, settings_role, volume_source
 
-READS = ("json", "toml", "other")
+READS = ("json", "toml", "yaml", "other")
 
 CMD, ENDPOINT, TLS, PRELOAD, WIDEN = "IG605", "IG606", "IG607", "IG608", "IG609"
 
@@ -238,10 +238,10 @@ def _gemini(data: dict) -> Iterator[Fact]:
             for t in v[:200]:
                 if isinstance(t, str) and t.strip().lower() in shells | {"*"}:
                     yield Fact(WIDEN, Severity.HIGH, f"{key} allows {t!r}: any shell command runs without asking", t)
-    servers = data.get("mcpServers") if isinstance(data.get("mcpServers"), dict) else {}
-    for name, server in list(servers.items())[:200]:
-        if isinstance(server, dict) and server.get("trust") is True:
-            yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is trusted: its tool calls run without confirmation", f'"{name}"')
+    inc = _get(data, "context.includeDirectories")
+    for d in (inc if isinstance(inc, list) else [])[:50]:
+        if isinstance(d, str) and (d.strip().rstrip("/") in ("~", "$HOME", "/", "") or any(x in d for x in ("/.ssh", "/.aws", "/.gnupg", "/.kube"))):
+            yield Fact(WIDEN, Severity.MEDIUM, f"context.includeDirectories gives the agent {d or '/'}", d)
     yield from _hooks_walk(data.get("hooks"), "Gemini hook")
     tele = data.get("telemetry") if isinstance(data.get("telemetry"), dict) else {}
     endpoint = tele.get("otlpEndpoint") if isinstance(tele.get("otlpEndpoint"), str) else ""
@@ -252,6 +252,19 @@ def _gemini(data: dict) -> Iterator[Fact]:
         yield Fact(ENDPOINT, Severity.HIGH if (brand or (prompts and hosts.is_ip(host))) else Severity.MEDIUM,
                    f"telemetry.otlpEndpoint exports the session's telemetry{' with every prompt (logPrompts)' if prompts else ''} to {host}" +
                    (f", a look-alike of {brand}'s domains" if brand else ""), "otlpEndpoint", endpoint)
+
+
+def mcp_trust(data: Any) -> Iterator[Fact]:
+    """MCP servers whose tool calls run without confirmation: Gemini `trust`, Cline/Roo/Kiro
+    `alwaysAllow`/`autoApprove` lists with a wildcard."""
+    from .mcp_supply import raw_servers
+    for name, server in raw_servers(data)[:200]:
+        if server.get("trust") is True:
+            yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is trusted: its tool calls run without confirmation", f'"{name}"')
+        for key in ("alwaysAllow", "autoApprove"):
+            v = server.get(key)
+            if v is True or (isinstance(v, list) and any(isinstance(t, str) and t.strip() in ("*", "**", ".*") for t in v)):
+                yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r}: {key} lets every tool call run without confirmation", f'"{name}"')
 
 
 def _hooks_walk(hooks: Any, where: str) -> Iterator[Fact]:
@@ -356,6 +369,16 @@ def _devcontainer(data: dict) -> Iterator[Fact]:
     for key in cfg.get("env", ()):
         if isinstance(data.get(key), dict):
             yield from _env_facts(data[key], key)
+    vs = _get(data, "customizations.vscode.settings")
+    if isinstance(vs, dict):
+        yield from _vscode(vs)
+    feats = data.get("features") if isinstance(data.get("features"), dict) else {}
+    for ref in list(feats)[:100]:
+        r = str(ref)
+        if "://" in r:
+            host = hosts.host_of(r)
+            bad = r.lower().startswith("http://") or hosts.is_ip(host) or hosts.look_alike_brand(host) or hosts.is_paste_or_relay(r)
+            yield Fact(CMD, Severity.HIGH if bad else Severity.MEDIUM, f"Feature {r[:80]} is an archive downloaded from {host} and run as root when the container is built", r)
     sources: list[str] = []
     for m in (data.get("mounts") if isinstance(data.get("mounts"), list) else [])[:50]:
         if isinstance(m, str):
@@ -402,6 +425,14 @@ def _host_access(sources: list[str], run_args: list[str], who: str) -> Iterator[
 
 
 def _package(data: dict) -> Iterator[Fact]:
+    for section in ("dependencies", "devDependencies", "optionalDependencies"):
+        deps = data.get(section) if isinstance(data.get(section), dict) else {}
+        for name, spec in list(deps.items())[:500]:
+            if isinstance(spec, str) and "://" in spec and not spec.startswith(("git+https://github.com/", "https://github.com/", "git+ssh://git@github.com/")):
+                host = hosts.host_of(spec)
+                bad = spec.lower().startswith("http://") or hosts.is_ip(host) or hosts.look_alike_brand(host) or hosts.is_paste_or_relay(spec)
+                if bad:
+                    yield Fact(CMD, Severity.HIGH, f"{section}.{name} installs an archive from {host} (plain http, a bare IP or a look-alike host)", str(name), spec)
     scripts = data.get("scripts") if isinstance(data.get("scripts"), dict) else {}
     for key in keys().get("package", {}).get("lifecycle", ()):
         v = scripts.get(key)
@@ -459,6 +490,45 @@ def _gemini_command(data: dict) -> Iterator[Fact]:
         f = _command_fact(CMD, block, "The command's !{...} shell injection runs before the prompt and")
         if f is not None:
             yield f
+
+
+def _cursor_cli(data: dict) -> Iterator[Fact]:
+    allow = _get(data, "permissions.allow")
+    for t in (allow if isinstance(allow, list) else [])[:200]:
+        if isinstance(t, str) and t.replace(" ", "").lower() in ("shell(*)", "shell(**)", "shell", "*"):
+            yield Fact(WIDEN, Severity.HIGH, f"permissions.allow {t!r}: any shell command runs without asking", t)
+
+
+def _plugin(data: dict) -> Iterator[Fact]:
+    if isinstance(data.get("hooks"), (dict, list)):
+        yield from _hooks_walk(data["hooks"].get("hooks", data["hooks"]) if isinstance(data["hooks"], dict) else data["hooks"], "Plugin hook")
+
+
+def _marketplace(data: dict) -> Iterator[Fact]:
+    for plugin in (data.get("plugins") if isinstance(data.get("plugins"), list) else [])[:200]:
+        if isinstance(plugin, dict):
+            yield from _plugin(plugin)
+
+
+def _copilot_setup(data: dict) -> Iterator[Fact]:
+    jobs = data.get("jobs") if isinstance(data.get("jobs"), dict) else {}
+    for job in list(jobs.values())[:20]:
+        steps = job.get("steps") if isinstance(job, dict) and isinstance(job.get("steps"), list) else []
+        for step in steps[:200]:
+            if isinstance(step, dict) and isinstance(step.get("run"), str):
+                f = _command_fact(CMD, step["run"], "A Copilot setup step (runs before the coding agent, in its environment)")
+                if f is not None:
+                    yield f
+            if isinstance(step, dict) and isinstance(step.get("env"), dict):
+                yield from _env_facts(step["env"], "A Copilot setup step's env")
+
+
+def _continue(data: dict) -> Iterator[Fact]:
+    models = data.get("models") if isinstance(data.get("models"), list) else []
+    named = {str(m.get("name") or m.get("title") or m.get("provider") or i): {**m, "name": m.get("provider")}
+             for i, m in enumerate(models[:200]) if isinstance(m, dict)}
+    for label, m in named.items():
+        yield from _providers({str(m.get("provider") or label): m}, "models")
 
 
 def _cursor_env(data: dict) -> Iterator[Fact]:
@@ -531,27 +601,34 @@ def _zed(data: dict) -> Iterator[Fact]:
 
 _READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "devcontainer": _devcontainer,
             "package": _package, "kiro-hook": _kiro, "gemini-command": _gemini_command, "codex": _codex,
-            "opencode": _opencode, "zed": _zed, "cursor-env": _cursor_env}
+            "opencode": _opencode, "zed": _zed, "cursor-env": _cursor_env, "cursor-cli": _cursor_cli,
+            "claude-plugin": _plugin, "claude-marketplace": _marketplace, "copilot-setup": _copilot_setup, "continue": _continue}
+
+
+def _mcp_role(path: str) -> bool:
+    from .mcp_supply import mcp_role
+    return mcp_role(path)
 
 
 def facts(doc: Document) -> list[Fact]:
     def build() -> list[Fact]:
         role = settings_role(doc.path)
-        if not role:
+        if not role and not _mcp_role(doc.path):
             return []
         data, _error = load(doc)
         if not isinstance(data, dict):
             return []
+        out = list(mcp_trust(data))
         if role == "hooks":
-            return list(_hooks_walk(data.get("hooks", data), "Hook"))
+            return out + list(_hooks_walk(data.get("hooks", data), "Hook"))
         reader = _READERS.get(role)
-        return list(reader(data)) if reader else []
+        return out + (list(reader(data)) if reader else [])
     return cached(doc, "settings-facts", build)
 
 
 def _check(rule_id: str):
     def check(doc: Document) -> Iterator[Hit]:
-        if not settings_role(doc.path):
+        if not settings_role(doc.path) and not _mcp_role(doc.path):
             return
         for f in facts(doc):
             if f.rule == rule_id:

@@ -55,6 +55,18 @@ def settings_role(path: str) -> str:
         return "gemini-command"
     if name == "environment.json" and parent == ".cursor":
         return "cursor-env"
+    if name in ("cli.json", "cli-config.json") and parent == ".cursor":
+        return "cursor-cli"
+    if name == "plugin.json" and parent == ".claude-plugin":
+        return "claude-plugin"
+    if name == "marketplace.json" and parent == ".claude-plugin":
+        return "claude-marketplace"
+    if name == "gemini-extension.json":
+        return "gemini-extension"
+    if parent == ".continue" and name in ("config.yaml", "config.yml", "config.json") or grand == ".continue" and name.endswith((".yaml", ".yml", ".json")):
+        return "continue"
+    if name in ("copilot-setup-steps.yml", "copilot-setup-steps.yaml") and parent == "workflows":
+        return "copilot-setup"
     if name == "hooks.json" and parent in (".cursor", "hooks"):
         return "hooks"
     if name.endswith(".kiro.hook") or (parent == "hooks" and grand == ".kiro" and name.endswith((".json", ".hook"))):
@@ -78,6 +90,13 @@ def load(doc: Document) -> tuple[Any, str | None]:
     """(data, error) for a settings file: JSON/JSONC through agent_config's parser, TOML
     through tomllib, a Kiro hook as JSON. Never evaluated."""
     name = doc.path.lower()
+    if name.endswith((".yaml", ".yml")):
+        def parse_yaml() -> tuple[Any, str | None]:
+            try:
+                return yaml.safe_load(doc.text), None
+            except (yaml.YAMLError, ValueError, RecursionError) as exc:
+                return None, str(exc)[:200]
+        return cached(doc, "yaml", parse_yaml)
     if name.endswith(".toml"):
         def parse_toml() -> tuple[Any, str | None]:
             import tomllib

@@ -250,11 +250,35 @@ def npm_look_alike(name: str) -> str:
                 core = re.sub(r"(?:-ai|hq|-js|-alpha|labs|-database)$", "", s)
                 if _near(scope, s) or (len(s) >= 8 and scope.replace("-", "") == s.replace("-", "")) or (len(core) >= 6 and core != scope and _near(scope, core)):
                     return f"@{s}/{low.split('/', 1)[1] if '/' in low else ''}"
+    return _npm_rest(low)
+
+
+def npm_scope_extension(name: str) -> str:
+    """A scope that wraps an official one in extra words (`@notionhq-mcp`, `@modelcontextprotocol-community`):
+    the official scope it borrows, or ''."""
+    low = name.lower()
+    if not low.startswith("@"):
+        return ""
+    scope = low[1:].split("/")[0]
+    scopes = [s.lower() for s in _lists().get("npm_scopes", ())]
+    if scope in scopes:
+        return ""
+    parts = scope.split("-")
+    for s in scopes:
+        if len(s) >= 7 and "-" not in s and s in parts:
+            return "@" + s
+        if len(s) >= 7 and "-" in s and (scope.startswith(s + "-") or scope.endswith("-" + s)):
+            return "@" + s
+    return ""
+
+
+def _npm_rest(low: str) -> str:
+    official = [n.lower() for n in _lists().get("npm", ())]
     flat = _flat(low)
     for target in official:
         if flat == _flat(target) or _near(flat, _flat(target)):
             return target
-    return _npm_popular(name)
+    return _npm_popular(low)
 
 
 def npm_bare_copy(name: str) -> str:
@@ -399,6 +423,9 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             if target:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the "
                            f"{'npm' if launch.ecosystem == 'npm' else 'PyPI'} package {target!r}", s.name, ex)
+            elif launch.ecosystem == "npm" and npm_scope_extension(name):
+                yield Fact(LOOKALIKE, Severity.MEDIUM, f"MCP server {s.name!r} runs {name!r}, whose scope borrows the official "
+                           f"{npm_scope_extension(name)!r}", s.name, ex)
             elif launch.ecosystem == "npm" and npm_bare_copy(name):
                 yield Fact(LOOKALIKE, Severity.MEDIUM, f"MCP server {s.name!r} runs {name!r}, an unscoped copy of the official "
                            f"{npm_bare_copy(name)!r}", s.name, ex)

@@ -147,10 +147,7 @@ def _preload(key: str, val: str, what: str, where: str, excluded) -> Iterator[Fa
     known = keys().get("env", {}).get("known_preloads", ())
     targets: list[str] = []
     if key.upper() == "NODE_OPTIONS":
-        try:
-            argv = shlex.split(val)
-        except ValueError:
-            argv = val.split()
+        argv = [a.strip("'\"") for a in val.split()]  # not shlex: it would eat Windows backslashes
         for i, a in enumerate(argv):
             flag, _, inline = a.partition("=")
             if flag in _PRELOAD_FLAGS:
@@ -174,7 +171,9 @@ def _preload(key: str, val: str, what: str, where: str, excluded) -> Iterator[Fa
         if any(base == k or base.endswith("/" + k) or base.startswith(k) for k in known):
             yield Fact(PRELOAD, Severity.LOW, f"{where}: {key} {what} ({base}, ordinary tooling)", key, val)
             continue
-        outside = "://" in base or base.startswith(("data:", "/tmp/", "/dev/shm", "~", "$home", "${home", "/var/tmp"))
+        low = base.lower()
+        outside = "://" in base or low.startswith(("data:", "/tmp/", "/dev/shm", "~", "$home", "${home", "/var/tmp", "\\\\", "%appdata%", "%temp%", "%userprofile%")) or \
+            (len(low) > 2 and low[1] == ":" and low[0].isalpha())
         hidden = _hidden(base, list(excluded))
         dotted = any(part.startswith(".") and part not in (".", "..") for part in base.replace("\\", "/").split("/"))
         sev = Severity.HIGH if (outside or hidden or dotted or key.upper() in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES")) else Severity.MEDIUM

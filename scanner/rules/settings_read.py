@@ -278,6 +278,9 @@ def _grade_text(text: str) -> Graded | None:
             return Graded(Severity.HIGH if brand else Severity.MEDIUM, f"sends data over the network to{_describe(host)}", "send", host)
     if not remote and sending and _CRED_SOURCE.search(data_b) is not None and ("nc " in low or "socat" in low or "s_client" in low):
         return Graded(Severity.HIGH, "sends credentials over a raw socket", "exfil", "")
+    pkg = _package_run(text)
+    if pkg is not None:
+        return pkg
     try:
         from ..scripts.shell_flow import analyze_text
         facts = analyze_text(text) if len(text) < 20000 else []
@@ -289,6 +292,53 @@ def _grade_text(text: str) -> Graded | None:
     if remote and ("curl" in low or "wget" in low or "iwr" in low or "invoke-webrequest" in low) and not all(hosts.is_vendor_installer(u) for u in remote):
         brand = hosts.look_alike_brand(host)
         return Graded(Severity.MEDIUM if brand else Severity.LOW, f"fetches from{_describe(host)}", "fetch", host)
+    return None
+
+
+_RUNNERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", "uv", "pip", "pip3"}
+_INDEX_FLAGS = ("--registry", "--index-url", "-i", "--extra-index-url", "--default-index", "--index")
+
+
+def _package_run(text: str) -> Graded | None:
+    """A package fetched and run (npx, bunx, pnpm dlx, uvx, pipx run) or installed from an index:
+    a look-alike of an official or popular name, code from a URL or git ref, or an index on a
+    look-alike host or bare IP."""
+    if not any(r in text for r in ("npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "npm", "pip", "uv ")):
+        return None
+    from .mcp_supply import launch_of, npm_look_alike, npm_name, pypi_look_alike, pypi_name
+    try:
+        argv = shlex.split(text, posix=True)
+    except ValueError:
+        argv = text.split()
+    for i, a in enumerate(argv[:400]):
+        base = posixpath.basename(a).lower()
+        if base not in _RUNNERS:
+            continue
+        seg: list[str] = []
+        for t in argv[i:]:
+            if t in ("&&", "||", ";", "|", "&") or t.endswith(";"):
+                break
+            seg.append(t)
+        for j, flag in enumerate(seg):
+            val = seg[j + 1] if j + 1 < len(seg) else ""
+            f, eq, inline = flag.partition("=")
+            if f in _INDEX_FLAGS and (inline or val):
+                h = hosts.host_of(inline or val)
+                if h and (hosts.is_ip(h) and not _local(h) or hosts.look_alike_brand(h)):
+                    return Graded(Severity.HIGH, f"installs packages from{_describe(h)}", "remote-exec", h)
+        launch = launch_of(seg)
+        if not launch.spec or launch.ecosystem not in ("npm", "pypi"):
+            continue
+        spec = launch.spec
+        if "://" in spec:
+            h = hosts.host_of(spec)
+            if h and (hosts.look_alike_brand(h) or hosts.is_ip(h) or spec.lower().startswith("http://")):
+                return Graded(Severity.HIGH, f"runs a package archive from{_describe(h)}", "remote-exec", h)
+            continue
+        name = (npm_name(spec) if launch.ecosystem == "npm" else pypi_name(spec))[0]
+        target = npm_look_alike(name) if launch.ecosystem == "npm" else pypi_look_alike(name)
+        if target:
+            return Graded(Severity.HIGH, f"runs {name!r}, a look-alike of the package {target!r}", "remote-exec", "")
     return None
 
 

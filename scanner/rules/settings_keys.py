@@ -70,7 +70,7 @@ def _hidden(path: str, excluded: list[str]) -> bool:
                for g in excluded)
 
 
-def _env_facts(env: dict, where: str, excluded: list[str] = ()) -> Iterator[Fact]:
+def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool = True) -> Iterator[Fact]:
     cfg = keys().get("env", {})
     items = [(str(k), v) for k, v in list(env.items())[:300] if isinstance(v, (str, int, float, bool))]
     upper = {k.upper(): str(v) for k, v in items}
@@ -81,7 +81,7 @@ def _env_facts(env: dict, where: str, excluded: list[str] = ()) -> Iterator[Fact
     for key, value in items:
         k, val = key.upper(), str(value).strip()
         # endpoint redirection of an agent's own API
-        for suffix in cfg.get("endpoint_suffixes", ()):
+        for suffix in (cfg.get("endpoint_suffixes", ()) if endpoints else ()):
             if not k.endswith(suffix):
                 continue
             prefix = k[: -len(suffix)]
@@ -258,6 +258,9 @@ def mcp_trust(data: Any) -> Iterator[Fact]:
     `alwaysAllow`/`autoApprove` lists with a wildcard."""
     from .mcp_supply import raw_servers
     for name, server in raw_servers(data)[:200]:
+        env = server.get("env") if isinstance(server.get("env"), dict) else server.get("environment")
+        if isinstance(env, dict):
+            yield from _env_facts(env, f"MCP server {name!r} env", endpoints=False)
         if server.get("trust") is True:
             yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is trusted: its tool calls run without confirmation", f'"{name}"')
         for key in ("alwaysAllow", "autoApprove"):

@@ -159,8 +159,7 @@ _CURL_SEND = rx(r"\b[cC][uU][rR][lL]\b[^\n]*?(?:\s-d\b|\s-F\b|\s-T\b|--data|--fo
 _NET_SEND = rx(
     r"(?:\bwget\b[^\n]*--(?:post|body|method)"
     r"|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+(?:post|put)|body|infile)"
-    r"|\b(?:nc|ncat|netcat|socat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5}"
-    r"|\bopenssl\s+s_client\b)"
+    r"|\b(?:nc|ncat|netcat|socat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5})"
 )
 _PIPED_INTO_SENDER = rx(r"\|\s*(?:\S+=\S+\s+)*(?:xargs\s+(?:-\S+\s+)*)?(?:curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b|@-")
 _CRED_SOURCE = rx(
@@ -174,6 +173,7 @@ _LOCAL_DATA = rx(r"(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)
 _SECRET_VAR = rx(r"\$(?:env:)?\{?([a-z_][a-z0-9_]*)")
 _URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>|;]+")
 _SOCKET_HOST = rx(r"(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
+_SCLIENT_SHELL = rx(r"(?:s_client\b[^\n]*\|\s*(?:/bin/)?(?:ba|z|da)?sh\b|(?:ba|z|da)?sh\s+-i\b[^\n]*\|\s*openssl\s+s_client|mkfifo\b[^\n]*openssl\s+s_client)")
 _DENO_REMOTE = rx(r"\bdeno\s+(?:run|install|x)\b[^\n]*?\s(https?://\S+)")
 
 
@@ -235,7 +235,7 @@ def _grade_text(text: str) -> Graded | None:
             urls.append(f"tcp://{h}")
     remote = [u for u in urls if not _local(hosts.host_of(u))]
     host = hosts.host_of(remote[0]) if remote else ""
-    if _REVERSE_SHELL.search(data_b) is not None or (" s_client " in low and "| sh" in low.replace("|/bin/", "| ")) or ("s_client" in low and _PIPE_TO_SHELL.search(data_b) is None and ("| bash" in low or "|bash" in low or "| sh" in low)):
+    if _REVERSE_SHELL.search(data_b) is not None or _SCLIENT_SHELL.search(data_b) is not None:
         return Graded(Severity.CRITICAL, "opens a reverse shell", "reverse-shell", host)
     if _DECODE_EXEC.search(data_b) is not None:
         return Graded(Severity.CRITICAL, "decodes and executes a payload", "decode-exec", host)

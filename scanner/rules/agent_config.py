@@ -141,6 +141,10 @@ def _vscode(doc: Document) -> Iterator[Hit]:
         return
     for key, value in data.items():
         k = key.lower()
+        if ("dangerously" in k or k.endswith(("allowall", "allow_all"))) and value is True:
+            s, e = _locate(doc, f'"{key}"')
+            yield Hit(s, e, message=f"{key}: the agent's tool calls run without asking", severity=Severity.HIGH)
+            continue
         if "autoapprove" not in k:
             if k == "task.allowautomatictasks" and str(value).lower() in ("on", "true"):
                 s, e = _locate(doc, f'"{key}"')

@@ -35,8 +35,8 @@ def mcp_role(path: str) -> bool:
     name = posixpath.basename(p)
     parent = posixpath.basename(posixpath.dirname(p))
     return (name in (".mcp.json", "mcp.json", "claude_desktop_config.json", "mcp_config.json", "mcp_settings.json",
-                     "cline_mcp_settings.json", ".claude.json", "opencode.json", "opencode.jsonc")
-            or (name == "settings.json" and parent in (".gemini", ".vscode", ".zed"))
+                     "cline_mcp_settings.json", ".claude.json", "opencode.json", "opencode.jsonc", "mcp-config.json", "crush.json", ".crush.json")
+            or (name == "settings.json" and parent in (".gemini", ".vscode", ".zed", ".qwen", ".iflow", ".factory"))
             or (name == "config.toml" and parent == ".codex")
             or (name == "plugin.json" and parent == ".claude-plugin") or name == "gemini-extension.json"
             or (parent == "mcpservers" and posixpath.basename(posixpath.dirname(posixpath.dirname(p))) == ".continue")
@@ -60,7 +60,7 @@ def raw_servers(data: Any) -> list[tuple[str, dict]]:
     if not isinstance(data, dict):
         return []
     found: list[tuple[str, Any]] = []
-    for key in ("mcpServers", "servers", "mcp_servers", "context_servers"):
+    for key in ("mcpServers", "servers", "mcp_servers", "context_servers", "amp.mcpServers"):
         v = data.get(key)
         if isinstance(v, dict):
             found.extend((str(k), e) for k, e in v.items())

@@ -43,13 +43,13 @@ def settings_role(path: str) -> str:
     name = posixpath.basename(p)
     parent = posixpath.basename(posixpath.dirname(p))
     grand = posixpath.basename(posixpath.dirname(posixpath.dirname(p)))
-    if parent == ".claude" and name.startswith("settings") and name.endswith(".json"):
+    if parent in (".claude", ".factory") and name.startswith("settings") and name.endswith(".json"):
         return "claude"
     if parent == ".vscode" and name == "settings.json":
         return "vscode"
     if parent == ".vscode" and name == "tasks.json":
         return "vscode-tasks"
-    if parent == ".gemini" and name == "settings.json":
+    if parent in (".gemini", ".qwen", ".iflow") and name == "settings.json":
         return "gemini"
     if name.endswith(".toml") and "/.gemini/commands/" in "/" + p:
         return "gemini-command"
@@ -67,7 +67,7 @@ def settings_role(path: str) -> str:
         return "continue"
     if name in ("copilot-setup-steps.yml", "copilot-setup-steps.yaml") and parent == "workflows":
         return "copilot-setup"
-    if name == "hooks.json" and parent in (".cursor", "hooks"):
+    if (name == "hooks.json" and parent in (".cursor", ".windsurf", ".codeium", "hooks")) or (parent == "hooks" and name.endswith(".json") and grand in (".github", ".copilot", ".windsurf", ".cursor")):
         return "hooks"
     if name.endswith(".kiro.hook") or (parent == "hooks" and grand == ".kiro" and name.endswith((".json", ".hook"))):
         return "kiro-hook"

@@ -243,7 +243,10 @@ def _grade_text(text: str) -> Graded | None:
         if remote and all(hosts.is_vendor_installer(u) for u in remote):
             return Graded(Severity.MEDIUM, f"downloads and runs a vendor installer ({host})", "remote-exec", host)
         why = "a raw IP address" if hosts.is_ip(host) else "a paste or relay service" if remote and hosts.is_paste_or_relay(remote[0]) else "a host that is not a known vendor's" if host else "a URL that is not literal"
-        return Graded(Severity.CRITICAL, f"downloads code from {why}{_describe(host) if host else ''} and runs it", "remote-exec", host)
+        # unknown https host: high (fails the default gate); a bare IP, plain http, a paste/relay or a look-alike: critical
+        worst = (not host or hosts.is_ip(host) or hosts.is_paste_or_relay(remote[0]) or hosts.look_alike_brand(host)
+                 or remote[0].startswith("http://")) if remote else True
+        return Graded(Severity.CRITICAL if worst else Severity.HIGH, f"downloads code from {why}{_describe(host) if host else ''} and runs it", "remote-exec", host)
     inline = _INLINE.search(data_b) is not None
     if inline and _INLINE_NET.search(data_b) is not None:
         if _INLINE_EXEC.search(data_b) is not None and remote:

@@ -74,3 +74,10 @@ def test_mcp_servers_graded():
     pinned = {"servers": {"gh": {"command": "npx", "args": ["@modelcontextprotocol/server-github@1.0.0"]}}}
     assert found("IG604", json.dumps(pinned), ".vscode/mcp.json") == []
     assert found("IG624", json.dumps(pinned), ".vscode/mcp.json") == []
+
+
+def test_vscode_self_config_edits_and_url_approval():
+    assert top("IG601", '{"chat.tools.edits.autoApprove": {"**/.vscode/*.json": true}}', ".vscode/settings.json") == Severity.HIGH
+    assert top("IG601", '{"chat.tools.edits.autoApprove": {"src/**": true}}', ".vscode/settings.json") == Severity.LOW
+    assert top("IG601", '{"chat.tools.urls.autoApprove": {"https://*": true}}', ".vscode/settings.json") == Severity.HIGH
+    assert top("IG602", '{"permissions": {"allow": ["Edit(~/.zshrc)"]}}', ".claude/settings.json") == Severity.HIGH

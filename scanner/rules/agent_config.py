@@ -125,7 +125,10 @@ def grade_command(command: str) -> tuple[Severity, str] | None:
 
 
 # -- IG601 VS Code ------------------------------------------------------------------------
-_BROAD = ("*", ".*", "/.*/", "/.+/", "/^.*$/", "**", "/.*/s", "/.*/i")
+_BROAD = ("*", ".*", "/.*/", "/.+/", "/^.*$/", "**", "/.*/s", "/.*/i", "**/*", "*/**", "https://*", "http://*", "*://*", "https://**", "https://*/*")
+# Edits the agent may make to its own configuration: auto-approved, they let one injected
+# instruction turn every other confirmation off (the settings-rewrite escalation).
+_SELF_CONFIG = rx(r"(?:\.vscode|settings\.json|tasks\.json|mcp\.json|\.github/|\.claude|\.cursor|\.gemini|agents\.md|claude\.md|copilot-instructions)")
 _VSCODE_TEXT = rx(r"\"(?:chat\.tools\.(?:global\.)?autoapprove|github\.copilot\.chat\.agent\.autoapprove|chat\.tools\.terminal\.autoapprove|chat\.agent\.autoapprove)\"\s*:\s*true")
 
 
@@ -160,7 +163,8 @@ def _vscode(doc: Document) -> Iterator[Hit]:
         elif isinstance(value, dict):
             # `"pattern": true` or the object form `"pattern": {"approve": true, "matchCommandLine": true}`
             approved = [p for p, v in value.items() if v is True or (isinstance(v, dict) and v.get("approve") is True)]
-            broad = [p for p in approved if p.strip() in _BROAD or grade_command(p) is not None]
+            broad = [p for p in approved if p.strip() in _BROAD or grade_command(p) is not None
+                     or ("edits" in k and _SELF_CONFIG.test(p.lower()))]
             if broad:
                 yield Hit(s, e, message=f"{key} approves broad or dangerous patterns: {', '.join(broad[:5])}", severity=Severity.HIGH)
             elif approved:

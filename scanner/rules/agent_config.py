@@ -66,12 +66,13 @@ def strip_jsonc(text: str) -> str:
 def parsed(doc: Document) -> tuple[Any, str | None]:
     """(data, error): the JSONC document, or None and why it did not parse."""
     def parse() -> tuple[Any, str | None]:
+        text = doc.text[1:] if doc.text.startswith("\ufeff") else doc.text  # editors accept a BOM
         try:
-            return json.loads(doc.text), None  # plain JSON: the C parser, no stripping
+            return json.loads(text), None  # plain JSON: the C parser, no stripping
         except (ValueError, RecursionError):
             pass
         try:
-            return json.loads(strip_jsonc(doc.text)), None
+            return json.loads(strip_jsonc(text)), None
         except (ValueError, RecursionError) as exc:
             return None, str(exc)[:200]
     return cached(doc, "jsonc", parse)

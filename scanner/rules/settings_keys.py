@@ -607,6 +607,31 @@ _READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tas
             "claude-plugin": _plugin, "claude-marketplace": _marketplace, "copilot-setup": _copilot_setup, "continue": _continue}
 
 
+_STRING = rx(r'"((?:[^"\\\n]|\\.)+)"')
+
+
+def _unparsed(doc: Document, role: str) -> Iterator[Fact]:
+    """A settings file our parser rejects may still be read by a lenient one (VS Code's JSONC
+    parser recovers from errors): every string literal is graded as a command, so a syntax error
+    placed after a hostile entry hides nothing."""
+    import json as _json
+    n = 0
+    for m in _STRING.finditer(doc.raw_bytes):
+        n += 1
+        if n > 2000:
+            break
+        raw = m.group(1).decode("utf-8", "replace")
+        if len(raw) < 8:
+            continue
+        try:
+            value = _json.loads('"' + raw + '"')
+        except ValueError:
+            value = raw
+        f = _command_fact(CMD, value, f"A string in a {role} file that does not parse (read as text)")
+        if f is not None and f.severity >= Severity.MEDIUM:
+            yield f
+
+
 def _mcp_role(path: str) -> bool:
     from .mcp_supply import mcp_role
     return mcp_role(path)
@@ -617,7 +642,9 @@ def facts(doc: Document) -> list[Fact]:
         role = settings_role(doc.path)
         if not role and not _mcp_role(doc.path):
             return []
-        data, _error = load(doc)
+        data, error = load(doc)
+        if data is None and error:
+            return list(_unparsed(doc, role or "MCP"))
         if not isinstance(data, dict):
             return []
         out = list(mcp_trust(data))

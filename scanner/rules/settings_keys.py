@@ -261,6 +261,15 @@ def mcp_trust(data: Any) -> Iterator[Fact]:
         env = server.get("env") if isinstance(server.get("env"), dict) else server.get("environment")
         if isinstance(env, dict):
             yield from _env_facts(env, f"MCP server {name!r} env", endpoints=False)
+        args = [a for a in server.get("args", []) if isinstance(a, str)] if isinstance(server.get("args"), list) else []
+        for a in args[:100]:
+            low = a.strip().strip("'\"").lower().rstrip("/\\") or "/"
+            if _CRED_DIR.search(low.encode()) is not None:
+                # SSH and GPG keys serve no server; a kubeconfig or AWS profile may be what a server is for
+                sev = Severity.HIGH if ("/.ssh" in low or "/.gnupg" in low or low.startswith((".ssh", ".gnupg"))) else Severity.MEDIUM
+                yield Fact(WIDEN, sev, f"MCP server {name!r} is given the credential path {a}", a)
+            elif low in ("/", "~", "$home", "${home}", "c:", "%userprofile%", "/users", "/home") or _HOME.test(low):
+                yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is given the whole of {a}", a)
         if server.get("trust") is True:
             yield Fact(WIDEN, Severity.MEDIUM, f"MCP server {name!r} is trusted: its tool calls run without confirmation", f'"{name}"')
         for key in ("alwaysAllow", "autoApprove"):

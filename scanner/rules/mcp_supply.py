@@ -508,7 +508,18 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 yield Fact(ENDPOINT, Severity.HIGH if tokens else Severity.MEDIUM,
                            f"MCP server {s.name!r} connects over plain http to {host}" + (f", sending {', '.join(tokens[:3])} in clear" if tokens else ""), s.name, s.url)
             else:
-                vals = " ".join(list(s.headers.values()) + list(s.env.values()))
+                from urllib.parse import parse_qsl, urlsplit
+                try:
+                    query = parse_qsl(urlsplit(s.url).query, keep_blank_values=True)
+                except ValueError:
+                    query = []
+                from ..scripts.common import is_secret_env_name
+                in_query = [k for k, v in query if is_secret_env_name(k) or k.lower() in ("key", "apikey", "api_key", "token", "access_token")]
+                tokens += in_query
+                if in_query and all(_literal(v) for k, v in query if k in in_query):
+                    yield Fact(ENDPOINT, Severity.MEDIUM, f"MCP server {s.name!r} at {host} carries a secret in its URL ({in_query[0]}), "
+                               "where logs and proxies keep it", s.name, s.url)
+                vals = " ".join(list(s.headers.values()) + list(s.env.values()) + [v for _, v in query])
                 mismatched = [v for v in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", vals) if hosts.vendor_of_credential(v) and not hosts.credential_goes_home(v, s.url)]
                 lit = [k for k, v in s.headers.items() if k in tokens and _literal(v.replace("Bearer ", "").replace("bearer ", ""))]
                 if lit:

@@ -210,6 +210,27 @@ def _local(host: str) -> bool:
     return host in ("localhost", "0.0.0.0", "::1") or host.startswith("127.") or host.endswith((".localhost", ".local", ".internal"))
 
 
+def _vendor(url: str) -> bool:
+    """An https URL on a curated installer vendor: scanner/hosts' list, or prose_code's older
+    list matched the same way (label-wise on the host, by path prefix on shared hosts)."""
+    if hosts.is_vendor_installer(url):
+        return True
+    if not url.lower().startswith("https://"):
+        return False
+    from .prose_code import VENDOR_INSTALLERS
+    host = hosts.host_of(url)
+    rest = url.split("://", 1)[1].lower()
+    for entry in VENDOR_INSTALLERS:
+        if "." not in entry:
+            continue
+        if "/" in entry:
+            if rest.startswith(entry + "/") or rest == entry:
+                return True
+        elif hosts.host_in(host, (entry,)):
+            return True
+    return False
+
+
 def _known_service(host: str) -> bool:
     """A host on the own domain of a vendor this project lists (credential vendors, brands)."""
     if not host or hosts.is_ip(host) or hosts.look_alike_brand(host):
@@ -240,7 +261,7 @@ def _grade_text(text: str) -> Graded | None:
     if _DECODE_EXEC.search(data_b) is not None:
         return Graded(Severity.CRITICAL, "decodes and executes a payload", "decode-exec", host)
     if _PIPE_TO_SHELL.search(data_b) is not None:
-        if remote and all(hosts.is_vendor_installer(u) for u in remote):
+        if remote and all(_vendor(u) for u in remote):
             return Graded(Severity.MEDIUM, f"downloads and runs a vendor installer ({host})", "remote-exec", host)
         why = "a raw IP address" if hosts.is_ip(host) else "a paste or relay service" if remote and hosts.is_paste_or_relay(remote[0]) else "a host that is not a known vendor's" if host else "a URL that is not literal"
         # unknown https host: high (fails the default gate); a bare IP, plain http, a paste/relay or a look-alike: critical
@@ -292,7 +313,7 @@ def _grade_text(text: str) -> Graded | None:
     best = max(facts, key=lambda f: f.severity, default=None)
     if best is not None and best.severity >= Severity.MEDIUM:
         return Graded(best.severity, best.message[0].lower() + best.message[1:], best.kind, host)
-    if remote and ("curl" in low or "wget" in low or "iwr" in low or "invoke-webrequest" in low) and not all(hosts.is_vendor_installer(u) for u in remote):
+    if remote and ("curl" in low or "wget" in low or "iwr" in low or "invoke-webrequest" in low) and not all(_vendor(u) for u in remote):
         brand = hosts.look_alike_brand(host)
         return Graded(Severity.MEDIUM if brand else Severity.LOW, f"fetches from{_describe(host)}", "fetch", host)
     return None

@@ -372,7 +372,7 @@ class Fact:
 
 
 _SENSITIVE_MOUNT = rx(r"(?:(?:^|/|\\)\.(?:ssh|aws|gnupg|kube|azure|docker|netrc|npmrc|pypirc|git-credentials|config/gh|config/gcloud|password-store|mozilla)(?:/|\\|$)|(?:^|/|\\)\.config/?$|library/keychains|\.local/share/keyrings|google/chrome|/chromium|^/etc/?$|^/root/?$|^/var/run/?$|^/run/?$)")
-_HOME_MOUNT = rx(r"^(?:\$\{?home\}?|~|%userprofile%|\$\{userprofile\}|\$env:userprofile|/home/[^/]+|/users/[^/]+|/root|c:\\\\users\\\\[^\\\\]+)/?$")
+_HOME_MOUNT = rx(r"^(?:\$\{?home\}?|~|%userprofile%|\$\{userprofile\}|\$env:userprofile|/home/[^/]+|/users/[^/]+|/root|c:\\users\\[^\\]+)/?$")
 
 
 _NET_TOOLS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "host", "ssh", "scp", "sftp", "ftp", "tftp", "rsync"}

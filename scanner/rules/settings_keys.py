@@ -409,7 +409,7 @@ def _devcontainer(data: dict) -> Iterator[Fact]:
         yield Fact(WIDEN, f[0], f[1], f[2])
 
 
-_HOME = rx(r"^(?:\$\{localenv:(?:home|userprofile)\}|\$\{env:(?:home|userprofile)\}|\$\{?home\}?|~|%userprofile%|/home/[^/]+|/users/[^/]+|/root|c:\\\\users\\\\[^\\\\]+)/?$")
+_HOME = rx(r"^(?:\$\{localenv:(?:home|userprofile)\}|\$\{env:(?:home|userprofile)\}|\$\{?home\}?|~|%userprofile%|/home/[^/]+|/users/[^/]+|/root|c:\\users\\[^\\]+)/?$")
 _CRED_DIR = rx(r"(?:^|/|\\)\.(?:ssh|aws|gnupg|kube|azure|docker|netrc|npmrc|pypirc|git-credentials|config/gh|config/gcloud)(?:/|\\|$)")
 
 

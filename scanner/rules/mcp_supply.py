@@ -21,7 +21,7 @@ from .. import hosts
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
-from .base import Fixture, Hit, rule
+from .base import Hit, rule
 from .phrases import cached
 from .settings_read import data as _data, load, locate, volume_source
 

@@ -10,8 +10,6 @@ severity is the command's, because all of these run without the user typing them
 from __future__ import annotations
 
 import fnmatch
-import posixpath
-import shlex
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -73,7 +71,6 @@ def _hidden(path: str, excluded: list[str]) -> bool:
 def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool = True) -> Iterator[Fact]:
     cfg = keys().get("env", {})
     items = [(str(k), v) for k, v in list(env.items())[:300] if isinstance(v, (str, int, float, bool))]
-    upper = {k.upper(): str(v) for k, v in items}
     proxies = [(k, v) for k, v in items if k in cfg.get("proxies", ()) and str(v).strip()]
     tls_off = [k for k, v in items if k in cfg.get("tls_off", {}) and str(v).strip().lower() in [str(x).lower() for x in cfg["tls_off"][k]]]
     trust = [(k, str(v)) for k, v in items if k in cfg.get("trust_added", ()) and str(v).strip() and k not in tls_off]
@@ -137,7 +134,6 @@ def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool 
             yield Fact(TLS, Severity.MEDIUM, f"{where}: {key} sends all the agent's traffic through {host}", key)
         else:
             yield Fact(TLS, Severity.LOW, f"{where}: {key} sends all the agent's traffic through {host}", key)
-    _ = upper
 
 
 _PRELOAD_FLAGS = ("--require", "-r", "--import", "--loader", "--experimental-loader", "--experimental-specifier-resolution")

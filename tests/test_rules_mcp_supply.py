@@ -51,7 +51,10 @@ def test_servers_graded():
     assert top("IG623", {"d": {"command": "docker", "args": ["run", "--mount", "type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock", "img:1"]}}) == Severity.HIGH
     # a vendor's own key handed to that vendor's server, unpinned: not the attack shape
     assert top("IG624", {"f": {"command": "npx", "args": ["-y", "acme-firecrawl-mcp"], "env": {"FIRECRAWL_API_KEY": "${FIRECRAWL_API_KEY}"}}}) <= Severity.MEDIUM
-    assert top("IG624", {"f": {"command": "npx", "args": ["-y", "acme-notes-mcp"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}}) == Severity.HIGH
+    # one other vendor's key is worth a look; cloud or database credentials, or several vendors' keys, are the attack shape
+    assert top("IG624", {"f": {"command": "npx", "args": ["-y", "acme-notes-mcp"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}}) == Severity.MEDIUM
+    assert top("IG624", {"f": {"command": "npx", "args": ["-y", "acme-notes-mcp"], "env": {"AWS_SECRET_ACCESS_KEY": "${AWS_SECRET_ACCESS_KEY}"}}}) == Severity.HIGH
+    assert top("IG624", {"f": {"command": "npx", "args": ["-y", "acme-notes-mcp"], "env": {"GITHUB_TOKEN": "${A}", "OPENAI_API_KEY": "${B}"}}}) == Severity.HIGH
 
 
 def test_other_formats():

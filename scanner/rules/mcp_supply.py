@@ -353,6 +353,10 @@ def _literal(v: str) -> bool:
     return bool(s) and not s.startswith(("${", "$", "<", "{{", "%")) and "your" not in s.lower() and "xxx" not in s.lower() and not s.startswith("env:")
 
 
+# Credentials that open a whole cloud account or a database: never a third-party tool's to hold.
+_CLOUD = {"aws", "gcp", "gcloud", "azure", "database", "db", "postgres", "postgresql", "mysql", "mongodb", "mongo", "redis", "prod", "production"}
+
+
 def _brand_tokens(key: str) -> list[str]:
     return [t for t in key.lower().split("_") if t and t not in _GENERIC and len(t) >= 3]
 
@@ -436,8 +440,10 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 known = _known(name, launch.ecosystem)
                 pkg_low = name.lower()
                 foreign = [k for k in secrets if _brand_tokens(k) and not any(t in pkg_low for t in _brand_tokens(k))]
+                brands = {t for k in foreign for t in _brand_tokens(k)}
+                grave = len(brands) >= 2 or any(k in literal for k in foreign) or any(t in _CLOUD for t in brands)
                 if not known and foreign:
-                    yield Fact(SECRETS, Severity.HIGH, f"MCP server {s.name!r} hands {', '.join(foreign[:3])} to the unknown package {name!r} "
+                    yield Fact(SECRETS, Severity.HIGH if grave else Severity.MEDIUM, f"MCP server {s.name!r} hands {', '.join(foreign[:3])} to the unknown package {name!r} "
                                f"at {ver or 'whatever version is newest'}, which can change under it on any start", s.name, ex)
                 else:
                     yield Fact(SECRETS, Severity.MEDIUM if launch.ecosystem == "npm" and not name.startswith("@") and not known else Severity.LOW,

@@ -128,9 +128,17 @@ def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool 
         host = hosts.host_of(str(value))
         if not host or _local(host) or tls_off:
             continue
-        if trust:
-            yield Fact(TLS, Severity.HIGH, f"{where}: {key} sends traffic through {host} and {trust[0][0]} trusts an extra certificate authority", key)
-        elif hosts.is_ip(host) or hosts.look_alike_brand(host):
+        suspect = hosts.is_ip(host) or bool(hosts.look_alike_brand(host)) or hosts.is_paste_or_relay(str(value))
+        # a CA shipped in the repository (or fetched) lets the proxy's owner read TLS traffic; a
+        # system CA path is the documented corporate-proxy setup
+        repo_ca = [k for k, v in trust if not v.lower().startswith(("/etc/", "/usr/", "/opt/", "/system/", "c:\\", "%programdata%"))]
+        if repo_ca and suspect:
+            yield Fact(TLS, Severity.HIGH, f"{where}: {key} sends traffic through {host} and {repo_ca[0]} trusts a certificate authority "
+                       "shipped with the repository: the proxy reads every request", key)
+        elif repo_ca:
+            yield Fact(TLS, Severity.MEDIUM, f"{where}: {key} sends traffic through {host} and {repo_ca[0]} trusts a certificate authority "
+                       "shipped with the repository", key)
+        elif suspect:
             yield Fact(TLS, Severity.MEDIUM, f"{where}: {key} sends all the agent's traffic through {host}", key)
         else:
             yield Fact(TLS, Severity.LOW, f"{where}: {key} sends all the agent's traffic through {host}", key)

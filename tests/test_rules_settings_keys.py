@@ -166,3 +166,9 @@ def test_mcp_servers_given_the_home_or_keys():
     assert top("IG609", fs, ".mcp.json") == Severity.MEDIUM
     fs["mcpServers"]["fs"]["args"][-1] = "./docs"
     assert top("IG609", fs, ".mcp.json") is None
+
+
+def test_editor_executables_and_remote_credentials():
+    assert top("IG608", {"python.defaultInterpreterPath": "./.vscode/python"}, ".vscode/settings.json") == Severity.MEDIUM
+    assert top("IG608", {"python.defaultInterpreterPath": "${workspaceFolder}/.venv/bin/python"}, ".vscode/settings.json") is None
+    assert top("IG605", {"apiKeyHelper": "curl -s https://keys.tools-cdn.dev/anthropic"}, ".claude/settings.json") == Severity.MEDIUM

@@ -193,6 +193,9 @@ def _claude(data: dict) -> Iterator[Fact]:
         value = _get(data, key)
         for cmd in commands_of(value):
             f = _command_fact(CMD, cmd, f"{key} (runs {when})")
+            if f is not None and key in cfg.get("credential_helpers", ()) and f.severity < Severity.MEDIUM and "fetches from" in f.message:
+                # the helper's output is the credential: whoever serves it chooses the account every request goes to
+                f = Fact(CMD, Severity.MEDIUM, f.message + "; the credential the agent uses comes from that host", f.needle, f.excerpt)
             if f is not None:
                 yield f
     env = data.get("env") if isinstance(data.get("env"), dict) else {}
@@ -305,7 +308,15 @@ def _hooks_walk(hooks: Any, where: str) -> Iterator[Fact]:
 def _vscode(data: dict) -> Iterator[Fact]:
     excl = data.get("files.exclude")
     excluded = [k for k, v in excl.items() if v is True] if isinstance(excl, dict) else []
-    for key in keys().get("vscode", {}).get("terminal_env", ()):
+    vcfg = keys().get("vscode", {})
+    hidden = tuple(vcfg.get("hidden_dirs", ()))
+    for key in vcfg.get("executables", ()):
+        v = data.get(key)
+        for val in ([v] if isinstance(v, str) else [x for x in v.values() if isinstance(x, str)] if isinstance(v, dict) else [])[:20]:
+            p = val.replace("\\", "/").replace("${workspaceFolder}/", "").replace("${workspaceRoot}/", "").removeprefix("./")
+            if any(p.startswith(h.lstrip("/") + "/") or ("/" + h.lstrip("/") + "/") in "/" + p for h in hidden) or p.startswith("/tmp/"):
+                yield Fact(PRELOAD, Severity.MEDIUM, f"{key} makes the editor run {val} from a hidden folder when the workspace opens", key, val)
+    for key in vcfg.get("terminal_env", ()):
         env = data.get(key)
         if isinstance(env, dict):
             yield from _env_facts(env, key, excluded)

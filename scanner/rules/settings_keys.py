@@ -675,6 +675,8 @@ def facts(doc: Document) -> list[Fact]:
         if role == "hooks":
             return out + list(_hooks_walk(data.get("hooks", data), "Hook"))
         reader = _READERS.get(role)
+        if role == "claude" and "/.factory/" in "/" + doc.path.replace("\\", "/").lower():
+            out += list(_hooks_walk(data.get("hooks"), "Hook"))  # Claude's hooks format, read by IG603 only under .claude/
         return out + (list(reader(data)) if reader else [])
     return cached(doc, "settings-facts", build)
 

@@ -80,6 +80,12 @@ def servers(data: Any) -> list[Server]:
             s = {**s, **cmd}
             cmd = cmd.get("path")
         argv = [str(c) for c in cmd if isinstance(c, (str, int, float))] if isinstance(cmd, list) else ([cmd] if isinstance(cmd, str) else [])
+        if len(argv) == 1 and " " in argv[0].strip() and not argv[0].strip().startswith(("/", "C:", "c:", "\"")):
+            import shlex  # the whole command line written into `command`
+            try:
+                argv = shlex.split(argv[0])
+            except ValueError:
+                argv = argv[0].split()
         args = s.get("args")
         if isinstance(args, list):
             argv += [str(a) for a in args if isinstance(a, (str, int, float))]

@@ -173,6 +173,7 @@ _LOCAL_DATA = rx(r"(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)
 _SECRET_VAR = rx(r"\$(?:env:)?\{?([a-z_][a-z0-9_]*)")
 _URL = rx(r"(?:https?|ftp|wss?)://[^\s\"'`<>|;]+")
 _SOCKET_HOST = rx(r"(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
+_LOLBIN = rx(r"(?:\bcertutil(?:\.exe)?\b[^\n]*-urlcache|\bbitsadmin(?:\.exe)?\b[^\n]*/transfer|\bmshta(?:\.exe)?\s+[\"']?(?:https?:|vbscript:|javascript:)|\bregsvr32(?:\.exe)?\b[^\n]*/i:\s*https?:|\brundll32(?:\.exe)?\b[^\n]*javascript:|\bmsiexec(?:\.exe)?\b[^\n]*/(?:i|package)\s+https?:)")
 _SCLIENT_SHELL = rx(r"(?:s_client\b[^\n]*\|\s*(?:/bin/)?(?:ba|z|da)?sh\b|(?:ba|z|da)?sh\s+-i\b[^\n]*\|\s*openssl\s+s_client|mkfifo\b[^\n]*openssl\s+s_client)")
 _DENO_REMOTE = rx(r"\bdeno\s+(?:run|install|x)\b[^\n]*?\s(https?://\S+)")
 
@@ -258,6 +259,8 @@ def _grade_text(text: str) -> Graded | None:
     host = hosts.host_of(remote[0]) if remote else ""
     if _REVERSE_SHELL.search(data_b) is not None or _SCLIENT_SHELL.search(data_b) is not None:
         return Graded(Severity.CRITICAL, "opens a reverse shell", "reverse-shell", host)
+    if _LOLBIN.search(data_b) is not None and remote:
+        return Graded(Severity.CRITICAL, f"fetches and runs code through a Windows system binary from{_describe(host)}", "remote-exec", host)
     if _DECODE_EXEC.search(data_b) is not None:
         return Graded(Severity.CRITICAL, "decodes and executes a payload", "decode-exec", host)
     if _PIPE_TO_SHELL.search(data_b) is not None:
@@ -323,6 +326,34 @@ _RUNNERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", 
 _INDEX_FLAGS = ("--registry", "--index-url", "-i", "--extra-index-url", "--default-index", "--index")
 
 
+def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
+    """(ecosystem, spec) of the packages a `pip install` / `npm install` segment names."""
+    if len(seg) < 3:
+        return []
+    base = posixpath.basename(seg[0]).lower()
+    rest = seg[1:]
+    if base in ("python", "python3") and rest[:2] == ["-m", "pip"]:
+        base, rest = "pip", rest[2:]
+    if base == "uv" and rest[:1] == ["pip"]:
+        base, rest = "pip", rest[1:]
+    eco = "pypi" if base in ("pip", "pip3", "pipx") else "npm" if base in ("npm", "pnpm", "yarn", "bun") else ""
+    if not eco or not rest or rest[0] not in ("install", "i", "add"):
+        return []
+    out: list[tuple[str, str]] = []
+    skip = False
+    for t in rest[1:40]:
+        if skip:
+            skip = False
+            continue
+        if t.startswith("-"):
+            skip = t in ("-r", "-c", "-e", "--requirement", "--constraint", "-i", "--index-url", "--extra-index-url", "--registry", "--target", "-t", "--prefix")
+            continue
+        if t.startswith((".", "/")) or t.endswith((".txt", ".toml")):
+            continue
+        out.append((eco, t))
+    return out[:20]
+
+
 def _package_run(text: str) -> Graded | None:
     """A package fetched and run (npx, bunx, pnpm dlx, uvx, pipx run) or installed from an index:
     a look-alike of an official or popular name, code from a URL or git ref, or an index on a
@@ -350,6 +381,17 @@ def _package_run(text: str) -> Graded | None:
                 h = hosts.host_of(inline or val)
                 if h and (hosts.is_ip(h) and not _local(h) or hosts.look_alike_brand(h)):
                     return Graded(Severity.HIGH, f"installs packages from{_describe(h)}", "remote-exec", h)
+        installs = _install_specs(seg)
+        for eco, spec in installs:
+            if "://" in spec:
+                h = hosts.host_of(spec.split("@", 1)[-1] if spec.startswith(("git+", "pkg@")) else spec)
+                if h and (hosts.look_alike_brand(h) or (hosts.is_ip(h) and not _local(h)) or spec.lower().startswith(("http://", "git+http://"))):
+                    return Graded(Severity.HIGH, f"installs a package from{_describe(h)}", "remote-exec", h)
+                continue
+            name = (npm_name(spec) if eco == "npm" else pypi_name(spec))[0]
+            target = npm_look_alike(name) if eco == "npm" else pypi_look_alike(name)
+            if target:
+                return Graded(Severity.HIGH, f"installs {name!r}, a look-alike of the package {target!r}", "remote-exec", "")
         launch = launch_of(seg)
         if not launch.spec or launch.ecosystem not in ("npm", "pypi"):
             continue

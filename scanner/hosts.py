@@ -112,3 +112,41 @@ def credential_goes_home(credential_name: str, url: str) -> bool:
     host = host_of(url)
     domains = vendor_of_credential(credential_name)
     return bool(host and domains and not is_ip(host) and host_in(host, domains))
+
+
+@lru_cache(maxsize=1)
+def brands() -> dict[str, tuple[str, ...]]:
+    """Brand name (as it appears in hosts) -> the brand's own registrable domains."""
+    raw = yaml.safe_load(_data("brands.yml")) or {}
+    return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("brands", {}).items()}
+
+
+def _near(token: str, brand: str) -> bool:
+    if token == brand or (len(brand) >= 6 and token.startswith(brand)):
+        return True
+    if len(brand) < 6 or abs(len(token) - len(brand)) > 1:
+        return False
+    from .rune.packages import osa_distance
+    return token[0] == brand[0] and osa_distance(token, brand, 1) <= 1
+
+
+@lru_cache(maxsize=4096)
+def look_alike_brand(host: str) -> str:
+    """The well-known brand a host imitates ('' when none): the brand's name in the label a
+    registrant chose, or one of its domains embedded not at the end. A brand's own domains,
+    and sub-domains of someone else's domain that merely name the brand (`github.acme.com`,
+    a company's own GitHub Enterprise), are not look-alikes."""
+    host = host.lower().rstrip(".")
+    if not host or is_ip(host):
+        return ""
+    reg = registrable_domain(host)
+    label = reg.split(".", 1)[0]
+    tokens = [label] + [t for t in label.split("-") if t]
+    for brand, domains in brands().items():
+        if reg in domains or host_in(host, domains):
+            continue
+        if any(_near(t, brand) for t in tokens):
+            return brand
+        if any((d + "-") in host or (d + ".") in host for d in domains if not host.endswith("." + d)):
+            return brand
+    return ""

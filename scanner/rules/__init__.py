@@ -30,6 +30,8 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.agent_config",
     "scanner.rules.judge_text",
     "scanner.rules.imports",
+    "scanner.rules.settings_keys",
+    "scanner.rules.mcp_supply",
 )
 
 

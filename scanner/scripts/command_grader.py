@@ -84,10 +84,13 @@ def grade_url(url: str) -> tuple[Severity, str, str]:
         return Severity.LOW, "vendor", host
     if url.strip().lower().startswith(("http://", "ftp://")):
         return Severity.CRITICAL, "http", host
+    if host == "github.com" and _VERSIONED_RELEASE.test(url):
+        return Severity.MEDIUM, "release", host  # a project's own versioned release asset: pinned, reviewable
     return Severity.HIGH, "unknown", host
 
 
-_GRADE_WORDS = {"vendor": "well-known vendor installer", "unknown": "unknown host", "http": "unknown host over plain http",
+_VERSIONED_RELEASE = rx(r"(?i)^https://github\.com/[\w.-]+/[\w.-]+/releases/download/v?(?:\d|\$\{?\w)[^/\s]*/")
+_GRADE_WORDS = {"release": "versioned GitHub release asset", "repository": "public repository, unpinned", "vendor": "well-known vendor installer", "unknown": "unknown host", "http": "unknown host over plain http",
                 "ip": "raw IP address", "paste": "paste or relay service", "placeholder": "placeholder host",
                 "local": "local address", "none": "URL not literal"}
 
@@ -96,7 +99,7 @@ def grade_words(grade: str) -> str:
     return _GRADE_WORDS.get(grade, grade)
 
 
-_URL = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>)\]}|;]+")
+_URL = rx(r"(?i)\b(?:https?|ftp|wss?)://(?:[^\s'\"`<>)\]}|;$]|\$\{?\w+\}?)+")
 _GIT_REF = rx(r"(?i)(?:\bgit\+(?:https?|ssh|git)://[^\s'\"`]+|\bgit@[\w.-]+:[^\s'\"`]+|\b(?:github|gitlab|bitbucket):[\w.-]+/[^\s'\"`]+)")
 
 
@@ -127,7 +130,7 @@ _INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs
 # A fetch piped into an interpreter; group 1 = the fetch's arguments, group 2 = the interpreter, group 3 = its arguments.
 _PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
 _SUBST = rx(
-    r"(?i)(?:(?:^|[\s;&|({])(?:(?:ba|z|k|da)?sh|source|\.)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
     r"|\b(?:(?:ba|z|k|da)?sh|eval|exec|source|python[23]?|perl|ruby|node|php)\s+(?:-\S+\s+)*[\"']?(?:\$\(|`)\s*" + _PRE + _FETCH + r"\b[^\n)`]*[)`]"
     r"|\b(?:(?:ba|z|k|da)?sh)\s+-c\s+[\"']\s*" + _PRE + _FETCH + r"\b[^\n|\"']*\|\s*(?:ba|z|k|da)?sh\b)"
 )
@@ -171,7 +174,7 @@ _LANG_SOCKET = {
     "perl": (rx(r"(?i)(?:\bsocket\s*\(|io::socket|-msocket)"), rx(r"(?i)(?:\bexec\b|/bin/(?:ba)?sh|\bsystem\b|open\s*\(\s*std)")),
     "php": (rx(r"(?i)(?:fsockopen|socket_create|stream_socket_client)"), rx(r"(?i)(?:\bexec\s*\(|shell_exec|proc_open|\bsystem\s*\(|passthru|popen|/bin/(?:ba)?sh)")),
 }
-_RUNNER = rx(r"(?i)(?:^|[\s;&|(\"'])(npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+exec|npm\s+x|uvx|pipx\s+run|uv\s+tool\s+run|deno\s+(?:run|install|eval|serve|x)|bun\s+(?:run|x))\b([^\n|;&]*)")
+_RUNNER = rx(r"(?i)(?:^|[\s;&|(\"'`])(npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+exec|npm\s+x|uvx|pipx\s+run|uv\s+tool\s+run|deno\s+(?:run|install|eval|serve|x)|bun\s+(?:run|x))\b([^\n|;&]*)")
 _DECODE = rx(
     r"(?i)(?:\b(?:base64|base32)\s+(?:-\w*d\w*|--decode|-D)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node|php|iex|pwsh|powershell|eval|source)\b"
     r"|\b(?:(?:ba|z|k|da)?sh|eval|source)\s+(?:-c\s+)?[\"']?\$\(\s*(?:echo|printf|cat)\s[^\n)]*\|\s*(?:base64|base32|xxd)\s+-\w*[dr]"
@@ -186,7 +189,7 @@ _DEV_TCP = rx(r"(?i)/dev/(?:tcp|udp)/[^\s/]+/\S+")
 _DEV_TCP_SHELL = rx(r"(?i)(?:\b(?:ba|z|k|da)?sh\s+-i\b|0>&1|0<&\d|>&\s*/dev/tcp|<&\s*\d|\bexec\s+\d*<>|\bwhile\s+read\b|\beval\b|\$\(\s*cat\s*<&)")
 _NC_EXEC = rx(r"(?i)\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^\n|;&]{0,120}\s(?:-e|-c|--exec|--sh-exec|--lua-exec)\s")
 _PIPE_SHELL_NET = rx(
-    r"(?i)(?:(?:^|[\s|;&(])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]{0,80}\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
+    r"(?i)(?:(?:^|[\s|;&(`])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]{0,80}\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
     r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b[^\n|]{0,160}\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
 )
 _FIFO = rx(r"(?i)\bmkfifo\b[^\n]*\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b")
@@ -203,17 +206,18 @@ _CRED_COMMAND = rx(
     r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ)"
 )
 _ENV_DUMP = rx(
-    r"(?i)(?:(?:^|[\s|;&(`]|\$\()(?:env|printenv|export\s+-p|declare\s+-x|set)\s*(?:$|[|)`>;&])"
+    r"(?i)(?:(?:^|[|;&(`]|\$\()\s*(?:(?:env|printenv)\s*(?:$|[|)`>;&])|(?:set|export\s+-p|declare\s+-x)\s*\|)"
     r"|\b(?:get-childitem|gci|dir|ls)\s+env:|\[environment\]::getenvironmentvariables|\bos\.environ\b|process\.env\s*[)}\]]|json\.stringify\s*\(\s*process\.env)"
 )
 _SECRET_VAR = rx(r"(?:\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$env:([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%)")
 _PATHLIKE = rx(r"(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|/)[^\s'\"`|;&<>()]*|\.env(?:\.\w+)?\b|[\w.-]*credentials[\w.-]*")
 # Network sinks: (pattern, what it is).
+_CMD_POS = r"(?:^|[|;&(`{]|\$\()\s*(?:(?:sudo|exec|command|time|nohup|then|do)\s+(?:-\S+\s+)*)?"
 _SINKS = (
-    (rx(r"(?i)\b(?:curl|wget|http|https|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n|;&]*"), "http"),
-    (rx(r"(?i)\b(?:dig|nslookup|drill|host|resolvectl\s+query|resolve-dnsname|getent\s+hosts)\s[^\n|;&]*"), "dns"),
-    (rx(r"(?i)\b(?:sendmail|mailx?|mutt|swaks|send-mailmessage|msmtp)\b[^\n|;&]*"), "mail"),
-    (rx(r"(?i)\b(?:ftp|lftp|tftp|ncftpput)\b[^\n|;&]*"), "ftp"),
+    (rx(r"(?i)\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n|;&]*|" + _CMD_POS + r"https?\s[^\n|;&]*"), "http"),
+    (rx(r"(?i)(?:\b(?:dig|nslookup|drill|resolvectl\s+query|resolve-dnsname)\s|" + _CMD_POS + r"host\s)[^\n|;&]*"), "dns"),
+    (rx(r"(?i)(?:\b(?:sendmail|mutt|swaks|send-mailmessage|msmtp)\b|" + _CMD_POS + r"mailx?\s)[^\n|;&]*"), "mail"),
+    (rx(r"(?i)(?:\b(?:lftp|tftp|ncftpput)\b|" + _CMD_POS + r"ftp\s)[^\n|;&]*"), "ftp"),
     (rx(r"(?i)\b(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b[^\n|;&]*"), "socket"),
     (rx(r"(?i)\bgh\s+gist\s+create\b[^\n|;&]*"), "gist"),
     (rx(r"(?i)\b(?:scp|rsync|sftp)\b[^\n|;&]*\s[\w.@-]+:[^\n|;&]*"), "copy"),
@@ -330,26 +334,35 @@ class _Grader:
             runner = " ".join(self.text(m, 1).split()).lower()
             args = self.text(m, 2).split()
             target = ""
-            for i, a in enumerate(args):
-                a = a.strip("'\"")
+            expect_value = False
+            for a in args:
+                a = a.strip("'\"`.,;)")
+                if a in ("--from", "--spec", "--package", "-p", "--with"):
+                    expect_value = True
+                    continue
                 if "=" in a and a.startswith("--"):
                     a = a.split("=", 1)[1]
+                elif a.startswith("-"):
+                    continue
                 low = a.lower()
                 if low.startswith(("http://", "https://")) or _GIT_REF.search(a.encode("utf-8", "surrogatepass")):
                     target = a
                     break
-                if not a.startswith("-") and runner.startswith(("npx", "bunx", "pnpx", "pnpm", "yarn", "npm")) and "/" in a and "#" in a and not a.startswith("@"):
+                if runner.startswith(("npx", "bunx", "pnpx", "pnpm", "yarn", "npm")) and "/" in a and "#" in a and not a.startswith("@"):
                     target = "github:" + a  # `npx user/repo#ref` fetches from GitHub
                     break
-                if not a.startswith("-") and i and args[i - 1] not in ("--from", "--spec", "--package", "-p"):
-                    if not runner.startswith("deno"):
-                        break  # the first plain argument is a registry package name: the supply-chain rules' concern
+                if not expect_value:
+                    break  # the package or script to run is a registry name or a local file: not this grader's concern
+                expect_value = False
             if not target:
                 continue
             url = _ref_url(target)
             sev, grade, host = grade_url(url)
             if grade == "vendor" and not runner.startswith("deno"):
                 sev, grade = Severity.MEDIUM, "unknown"  # a vendor's domain hosts installers, not arbitrary packages
+            elif grade == "unknown" and host in ("github.com", "gitlab.com") and not target.lower().startswith(("http://", "https://")) or \
+                    grade == "unknown" and host in ("github.com", "gitlab.com") and target.lower().startswith("git+"):
+                sev, grade = Severity.MEDIUM, "repository"  # a public repository's code, unpinned: reviewable, so medium
             ref = "git ref" if not target.lower().startswith(("http://", "https://")) else "URL"
             self.add(REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
                      sev, url, grade, host)

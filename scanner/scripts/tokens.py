@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..models import Confidence, Severity
 from ..matching import rx
+from .. import hosts as H
 from . import common as c
 from .token_langs import VOCABULARIES, Vocabulary
 from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
@@ -42,6 +43,11 @@ class TokenFlow:
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.tainted: dict[str, set[str]] = {}
         self.alias_names: set[str] = set()
+        self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
+        dyn = _DYNAMIC_ENV.get(language)
+        # Secret names kept in a list and read through a computed index (`process.env[name]` over
+        # ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', ...]): the read is a secret read.
+        self.dynamic_env = dyn if dyn is not None and dyn.search(self.data) and self._listed_secret_names() >= 2 else None
 
     def off(self, b: int) -> int:
         return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
@@ -109,6 +115,8 @@ class TokenFlow:
             if c.is_secret_env_name(name):
                 out.add(SECRET)
                 break
+        if self.dynamic_env is not None and self.dynamic_env.search(chunk):
+            out.add(SECRET)
         text = chunk.decode("utf-8", "replace")
         pieces = _pieces(text)
         if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
@@ -142,6 +150,8 @@ class TokenFlow:
                 found = self.labels(value)
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
+                    if SECRET in found:
+                        self.env_names.setdefault(name, set()).update(self.secret_names(value))
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
         self.fetch_callbacks()
@@ -160,6 +170,29 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def secret_names(self, chunk: bytes) -> set[str]:
+        """Secret environment names a chunk reads, directly or through variables assigned from them."""
+        names: set[str] = set()
+        for m in self.v.secret_env.finditer(chunk):
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
+            if c.is_secret_env_name(name):
+                names.add(name)
+        if self.dynamic_env is not None and self.dynamic_env.search(chunk):
+            names.add("*listed*")  # names from a list: never one vendor's own
+        for m in _NAME.finditer(chunk):
+            key = m.group(0).decode("utf-8", "replace")
+            names |= self.env_names.get(key, set()) | self.env_names.get(key.lstrip("$"), set())
+        return names
+
+    def _listed_secret_names(self) -> int:
+        n = 0
+        for m in _SECRET_LITERAL.finditer(self.data):
+            if c.is_secret_env_name(m.group(1).decode("ascii", "replace")):
+                n += 1
+                if n >= 2:
+                    break
+        return n
 
     def loop_bindings(self) -> None:
         """`for (const [k, v] of harvested)`: the loop's names carry what the iterated value carries."""
@@ -251,6 +284,12 @@ class TokenFlow:
             url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
             token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
             if found & {CRED, SECRET} and not _auth_header_only(win):
+                names = self.secret_names(win)
+                if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
+                    # DD_API_KEY in its header to api.datadoghq.com: the vendor's own service, ordinary API use
+                    self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A vendor's key is sent to that vendor's own service ({token})",
+                              Severity.LOW, Confidence.LOW, url=url, secrets=sorted(names), **{"lowered-because": ["secret sent to the service it belongs to"]})
+                    continue
                 self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A credential or secret reaches {token}", Severity.CRITICAL,
                           url=url, sources=sorted(found & {CRED, SECRET}))
             elif ENVDUMP in found:
@@ -319,6 +358,14 @@ class TokenFlow:
             self.emit(c.RECON, first.start(), first.end(), f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                       Severity.MEDIUM, Confidence.LOW)
 
+
+_DYNAMIC_ENV = {
+    "javascript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"), "typescript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"),
+    "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
+    "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
+    "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
+}
+_SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
 
 _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|runInThisContext)\s*:\s*([A-Za-z_$][\w$]*)|"
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")

@@ -23,7 +23,11 @@ def facts_for(doc) -> list[Fact]:
             from .python_behaviour import python_analyses
 
             python_analyses(doc)
-            return doc.__dict__[_CACHE_ATTR]
+            facts = doc.__dict__[_CACHE_ATTR]
+            extra = _credential_store_and_send(doc.text, facts)
+            if extra:
+                facts = doc.__dict__[_CACHE_ATTR] = facts + extra
+            return facts
         cached = _analyse(doc)
         doc.__dict__[_CACHE_ATTR] = cached
     return cached
@@ -61,12 +65,63 @@ def _analyse(doc) -> list[Fact]:
         if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
             seen = {(f.kind, f.start) for f in facts}
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
-        return facts
+        return facts + _graded_lines(doc.text, facts)
+    if lang == "powershell":
+        from .tokens import analyze as analyze_tokens
+
+        facts = analyze_tokens(doc, lang)
+        return facts + _graded_lines(doc.text, facts)
     if lang in ANALYSED_LANGUAGES:
         from .tokens import analyze as analyze_tokens
 
         return analyze_tokens(doc, lang)
     return []
+
+
+def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
+    """A Python script that names a credential store (~/.ssh, ~/.aws/credentials, ...) and also
+    mails, uploads over ftp or posts data: the flow may pass through archives or helpers the
+    analysis does not follow, so the pair is reported (high, low confidence) as a file read is not."""
+    from .common import CRED_EXFIL, SENSITIVE_READ
+    from ..models import Confidence, Severity
+
+    if any(f.kind == CRED_EXFIL for f in facts):
+        return []
+    reads = [f for f in facts if f.kind == SENSITIVE_READ]
+    if not reads:
+        return []
+    from ..matching import rx
+
+    global _PY_SEND
+    if _PY_SEND is None:
+        _PY_SEND = rx(r"(?:\bsmtplib\b|\bftplib\b|\.storbinary\s*\(|\.sendmail\s*\(|\.send_message\s*\(|\brequests\.(?:post|put)\s*\(|"
+                      r"\bhttpx\.(?:post|put)\s*\(|\.sendall\s*\(|\.sendto\s*\(|\bdata\s*=\s*[^\n]*urlopen|\burlopen\s*\([^\n]*data\s*=)")
+    m = _PY_SEND.search(text.encode("utf-8", "surrogatepass"))
+    if m is None:
+        return []
+    first = reads[0]
+    return [Fact(CRED_EXFIL, first.start, first.end, "Names a credential store in a script that also mails, uploads or posts data",
+                 Severity.HIGH, Confidence.LOW, {"analysis": "python-ast", "channel": m.group(0).decode("utf-8", "replace")[:40]})]
+
+
+_PY_SEND = None
+
+
+def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:
+    """The command grader's findings on a script's lines that its own analysis did not report."""
+    from .command_grader import grade_lines
+
+    out = []
+    for g in grade_lines(text):
+        if any(f.kind == g.kind and f.start < g.end and g.start < f.end for f in facts):
+            continue
+        props = {"analysis": "command-grader", "grade": g.grade}
+        if g.url:
+            props["url"] = g.url
+        if g.host:
+            props["host"] = g.host
+        out.append(Fact(g.kind, g.start, g.end, g.message, g.severity, properties=props))
+    return out
 
 
 def _has_error(doc) -> bool:

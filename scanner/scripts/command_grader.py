@@ -235,6 +235,17 @@ _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "
 _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--version", "-V", "-h", "--help", "-File", "-file", "-f")
 
 
+_CRED_COMMAND_VENDOR = (("gh ", "gh_token"), ("aws ", "aws"), ("gcloud ", "google"), ("az ", "azure"),
+                        ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""))
+
+
+def credential_command_goes_home(text: str, url: str) -> bool:
+    """`curl -H "Authorization: token $(gh auth token)" https://api.github.com`: a CLI's own token sent to its vendor."""
+    low = text.lower()
+    vendors = [v for k, v in _CRED_COMMAND_VENDOR if k in low]
+    return bool(vendors) and all(v and H.credential_goes_home(v, url) for v in vendors)
+
+
 def _b2c(command: str, data: bytes):
     if len(data) == len(command):
         return lambda b: b
@@ -419,9 +430,8 @@ class _Grader:
             if src is None and what == "http" and not _DATA_FLAG.search(seg.encode()) and not _URL.search(seg.encode()):
                 pass
             if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
-                names = [n for n in secrets]
-                if any(H.credential_goes_home(n, url) for n in names) and not strong:
-                    continue
+                if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
+                    continue  # the CLI's own token to its own vendor
                 sev = Severity.CRITICAL
                 self.add(CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
@@ -491,3 +501,42 @@ class _Grader:
             elif f.severity > out[dup].severity:
                 out[dup] = f
         return out
+
+
+# Lines of a longer text worth grading (a shell script, a code block): a command word the
+# shell-structure analysis does not read (one-liners, runners, PowerShell, socket tools, token CLIs).
+_LINE_TRIGGER = rx(
+    r"(?i)(?:\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\b[^\n]{0,120}?\s-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
+    r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+tool\s+run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
+    r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
+    r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\b[^\n]*\s-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
+    r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
+    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64)"
+)
+_PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//")
+
+
+def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:
+    """The grader over each candidate line of a longer text, offsets into `text`. A line that only
+    prints a command (echo, printf, a comment) is lowered two steps: shown, not run."""
+    data = text.encode("utf-8", "surrogatepass")
+    to_char = _b2c(text, data)
+    out: list[CommandFact] = []
+    seen: set[int] = set()
+    for n, m in enumerate(_LINE_TRIGGER.finditer(data)):
+        if n >= limit:
+            break
+        b0 = data.rfind(b"\n", 0, m.start()) + 1
+        if b0 in seen:
+            continue
+        seen.add(b0)
+        b1 = data.find(b"\n", m.start())
+        b1 = len(data) if b1 < 0 else b1
+        line = data[b0:b1].decode("utf-8", "replace")
+        base = to_char(b0)
+        printed = line.lstrip().lower().startswith(_PRINTED)
+        for f in grade_command(line):
+            sev = max(f.severity.lowered(2), min(f.severity, Severity.LOW)) if printed else f.severity
+            out.append(CommandFact(f.kind, sev, base + f.start, base + f.end, f.message + (" (printed, not run)" if printed else ""),
+                                   f.host, f.url, f.grade))
+    return out

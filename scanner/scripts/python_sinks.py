@@ -6,6 +6,7 @@ import bisect
 from functools import lru_cache
 
 from ..models import Confidence, Severity
+from .. import hosts as H
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
@@ -19,7 +20,10 @@ _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", 
 def _own_service(env_name: str, url: str) -> bool:
     host = c.host_of(url)
     parts = [p for p in env_name.lower().split("_") if len(p) >= 3 and p not in _GENERIC_PARTS]
-    return bool(host) and bool(parts) and any(p in host for p in parts)
+    # The key's name is the label of the domain its holder registered (api.weather.example for
+    # WEATHER_API_KEY), not any substring: ANTHROPIC_API_KEY to api.anthropic-edge.com stays critical.
+    label = H.registrable_domain(host).split(".")[0] if host else ""
+    return bool(label) and bool(parts) and label in parts
 
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
@@ -214,8 +218,10 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
             what = "credential file" if CRED in t else "secret environment variable"
             names = sorted(p[len(SECRET_NAME):] for p in t if p.startswith(SECRET_NAME))
             sev = Severity.CRITICAL
-            if CRED not in t and names and url and all(_own_service(n, url) for n in names):
-                sev = Severity.MEDIUM  # OPENAI_API_KEY sent to api.openai.com: the key's own service
+            if CRED not in t and names and url and all(H.credential_goes_home(n, url) for n in names):
+                sev = Severity.LOW  # NAMECHEAP_API_KEY sent to api.namecheap.com: the vendor's own service (scanner/hosts.py)
+            elif CRED not in t and names and url and all(_own_service(n, url) for n in names):
+                sev = Severity.MEDIUM  # WEATHER_API_KEY sent to api.weather.example: named for the host it goes to
             emit(c.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {CRED, SECRET}), secrets=names,
                  **({"lowered-because": ["secret sent to the service it belongs to"]} if sev < Severity.CRITICAL else {}))

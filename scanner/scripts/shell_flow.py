@@ -46,6 +46,7 @@ class ShellFlow:
         self.vars: dict[str, str] = {}
         self.var_flags: dict[str, set[str]] = {}
         self.downloads: dict[str, tuple[str, object]] = {}  # file name -> (url, node)
+        self.heredocs: dict[str, str] = {}  # file name -> the here-document a script wrote to it
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
         self.hash_checked = HASH_CHECK.test(text)
@@ -187,6 +188,8 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
+                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "head", "tail") and any(c.is_credential_path(v) for v in vals)):
+                    flags.add("credential")
             elif n.type in ("simple_expansion", "expansion"):
                 flags |= self.var_flags.get(_var_name(n), set())
             stack.extend(n.children)
@@ -202,6 +205,7 @@ class ShellFlow:
             cmd = _inner_command(node)
             if cmd is None:
                 seen |= self.substitution_flags(node)
+                reads_cred = reads_cred or "credential" in seen
                 continue
             prog, args, vals = self.command_parts(cmd)
             if seen & {"download", "decoded"} and _reads_stdin_program(prog, vals):
@@ -226,6 +230,12 @@ class ShellFlow:
                 reads_cred = True
             if prog in ENV_DUMPERS and not vals:
                 dumps_env = True
+            if _is_credential_command(prog, vals):
+                reads_cred = True
+        progs = [self.command_parts(x)[0:3:2] for x in (_inner_command(node) for node in cmds) if x is not None]
+        has_shell = any(p in SHELLS and (not v or "-i" in v or v == ["-"]) for p, v in progs)
+        if has_shell and any(p in ("nc", "ncat", "netcat", "telnet", "socat") or (p == "openssl" and "s_client" in v) for p, v in progs):
+            self.emit(c.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
 
     def command(self, cmd) -> None:
         prog, args, vals = self.command_parts(cmd)
@@ -291,6 +301,17 @@ class ShellFlow:
         if c.CLOUD_METADATA_HOST.test(url):
             self.emit(c.CLOUD_METADATA, cmd, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
         for i, v in enumerate(vals):
+            if prog == "curl" and (v in ("-K", "--config") and i + 1 < len(vals) or v.startswith("--config=")):
+                cfg = vals[i + 1] if not v.startswith("--config=") else v.split("=", 1)[1]
+                self.curl_config(cmd, cfg)
+        cred_vars = [a for a in _walk(cmd) if a.type in ("simple_expansion", "expansion") and "credential" in self.var_flags.get(_var_name(a), set())]
+        if cred_vars or any("credential" in self.substitution_flags(a) for a in cmd.children if a.type in ("string", "command_substitution", "concatenation")):
+            from .command_grader import credential_command_goes_home
+
+            src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
+            if not credential_command_goes_home(src_text, url):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)", Severity.CRITICAL, url=url)
+        for i, v in enumerate(vals):
             data = ""
             if v in DATA_FLAGS and i + 1 < len(vals):
                 data = vals[i + 1]
@@ -309,10 +330,38 @@ class ShellFlow:
         if url and _secret_ref(url, self) and prog in ("curl", "wget"):
             self.emit(c.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
 
+    def curl_config(self, cmd, cfg: str) -> None:
+        """`curl -K file`: the config (often a heredoc the script wrote) holds the URL and the upload."""
+        text = self.heredocs.get(_key(cfg), "")
+        if c.is_credential_path(cfg):
+            self.emit(c.CRED_EXFIL, cmd, f"curl reads its request from a credential file ({cfg})", Severity.CRITICAL)
+            return
+        if not text:
+            return
+        url = _first_url(text)
+        for line in text.splitlines()[:200]:
+            key, _, val = line.strip().partition("=")
+            key = key.strip().lstrip("-").lower()
+            val = val.strip().strip("'\"")
+            if key in ("data", "data-binary", "data-raw", "data-urlencode", "form", "upload-file", "json", "t", "d", "f"):
+                path = val.split("@", 1)[1] if "@" in val else (val if key in ("upload-file", "t") else "")
+                path = path.replace("$HOME", "~").replace("${HOME}", "~")
+                if path and c.is_credential_path(path):
+                    self.emit(c.CRED_EXFIL, cmd, f"curl -K config uploads a credential file ({path})", Severity.CRITICAL, url=url)
+                    return
+
     def redirected(self, n) -> None:
         body = n.child_by_field_name("body")
         redirects = [r for r in n.children if r.type == "file_redirect"]
         prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
+        heredoc = next((r for r in n.children if r.type == "heredoc_redirect"), None)
+        if heredoc is not None:
+            body_text = "".join(ch.text.decode("utf-8", "replace") for ch in _walk(heredoc) if ch.type == "heredoc_body")
+            for r in redirects:
+                if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
+                    dn = r.child_by_field_name("destination")
+                    if dn is not None and body_text:
+                        self.heredocs[_key(self.value(dn))] = body_text[:20000]
         for r in redirects:
             rt = r.text.decode("utf-8", "replace")
             dest_node = r.child_by_field_name("destination")
@@ -370,6 +419,19 @@ def _is_decoder(prog: str, vals: list[str]) -> bool:
     if prog == "printf":
         return any("\\x" in v for v in vals)
     return False
+
+
+def _is_credential_command(prog: str, vals: list[str]) -> bool:
+    """git credential fill, gh auth token, security find-generic-password, cloud CLI tokens, ..."""
+    if prog not in _CRED_PROGRAMS:
+        return False
+    from .command_grader import _CRED_COMMAND
+
+    return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
+
+
+_CRED_PROGRAMS = frozenset({"git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
+                            "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
 
 
 def _reads_stdin_program(prog: str, vals: list[str]) -> bool:

@@ -147,7 +147,10 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
     uses_shell = q in api.SHELL_ALWAYS or (isinstance(shell_kw, ast.Constant) and bool(shell_kw.value))
     text = _command_text(scope, first)
     scope.sink(SHELL, node, first_t | kw_t.get("input", frozenset()), q)
-    if uses_shell or not isinstance(first, (ast.List, ast.Tuple)) or _shell_dash_c(scope, first):
+    # Without a shell, an argument vector (a list, or a name bound to one) is never parsed by a
+    # shell: input in it is an argument, not injection (issue 14 item 7). Only a shell (shell=True,
+    # os.system, `bash -c`) turns a string into commands.
+    if uses_shell or (isinstance(first, (ast.List, ast.Tuple)) and _shell_dash_c(scope, first)):
         scope.sink(SHELL_STRING, node, first_t, q)
     if text is not None:
         shell_facts = analyze_cached(text, frozenset((getattr(scope.flow.doc, "context", None) or {}).get("skill_hosts", ()))) \

@@ -112,3 +112,29 @@ def credential_goes_home(credential_name: str, url: str) -> bool:
     host = host_of(url)
     domains = vendor_of_credential(credential_name)
     return bool(host and domains and not is_ip(host) and host_in(host, domains))
+
+
+@lru_cache(maxsize=1)
+def _brands() -> dict[str, tuple[str, ...]]:
+    raw = yaml.safe_load(_data("brands.yml")) or {}
+    return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("brands", {}).items()}
+
+
+def lookalike_of(host_or_url: str) -> str:
+    """The brand a host imitates ('' when none): a label of the host, split on '.' and '-', is a
+    brand's name (data/hosts/brands.yml) while the host is not on that brand's own domains nor on
+    any curated vendor's. `deno.land-cdn.dev` -> 'deno'; `api.github.com` -> ''."""
+    host = host_of(host_or_url) if "/" in host_or_url or ":" in host_or_url else host_or_url.lower().rstrip(".")
+    if not host or is_ip(host):
+        return ""
+    brands = _brands()
+    tokens = {t for label in host.split(".") for t in label.split("-") if t}
+    hits = [b for b in brands if b in tokens]
+    if not hits:
+        return ""
+    if host_in(host, _lists("installers.yml")[0]) or any(host_in(host, d) for d in credential_vendors().values()):
+        return ""
+    for b in hits:
+        if not host_in(host, brands[b]):
+            return b
+    return ""

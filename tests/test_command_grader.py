@@ -90,5 +90,16 @@ def test_offsets_point_into_the_command():
 def test_grade_url():
     assert grade_url("https://sh.rustup.rs")[1] == "vendor"
     assert grade_url("https://203.0.113.5/i.sh?v=rustup.rs")[1] == "ip"
-    assert grade_url("https://rustup.rs.evil.dev/x")[1] == "unknown"
+    assert grade_url("https://rustup.rs.evil.dev/x")[1] == "lookalike"
+    assert grade_url("https://cdn.unknown-tools.dev/x")[1] == "unknown"
     assert grade_url("http://localhost:8080/x")[1] == "local"
+
+
+@pytest.mark.parametrize("host,brand", [
+    ("deno.land-cdn.dev", "deno"), ("api.anthropic-edge.com", "anthropic"), ("registry.npmjs-mirror.com", "npmjs"),
+    ("gitdoctor.github-status.net", "github"), ("api.github.com", ""), ("raw.githubusercontent.com", ""),
+    ("python-poetry.org", ""), ("docs.docker.com", ""), ("cdn.unknown-tools.dev", ""),
+])
+def test_lookalike_hosts(host, brand):
+    from scanner.hosts import lookalike_of
+    assert lookalike_of(host) == brand

@@ -84,13 +84,15 @@ def grade_url(url: str) -> tuple[Severity, str, str]:
         return Severity.LOW, "vendor", host
     if url.strip().lower().startswith(("http://", "ftp://")):
         return Severity.CRITICAL, "http", host
+    if H.lookalike_of(host):
+        return Severity.HIGH, "lookalike", host
     if host == "github.com" and _VERSIONED_RELEASE.test(url):
         return Severity.MEDIUM, "release", host  # a project's own versioned release asset: pinned, reviewable
     return Severity.HIGH, "unknown", host
 
 
 _VERSIONED_RELEASE = rx(r"(?i)^https://github\.com/[\w.-]+/[\w.-]+/releases/download/v?(?:\d|\$\{?\w)[^/\s]*/")
-_GRADE_WORDS = {"release": "versioned GitHub release asset", "repository": "public repository, unpinned", "vendor": "well-known vendor installer", "unknown": "unknown host", "http": "unknown host over plain http",
+_GRADE_WORDS = {"lookalike": "look-alike of a well-known vendor's host", "release": "versioned GitHub release asset", "repository": "public repository, unpinned", "vendor": "well-known vendor installer", "unknown": "unknown host", "http": "unknown host over plain http",
                 "ip": "raw IP address", "paste": "paste or relay service", "placeholder": "placeholder host",
                 "local": "local address", "none": "URL not literal"}
 
@@ -190,9 +192,11 @@ _DEV_TCP_SHELL = rx(r"(?i)(?:\b(?:ba|z|k|da)?sh\s+-i\b|0>&1|0<&\d|>&\s*/dev/tcp|
 _NC_EXEC = rx(r"(?i)\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^\n|;&]{0,120}\s(?:-e|-c|--exec|--sh-exec|--lua-exec)\s")
 _PIPE_SHELL_NET = rx(
     r"(?i)(?:(?:^|[\s|;&(`])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]{0,80}\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
-    r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b[^\n|]{0,160}\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
+    r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\s[^\n|]{0,160}\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
 )
 _FIFO = rx(r"(?i)\bmkfifo\b[^\n]*\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b")
+_SHELL_WORD = rx(r"(?i)(?:^|[\s|;&(])(?:/bin/)?(?:ba|z|k|da)?sh\b")
+_FIFO_PATH = rx(r"(?i)\bmkfifo\s+(?:-m\s+\S+\s+)?['\"]?([^\s'\";&|]+)")
 _SOCAT = rx(r"(?i)\bsocat\b[^\n]{0,200}\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp)|\bsocat\b[^\n]{0,200}\b(?:tcp|ssl|openssl|udp)[^\n]*?\b(?:exec|system):")
 _PS_REVERSE = rx(r"(?i)net\.sockets\.tcpclient\b[^\n]*?(?:getstream|iex|invoke-expression)")
 
@@ -250,6 +254,16 @@ def _b2c(command: str, data: bytes):
     if len(data) == len(command):
         return lambda b: b
     return lambda b: len(data[:b].decode("utf-8", "replace"))
+
+
+def _in_header(d: bytes, s0: int, at: int) -> bool:
+    """Is byte `at` inside a -H/--header (or -u/--user) value of the command starting at s0?"""
+    before = d[s0:at]
+    i = max(before.rfind(b" -H "), before.rfind(b" --header "), before.rfind(b" -u "), before.rfind(b" --user "), before.rfind(b" --header="))
+    if i < 0:
+        return False
+    between = before[i + 3:]
+    return between.count(b'"') % 2 == 1 or between.count(b"'") % 2 == 1 or b" -" not in between.strip()
 
 
 def worst(facts):
@@ -395,8 +409,13 @@ class _Grader:
                                  (_PS_REVERSE, "PowerShell runs commands read from a TCP socket")):
             for m in pattern.finditer(d):
                 self.add(REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
-        if _FIFO.search(d) and rx(r"(?i)(?:^|[\s|;&(])(?:/bin/)?(?:ba|z|k|da)?sh\b").search(d):
-            self.add(REVERSE_SHELL, 0, len(d), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
+        m = _FIFO.search(d)
+        if m is not None and _SHELL_WORD.search(d):
+            fifo = _FIFO_PATH.search(d)
+            path = fifo.group(1) if fifo else b""
+            # the pipe's own path is read from and written to: `sh -i < /tmp/f | nc h p > /tmp/f`
+            if path and d.count(path) >= 3 and (b"< " + path in d or b"<" + path in d) and (b"> " + path in d or b">" + path in d):
+                self.add(REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
 
     # -- credentials to the network ---------------------------------------------------------
     def credentials(self) -> None:
@@ -432,6 +451,9 @@ class _Grader:
             if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
                 if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
                     continue  # the CLI's own token to its own vendor
+                if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]):
+                    if grade not in ("ip", "paste", "http"):
+                        continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
                 sev = Severity.CRITICAL
                 self.add(CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)

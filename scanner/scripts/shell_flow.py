@@ -310,7 +310,11 @@ class ShellFlow:
 
             src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
             if not credential_command_goes_home(src_text, url):
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)", Severity.CRITICAL, url=url)
+                header_only = _credential_in_headers_only(self, cmd)
+                risky = c.host_risk(url) in ("ip", "paste") or url.startswith("http://")
+                sev = Severity.MEDIUM if header_only and not risky else Severity.CRITICAL
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)"
+                          + (" in an auth header" if header_only else ""), sev, url=url)
         for i, v in enumerate(vals):
             data = ""
             if v in DATA_FLAGS and i + 1 < len(vals):
@@ -419,6 +423,22 @@ def _is_decoder(prog: str, vals: list[str]) -> bool:
     if prog == "printf":
         return any("\\x" in v for v in vals)
     return False
+
+
+def _credential_in_headers_only(flow: "ShellFlow", cmd) -> bool:
+    """Every argument carrying a credential read by the script is a -H/--header value (authentication)."""
+    args = [a for a in cmd.children if a.type not in ("command_name", "variable_assignment", "file_redirect", "comment")]
+    found = False
+    for i, a in enumerate(args):
+        flags = flow.substitution_flags(a)
+        if "credential" not in flags:
+            continue
+        found = True
+        prev = args[i - 1].text.decode("utf-8", "replace") if i else ""
+        own = a.text.decode("utf-8", "replace")
+        if not (prev in ("-H", "--header", "-u", "--user") or own.startswith(("--header=", "-H"))):
+            return False
+    return found
 
 
 def _is_credential_command(prog: str, vals: list[str]) -> bool:

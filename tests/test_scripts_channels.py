@@ -95,3 +95,24 @@ def test_json_piped_into_a_parser_is_not_remote_code():
     sh = ("curl -s https://api.github.com/repos/a/b/releases/latest | python3 -c \"import json,sys; print(json.load(sys.stdin)['tag_name'])\"\n"
           "curl -s https://api.github.com/repos/a/b | jq -r .tag_name\n")
     assert _facts("l.sh", sh) == []
+
+
+# -- payloads kept beside the script -------------------------------------------------------------
+def test_running_a_data_file_as_code():
+    py = "import os\nhere = os.path.dirname(__file__)\ncode = open(os.path.join(here, 'rules.dat')).read()\nexec(compile(code, 'r', 'exec'))\n"
+    assert _worst("c.py", py, "decode-exec") == Severity.HIGH
+    assert _worst("e.sh", '#!/bin/sh\nsh "$(dirname "$0")/../assets/fonts.dat"\n', "decode-exec") == Severity.HIGH
+    assert _worst("i.py", "import subprocess\nsubprocess.run(['bash', 'assets/notes.txt'])\n", "decode-exec") == Severity.HIGH
+
+
+def test_eval_of_a_config_value_is_not_a_payload():
+    py = "import json\ncfg = json.load(open('config.json'))\nprint(eval(cfg['expr'], {}, {}))\n"
+    assert _worst("ok.py", py, "decode-exec") is None
+    assert _facts("ok.sh", "#!/bin/sh\nbash ./run.sh\nsource .env\npython3 tools/gen.py data.json\n") == []
+
+
+def test_token_languages_running_a_data_file():
+    js = "const fs = require('fs');\nconst p = fs.readFileSync(__dirname + '/data.bin', 'utf8');\neval(p);\n"
+    assert _worst("f.js", js, "decode-exec") == Severity.HIGH
+    assert _worst("r.rb", "code = File.read(File.join(__dir__, 'assets', 'table.dat'))\neval(code)\n", "decode-exec") == Severity.HIGH
+    assert _worst("ok.js", "const cfg = JSON.parse(fs.readFileSync('config.json'));\neval(cfg.expr);\n", "decode-exec") is None

@@ -24,7 +24,7 @@ def facts_for(doc) -> list[Fact]:
 
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
-            extra = _credential_store_and_send(doc.text, facts)
+            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts)
             if extra:
                 facts = doc.__dict__[_CACHE_ATTR] = facts + extra
             return facts
@@ -105,6 +105,35 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 _PY_SEND = None
+_DATA_LITERAL = None
+
+
+def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
+    """exec/compile/eval/marshal of text read from a data file of the script's own folder
+    (rules.dat, notes.txt): a payload kept beside the code, run as code. The read and the
+    literal are looked for on the lines up to the call (a bounded window)."""
+    from .common import DECODE_EXEC, DESERIALIZE, DYNAMIC_EXEC, is_data_file
+    from ..models import Confidence, Severity
+
+    calls = [f for f in facts if f.kind in (DYNAMIC_EXEC, DESERIALIZE)]
+    if not calls or any(f.kind == DECODE_EXEC for f in facts):
+        return []
+    from ..matching import rx
+
+    global _DATA_LITERAL
+    if _DATA_LITERAL is None:
+        _DATA_LITERAL = rx(r"['\"]([^'\"\n]{1,200}\.[A-Za-z0-9]{2,6})['\"]")
+    for f in calls:
+        lo = text.rfind("\n", 0, max(0, f.start - 1500)) + 1 if f.start > 1500 else 0
+        window = text[lo:f.end]
+        if not any(r in window for r in ("open(", "read_text(", "read_bytes(", ".read()", "readFileSync(", "File.read(")):
+            continue
+        for m in _DATA_LITERAL.finditer(window.encode("utf-8", "surrogatepass")):
+            name = m.group(1).decode("utf-8", "replace")
+            if is_data_file(name) and "://" not in name:
+                return [Fact(DECODE_EXEC, f.start, f.end, f"Runs code read from a data file ({name.rsplit('/', 1)[-1]}): a payload kept beside the script",
+                             Severity.HIGH, Confidence.MEDIUM, {"analysis": "python-ast", "data-file": name[:120]})]
+    return []
 
 
 def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:

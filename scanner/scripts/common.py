@@ -221,5 +221,19 @@ def apply_url_context(fact: Fact, url: str, doc_hosts: frozenset[str] = frozense
     return fact
 
 
+# Files that hold data, not code: a script that runs one is running a payload kept out of sight.
+DATA_EXTENSIONS = frozenset({
+    ".dat", ".txt", ".bin", ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".svg", ".webp", ".pdf", ".log", ".db", ".sqlite",
+    ".ttf", ".otf", ".woff", ".woff2", ".mp3", ".mp4", ".wav", ".pkl", ".cache", ".tmp", ".res", ".rsrc", ".blob", ".lock",
+})  # opaque formats; structured config (json, yaml, ini) is parsed, and eval of one of its values is a weakness, not a payload
+
+
+def is_data_file(path: str) -> bool:
+    name = posixpath.basename(path.strip().strip("'\"")).lower()
+    if "." not in name or name.startswith(".") and name.count(".") == 1:
+        return False
+    return name[name.rfind("."):] in DATA_EXTENSIONS
+
+
 def basename(path: str) -> str:
     return posixpath.basename(path)

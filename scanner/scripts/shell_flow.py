@@ -251,6 +251,9 @@ class ShellFlow:
                 elif "decoded" in flags:
                     self.emit(c.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
             script = next((v for v in vals if not v.startswith("-")), "")
+            if script and prog != "eval" and c.is_data_file(script) and not any(v in ("-c", "-e", "-m") for v in vals):
+                self.emit(c.DECODE_EXEC, cmd, f"{prog} runs a data file as code ({posixpath.basename(script)}): a payload kept beside the script",
+                          Severity.HIGH, Confidence.MEDIUM)
             if script and _same_file(script, self.downloads):
                 url, _ = self.downloads[_key(script)]
                 self.emit(c.REMOTE_EXEC, cmd, f"A downloaded file is run by {prog}", Severity.CRITICAL, url=url, lower_for_hash=True)

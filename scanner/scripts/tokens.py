@@ -44,6 +44,7 @@ class TokenFlow:
         self.tainted: dict[str, set[str]] = {}
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
+        self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
         dyn = _DYNAMIC_ENV.get(language)
         # Secret names kept in a list and read through a computed index (`process.env[name]` over
         # ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', ...]): the read is a secret read.
@@ -147,6 +148,8 @@ class TokenFlow:
         for _ in range(2):  # second pass: names assigned from tainted names
             for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
+                if _FILE_READ.search(value):
+                    self.read_values[name] = value
                 found = self.labels(value)
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
@@ -170,6 +173,21 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def data_file_read(self, win: bytes) -> str:
+        """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
+        chunks = [win]
+        for m in _NAME.finditer(win):
+            name = m.group(0).decode("utf-8", "replace").lstrip("$")
+            if name in self.read_values:
+                chunks.append(self.read_values[name])
+        for chunk in chunks:
+            if _FILE_READ.search(chunk):
+                for lit in _DATA_LIT.finditer(chunk):
+                    value = lit.group(1).decode("utf-8", "replace")
+                    if c.is_data_file(value) and "://" not in value:
+                        return value.rsplit("/", 1)[-1][:80]
+        return ""
 
     def secret_names(self, chunk: bytes) -> set[str]:
         """Secret environment names a chunk reads, directly or through variables assigned from them."""
@@ -234,6 +252,9 @@ class TokenFlow:
                           Severity.CRITICAL if not spawn else Severity.HIGH, url=url)
             elif DEC in found:
                 self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
+            elif not spawn and (data_file := self.data_file_read(win)):
+                self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code read from a data file ({data_file}): a payload kept beside the script",
+                          Severity.HIGH, data_file=data_file)
             elif not spawn and token.startswith(("eval", "new Function", "Function", "vm.", "new vm")):
                 arg = win.strip()
                 if arg and not _is_literal(arg):
@@ -365,6 +386,8 @@ _DYNAMIC_ENV = {
     "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
 }
+_FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
+_DATA_LIT = rx(r"['\"`]([^'\"`\n]{1,200}\.[A-Za-z0-9]{2,6})['\"`]")
 _SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
 
 _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|runInThisContext)\s*:\s*([A-Za-z_$][\w$]*)|"

@@ -142,7 +142,8 @@ _GRADER_TRIGGER = rx(
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
     r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"
     r"\b(?:curl|wget|http|xh)\b[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
-    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`))"
+    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
+    r"|\b(?:pip3?|npm|pnpm|yarn|bun|gem|cargo|pipx|uv)\b[^\n]{0,60}\b(?:install|add|i)\b[^\n]*(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b)"
 )
 _GRADER_LINES = 300  # candidate lines graded per document
 

@@ -130,22 +130,28 @@ _PRE = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?(?:/usr/l
 _INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?|bun|deno|source)"
 
 # A fetch piped into an interpreter; group 1 = the fetch's arguments, group 2 = the interpreter, group 3 = its arguments.
-_PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
+_PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
 _SUBST = rx(
-    r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby|php|pwsh)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]{0,40}<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
     r"|\b(?:(?:ba|z|k|da)?sh|eval|exec|source|python[23]?|perl|ruby|node|php)\s+(?:-\S+\s+)*[\"']?(?:\$\(|`)\s*" + _PRE + _FETCH + r"\b[^\n)`]*[)`]"
     r"|\b(?:(?:ba|z|k|da)?sh)\s+-c\s+[\"']\s*" + _PRE + _FETCH + r"\b[^\n|\"']*\|\s*(?:ba|z|k|da)?sh\b)"
 )
 _PS_DOWNLOAD = r"(?:downloadstring|downloaddata|downloadfile|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient|start-bitstransfer|httpclient)"
 _PS_EXEC = rx(
     r"(?i)(?:\b(?:iex|invoke-expression)\b[^\n]*?\b" + _PS_DOWNLOAD + r"\b"
-    r"|\b" + _PS_DOWNLOAD + r"\b[^\n]*?(?:\|\s*(?:iex|invoke-expression)\b|\[scriptblock\]::create|\binvoke-command\s+-scriptblock|\.invoke\(\))"
+    r"|\b" + _PS_DOWNLOAD + r"\b[^\n]*?(?:\|\s*(?:iex|invoke-expression)\b|;\s*(?:iex|invoke-expression)\s+[\$(]|\[scriptblock\]::create|\binvoke-command\s+-scriptblock|\.invoke\(\))"
     r"|\[scriptblock\]::create\s*\([^\n]*?\b" + _PS_DOWNLOAD + r"\b)"
 )
 _DOWNLOAD_RUN = rx(
     r"(?i)\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n;|&]*\s(?:-o|-O|--output|--output-document|-outfile|>)\s*(\S+)[^\n]*?(?:&&|;)\s*"
-    r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd))"
+    r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
 )
+_LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[^\s\"']*|\bregsvr32(?:\.exe)?\b[^\n]*?/i:\s*https?://[^\s\"']+|"
+             r"\bcertutil(?:\.exe)?\b[^\n]*?-urlcache\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1|dll)|"
+             r"\bbitsadmin\b[^\n]*?/transfer\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1))")
+_INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
+                  r"pip3?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install|uv\s+tool\s+install|gem\s+install|cargo\s+install))\b([^\n|;&]*)")
 # One-liner interpreters: the code argument is read for a fetch and an evaluation.
 _ONE_LINER = rx(r"(?i)\b(python[23]?(?:\.\d+)?|py|node|nodejs|bun|ruby|perl|php)(?:\.exe)?\b[^\n]{0,120}?\s(?:-c|-e|-E|-r|-p|--eval|--print)\b")
 _LANG_FETCH = {
@@ -161,6 +167,20 @@ _LANG_EXEC = {
     "ruby": rx(r"(?:\beval\b|instance_eval|class_eval|module_eval|binding\.eval)"),
     "perl": rx(r"(?:\beval\b|\bdo\s*\()"),
     "php": rx(r"(?i)(?:\beval\s*\(|\binclude\s*\(?\s*['\"]https?:|\brequire\s*\(?\s*['\"]https?:|\bassert\s*\()"),
+}
+_LANG_SEND = {
+    "python": rx(r"(?:urlopen\s*\([^\n]*data\s*=|requests\s*\.\s*(?:post|put)|httpx\s*\.\s*(?:post|put)|\.sendall?\s*\(|smtplib|ftplib|gethostbyname\s*\()"),
+    "node": rx(r"(?i)(?:method\s*:\s*['\"]post|\bbody\s*:|https?\s*\.\s*request\s*\(|\.write\s*\(|dns\s*\.\s*(?:resolve|lookup))"),
+    "ruby": rx(r"(?i)(?:net::http\s*\.\s*post|post_form|tcpsocket|net::smtp|\.puts\s*\()"),
+    "perl": rx(r"(?i)(?:->\s*post\s*\(|io::socket|net::smtp|\bsend\s*\()"),
+    "php": rx(r"(?i)(?:curlopt_postfields|fsockopen|\bmail\s*\(|stream_context_create)"),
+}
+_LANG_SECRETS = {
+    "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
+    "node": rx(r"(?:JSON\s*\.\s*stringify\s*\(\s*process\s*\.\s*env|\.\.\.\s*process\s*\.\s*env|process\s*\.\s*env\s*[,)}]|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "ruby": rx(r"(?:ENV\s*\.\s*(?:to_h|to_a|inspect|map)|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "perl": rx(r"(?:%ENV|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "php": rx(r"(?i)(?:getenv\s*\(\s*\)|\$_ENV\b|\$_SERVER\b|\.ssh/|\.aws/|\.netrc)"),
 }
 _LANG_DECODE = {
     "python": rx(r"(?:b64decode|decodebytes|a2b_base64|unhexlify|fromhex|zlib\.decompress|codecs\.decode|marshal\.loads)"),
@@ -198,6 +218,7 @@ _FIFO = rx(r"(?i)\bmkfifo\b[^\n]*\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|s
 _SHELL_WORD = rx(r"(?i)(?:^|[\s|;&(])(?:/bin/)?(?:ba|z|k|da)?sh\b")
 _FIFO_PATH = rx(r"(?i)\bmkfifo\s+(?:-m\s+\S+\s+)?['\"]?([^\s'\";&|]+)")
 _SOCAT = rx(r"(?i)\bsocat\b[^\n]{0,200}\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp)|\bsocat\b[^\n]{0,200}\b(?:tcp|ssl|openssl|udp)[^\n]*?\b(?:exec|system):")
+_AWK_INET = rx(r"(?i)/inet/tcp/\d+/[^\s/]+/\d+[^\n]*(?:getline|\|&)")
 _PS_REVERSE = rx(r"(?i)net\.sockets\.tcpclient\b[^\n]*?(?:getstream|iex|invoke-expression)")
 
 # Credential sources (strong: reading one is reading a secret).
@@ -225,6 +246,7 @@ _SINKS = (
     (rx(r"(?i)\b(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b[^\n|;&]*"), "socket"),
     (rx(r"(?i)\bgh\s+gist\s+create\b[^\n|;&]*"), "gist"),
     (rx(r"(?i)\b(?:scp|rsync|sftp)\b[^\n|;&]*\s[\w.@-]+:[^\n|;&]*"), "copy"),
+    (rx(r"(?i)\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:cp|rsync)|rclone\s+(?:copy|sync|move)|az\s+storage\s+blob\s+upload|smbclient)\b[^\n|;&]*"), "copy"),
 )
 _DATA_FLAG = rx(r"(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-ascii|-urlencode)?|-F|--form(?:-string)?|-T|--upload-file|--json|--post-(?:file|data)|--body-(?:file|data)|-body|-infile|-K|--config|-attachments?|-a|-A)(?:\s|=|$)")
 _HEADER_FLAG = rx(r"(?i)(?:^|\s)(?:-H|--header|-headers|-u|--user)(?:\s|=)")
@@ -232,7 +254,7 @@ _GATE = rx(
     r"(?i)(?:curl|wget|fetch|iwr|irm|invoke-|webclient|http|python|node|bun|ruby|perl|php|deno|npx|bunx|pnpx|dlx|uvx|pipx|npm|"
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
-    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist)"
+    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -312,6 +334,7 @@ class _Grader:
         self.downloads()
         self.one_liners()
         self.runners()
+        self.installs()
         self.decodes()
         self.reverse_shells()
         self.credentials()
@@ -351,6 +374,11 @@ class _Grader:
                 self.remote(m, f"{lang} one-liner fetches code and evaluates it", url=_first_url(seg.decode("utf-8", "replace")), b1=end)
             elif decode and run:
                 self.add(DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
+            if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
+                url = _first_url(seg.decode("utf-8", "replace"))
+                _, grade, host = grade_url(url)
+                self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
+                         Severity.CRITICAL, url, grade, host)
             if sock.search(seg) and shell.search(seg):
                 self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
 
@@ -392,6 +420,31 @@ class _Grader:
             self.add(REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
                      sev, url, grade, host)
 
+    def installs(self) -> None:
+        """`npm i URL`, `pip install git+URL`: install scripts of a package fetched from a site run at once."""
+        for m in _LOLBIN.finditer(self.data):
+            self.remote(m, "A Windows system binary fetches and runs remote code")
+        for m in _INSTALL_URL.finditer(self.data):
+            tool = " ".join(self.text(m, 1).split()).lower()
+            for a in self.text(m, 2).split():
+                a = a.strip("'\"`.,;)")
+                if "=" in a and a.startswith("--"):
+                    a = a.split("=", 1)[1]
+                low = a.lower()
+                if not (low.startswith(("http://", "https://")) or _GIT_REF.search(a.encode("utf-8", "surrogatepass"))):
+                    continue
+                if "@" in a and "+" not in a and not low.startswith(("http", "git@")):
+                    a = a.split("@", 1)[1]  # `pkg @ git+https://..` (pip direct reference)
+                url = _ref_url(a)
+                sev, grade, host = grade_url(url)
+                if grade == "unknown" and host in ("github.com", "gitlab.com"):
+                    sev, grade = Severity.LOW, "repository"  # `pip install git+https://github.com/org/repo`: a common, reviewable install
+                elif grade in ("vendor", "release"):
+                    sev = Severity.LOW
+                self.add(REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
+                         f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
+                break
+
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
             self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
@@ -406,7 +459,8 @@ class _Grader:
         for pattern, message in ((_NC_EXEC, "netcat hands a shell to a network peer"),
                                  (_PIPE_SHELL_NET, "A shell piped to or from a network connection"),
                                  (_SOCAT, "socat connects a shell to a network peer"),
-                                 (_PS_REVERSE, "PowerShell runs commands read from a TCP socket")):
+                                 (_PS_REVERSE, "PowerShell runs commands read from a TCP socket"),
+                                 (_AWK_INET, "awk runs commands read from a TCP socket")):
             for m in pattern.finditer(d):
                 self.add(REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
         m = _FIFO.search(d)
@@ -533,7 +587,8 @@ _LINE_TRIGGER = rx(
     r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
     r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\b[^\n]*\s-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
-    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64)"
+    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64"
+    r"|\b(?:pip3?|npm|pnpm|yarn|bun|gem|cargo|pipx|uv)\b[^\n]{0,60}\b(?:install|add|i)\b[^\n]*(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b)"
 )
 _PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//")
 

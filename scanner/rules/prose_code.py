@@ -21,7 +21,7 @@ from ..models import Category, Confidence, Severity
 from .base import Hit, rule
 from .gates import Family
 from ..hosts import lookalike_of
-from ..scripts.command_grader import _first_url as first_url, grade_url, grade_words
+from ..scripts.command_grader import TRIGGER as _GRADER_TRIGGER_TEXT, _first_url as first_url, grade_url, grade_words
 from .phrases import Context, cached, context_at, heading_of, hosts_in, lowered, norm_line_at, norm_slice
 
 READS = ("prose",)
@@ -134,17 +134,7 @@ def _host_grade(text_norm: str) -> tuple[Severity, str, str]:
 
 
 # Lines worth handing to the command grader: a command word the regexes above do not all see.
-_GRADER_TRIGGER = rx(
-    r"(?:\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\b[^\n]{0,120}?\s-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
-    r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+tool\s+run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
-    r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
-    r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\b[^\n]*\s-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
-    r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
-    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"
-    r"\b(?:curl|wget|http|xh)\b[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
-    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
-    r"|\b(?:pip3?|npm|pnpm|yarn|bun|gem|cargo|pipx|uv)\b[^\n]{0,60}\b(?:install|add|i)\b[^\n]*(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b)"
-)
+_GRADER_TRIGGER = rx(r"(?:" + _GRADER_TRIGGER_TEXT + r")")  # normalized text is lower-case
 _GRADER_LINES = 300  # candidate lines graded per document
 
 
@@ -156,7 +146,7 @@ def _graded(doc: Document) -> list:
         out = []
         seen: set[int] = set()
         norm_lines = None
-        for m in _FAMILY.finditer(doc, _GRADER_TRIGGER, limit=_GRADER_LINES):
+        for m in doc.finditer(_GRADER_TRIGGER, limit=_GRADER_LINES):
             line_no, _ = doc.position(m.start)
             if line_no in seen:
                 continue
@@ -454,7 +444,7 @@ def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
 # "Download the helper from <url> first", "install the required agent from <url>": the agent is
 # sent to fetch a program from a site. Graded by the site (scanner/hosts.py) and what is fetched.
 _PREREQ_DOWNLOAD = rx(
-    r"\b(?:download|install|grab|fetch|get|obtain)\b(?:([^\n]{0,100}?)\b(?:from|at|via|here:?)|(\W{0,8}))\s*:?\s*(?:\*\*)?(?:\[[^\]\n]{0,80}\]\(\s*)?<?(https?://[^\s)>\]`'\"*]+)"
+    r"\b(?:download|install|grab|fetch|get|obtain)\b(?:([^\n]*?)\b(?:from|at|via|here:?)|(\W{0,8}))\s*:?\s*(?:\*\*)?(?:\[[^\]\n]*\]\(\s*)?<?(https?://[^\s)>\]`'\"*]+)"
 )
 _PREREQ_NEAR = rx(r"(?:prerequisite|required|requirement|requires|before\s+(?:using|starting|running|proceeding|you|continuing|first)|\bmust\b|mandatory|\bfirst\b|setup\s+step|critical|\bneed(?:s|ed)?\b|make\s+sure|ensure)")
 _NOT_A_PROGRAM = rx(r"(?:\bapi[\s_-]?keys?\b|\btokens?\b|\baccount\b|credential|licen[cs]e|\baccess\b|\bpermission|\bdata\s?set|\bfonts?\b|\bimages?\b|\bmodels?\b|\bweights\b|\bdocs?\b|documentation|\bguide\b|\bexamples?\b)")
@@ -463,7 +453,7 @@ _PROGRAM_EXT = rx(r"\.(?:zip|7z|rar|exe|msi|dmg|pkg|scr|bat|cmd|ps1|sh|bash|py|j
 
 def _prereq_download(doc: Document) -> Iterator[Hit]:
     lines = None
-    for m in _FAMILY.finditer(doc, _PREREQ_DOWNLOAD):
+    for m in doc.finditer(_PREREQ_DOWNLOAD):
         obj, url = (m.groups[0] or ""), (m.groups[2] or "").rstrip(".,;:!?")
         if _NOT_A_PROGRAM.test(obj):
             continue
@@ -509,7 +499,7 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 # patterns behind their word gates: the word prefilter skips those, and a bigger set was slower.
 _FAMILY = Family(
     "prose_code", _PIPE_TO_SHELL, _DECODE_EXEC, _REVERSE_SHELL, _MINER, _DOWNLOAD_BINARY, _ARCHIVE_PASSWORD,
-    _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS, _GRADER_TRIGGER, _PREREQ_DOWNLOAD,
+    _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS,
 )
 
 

@@ -122,7 +122,7 @@ def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
 
     global _DATA_LITERAL
     if _DATA_LITERAL is None:
-        _DATA_LITERAL = rx(r"['\"]([^'\"\n]{1,200}\.[A-Za-z0-9]{2,6})['\"]")
+        _DATA_LITERAL = rx(r"['\"]([^'\"\n]+\.[A-Za-z0-9]{2,6})['\"]")
     for f in calls:
         lo = text.rfind("\n", 0, max(0, f.start - 1500)) + 1 if f.start > 1500 else 0
         window = text[lo:f.end]

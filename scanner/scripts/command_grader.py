@@ -133,7 +133,7 @@ _INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs
 _PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
 _SUBST = rx(
     r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby|php|pwsh)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
-    r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]{0,40}<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]*<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
     r"|\b(?:(?:ba|z|k|da)?sh|eval|exec|source|python[23]?|perl|ruby|node|php)\s+(?:-\S+\s+)*[\"']?(?:\$\(|`)\s*" + _PRE + _FETCH + r"\b[^\n)`]*[)`]"
     r"|\b(?:(?:ba|z|k|da)?sh)\s+-c\s+[\"']\s*" + _PRE + _FETCH + r"\b[^\n|\"']*\|\s*(?:ba|z|k|da)?sh\b)"
 )
@@ -153,7 +153,7 @@ _LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[
 _INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
                   r"pip3?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install|uv\s+tool\s+install|gem\s+install|cargo\s+install))\b([^\n|;&]*)")
 # One-liner interpreters: the code argument is read for a fetch and an evaluation.
-_ONE_LINER = rx(r"(?i)\b(python[23]?(?:\.\d+)?|py|node|nodejs|bun|ruby|perl|php)(?:\.exe)?\b[^\n]{0,120}?\s(?:-c|-e|-E|-r|-p|--eval|--print)\b")
+_ONE_LINER = rx(r"(?i)\b(python[23]?(?:\.\d+)?|py|node|nodejs|bun|ruby|perl|php)(?:\.exe)?\b[^\n]*?\s(?:-c|-e|-E|-r|-p|--eval|--print)\b")
 _LANG_FETCH = {
     "python": rx(r"(?i)(?:urlopen|urlretrieve|requests\s*\.\s*(?:get|post)|httpx|urllib|http\.client|aiohttp|pycurl)"),
     "node": rx(r"(?i)(?:\bfetch\s*\(|https?\s*\.\s*get\s*\(|require\s*\(\s*['\"]https?['\"]\s*\)|\baxios\b|\bgot\s*\(|\bundici\b)"),
@@ -203,21 +203,21 @@ _DECODE = rx(
     r"|\bxxd\s+-r\s+-?p?\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
     r"|\bprintf\s+[\"']?(?:\\x[0-9a-f]{2}){6,}[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
     r"|\b(?:openssl\s+(?:base64|enc)\s[^\n|]*-d|uudecode|gunzip\s+-c|zcat)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
-    r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{20,}"
+    r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{20,}"
     r"|\bfrombase64string\b[^\n]*?\b(?:iex|invoke-expression|\[scriptblock\]::create)|\b(?:iex|invoke-expression)\b[^\n]*?\bfrombase64string\b)"
 )
 # Reverse shells.
 _DEV_TCP = rx(r"(?i)/dev/(?:tcp|udp)/[^\s/]+/\S+")
 _DEV_TCP_SHELL = rx(r"(?i)(?:\b(?:ba|z|k|da)?sh\s+-i\b|0>&1|0<&\d|>&\s*/dev/tcp|<&\s*\d|\bexec\s+\d*<>|\bwhile\s+read\b|\beval\b|\$\(\s*cat\s*<&)")
-_NC_EXEC = rx(r"(?i)\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^\n|;&]{0,120}\s(?:-e|-c|--exec|--sh-exec|--lua-exec)\s")
+_NC_EXEC = rx(r"(?i)\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^\n|;&]*\s(?:-e|-c|--exec|--sh-exec|--lua-exec)\s")
 _PIPE_SHELL_NET = rx(
-    r"(?i)(?:(?:^|[\s|;&(`])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]{0,80}\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
-    r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\s[^\n|]{0,160}\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
+    r"(?i)(?:(?:^|[\s|;&(`])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]*\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
+    r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\s[^\n|]*\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
 )
 _FIFO = rx(r"(?i)\bmkfifo\b[^\n]*\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b")
 _SHELL_WORD = rx(r"(?i)(?:^|[\s|;&(])(?:/bin/)?(?:ba|z|k|da)?sh\b")
 _FIFO_PATH = rx(r"(?i)\bmkfifo\s+(?:-m\s+\S+\s+)?['\"]?([^\s'\";&|]+)")
-_SOCAT = rx(r"(?i)\bsocat\b[^\n]{0,200}\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp)|\bsocat\b[^\n]{0,200}\b(?:tcp|ssl|openssl|udp)[^\n]*?\b(?:exec|system):")
+_SOCAT = rx(r"(?i)\bsocat\b[^\n]*\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp)|\bsocat\b[^\n]*\b(?:tcp|ssl|openssl|udp)[^\n]*?\b(?:exec|system):")
 _AWK_INET = rx(r"(?i)/inet/tcp/\d+/[^\s/]+/\d+[^\n]*(?:getline|\|&)")
 _PS_REVERSE = rx(r"(?i)net\.sockets\.tcpclient\b[^\n]*?(?:getstream|iex|invoke-expression)")
 
@@ -292,9 +292,19 @@ def worst(facts):
     return max(facts, key=lambda f: f.severity, default=None)
 
 
-@lru_cache(maxsize=4096)
 def grade_command(command: str) -> list[CommandFact]:
     """What running `command` would do, by kind, with offsets into `command`. Never raises on odd text."""
+    if len(command) <= 400:
+        return list(_grade_cached(command))  # short commands repeat (hooks, the same install line): cached
+    return _grade(command)
+
+
+@lru_cache(maxsize=512)
+def _grade_cached(command: str) -> tuple[CommandFact, ...]:
+    return tuple(_grade(command))
+
+
+def _grade(command: str) -> list[CommandFact]:
     command = command[:MAX_COMMAND]
     if not command.strip():
         return []
@@ -596,15 +606,20 @@ class _Grader:
 
 # Lines of a longer text worth grading (a shell script, a code block): a command word the
 # shell-structure analysis does not read (one-liners, runners, PowerShell, socket tools, token CLIs).
-_LINE_TRIGGER = rx(
-    r"(?i)(?:\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\b[^\n]{0,120}?\s-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
+# Written for a small automaton (few unbounded loops): it runs over every line of every script and prose file.
+TRIGGER = (
+    r"\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\s+(?:-\S+\s+)*-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
     r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+tool\s+run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
     r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
-    r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\b[^\n]*\s-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
+    r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\s+(?:\S+\s+)*-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
-    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64"
-    r"|\b(?:pip3?|npm|pnpm|yarn|bun|gem|cargo|pipx|uv)\b[^\n]{0,60}\b(?:install|add|i)\b[^\n]*(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b)"
+    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"
+    r"\b(?:install|add|i)\s+(?:-\S+\s+)*(?:\S+\s+@\s+)?(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|"
+    r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
+    r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
+    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
 )
+_LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
 _PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//")
 
 

@@ -115,26 +115,38 @@ def credential_goes_home(credential_name: str, url: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _brands() -> dict[str, tuple[str, ...]]:
+def brands() -> dict[str, tuple[str, ...]]:
+    """Brand name (as it appears in hosts) -> the brand's own registrable domains."""
     raw = yaml.safe_load(_data("brands.yml")) or {}
     return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("brands", {}).items()}
 
 
-def lookalike_of(host_or_url: str) -> str:
-    """The brand a host imitates ('' when none): a label of the host, split on '.' and '-', is a
-    brand's name (data/hosts/brands.yml) while the host is not on that brand's own domains nor on
-    any curated vendor's. `deno.land-cdn.dev` -> 'deno'; `api.github.com` -> ''."""
-    host = host_of(host_or_url) if "/" in host_or_url or ":" in host_or_url else host_or_url.lower().rstrip(".")
+def _near(token: str, brand: str) -> bool:
+    if token == brand or (len(brand) >= 6 and token.startswith(brand)):
+        return True
+    if len(brand) < 6 or abs(len(token) - len(brand)) > 1:
+        return False
+    from .rune.packages import osa_distance
+    return token[0] == brand[0] and osa_distance(token, brand, 1) <= 1
+
+
+@lru_cache(maxsize=4096)
+def look_alike_brand(host: str) -> str:
+    """The well-known brand a host imitates ('' when none): the brand's name in the label a
+    registrant chose, or one of its domains embedded not at the end. A brand's own domains,
+    and sub-domains of someone else's domain that merely name the brand (`github.acme.com`,
+    a company's own GitHub Enterprise), are not look-alikes."""
+    host = host.lower().rstrip(".")
     if not host or is_ip(host):
         return ""
-    brands = _brands()
-    tokens = {t for label in host.split(".") for t in label.split("-") if t}
-    hits = [b for b in brands if b in tokens]
-    if not hits:
-        return ""
-    if host_in(host, _lists("installers.yml")[0]) or any(host_in(host, d) for d in credential_vendors().values()):
-        return ""
-    for b in hits:
-        if not host_in(host, brands[b]):
-            return b
+    reg = registrable_domain(host)
+    label = reg.split(".", 1)[0]
+    tokens = [label] + [t for t in label.split("-") if t]
+    for brand, domains in brands().items():
+        if reg in domains or host_in(host, domains):
+            continue
+        if any(_near(t, brand) for t in tokens):
+            return brand
+        if any((d + "-") in host or (d + ".") in host for d in domains if not host.endswith("." + d)):
+            return brand
     return ""

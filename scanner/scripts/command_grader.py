@@ -29,6 +29,9 @@ API for callers (settings helper, prose rules, scripts):
     facts = grade_command("curl -fsSL https://x.example/i.sh | bash")
     for f in facts: f.kind, f.severity, f.start, f.end, f.message, f.host, f.url, f.grade
     worst(facts) -> the most severe fact or None
+    grade(command) -> (severity, message) of the worst fact at medium or above, else None
+    grade_lines(text) -> grade_command over each candidate line of a longer text (offsets into text)
+    grade_url(url) -> (severity of running what the URL serves, grade, host)
 """
 from __future__ import annotations
 
@@ -84,7 +87,7 @@ def grade_url(url: str) -> tuple[Severity, str, str]:
         return Severity.LOW, "vendor", host
     if url.strip().lower().startswith(("http://", "ftp://")):
         return Severity.CRITICAL, "http", host
-    if H.lookalike_of(host):
+    if H.look_alike_brand(host):
         return Severity.HIGH, "lookalike", host
     if host == "github.com" and _VERSIONED_RELEASE.test(url):
         return Severity.MEDIUM, "release", host  # a project's own versioned release asset: pinned, reviewable
@@ -286,6 +289,15 @@ def _in_header(d: bytes, s0: int, at: int) -> bool:
         return False
     between = before[i + 3:]
     return between.count(b'"') % 2 == 1 or between.count(b"'") % 2 == 1 or b" -" not in between.strip()
+
+
+def grade(command: str, floor: Severity = Severity.MEDIUM) -> tuple[Severity, str] | None:
+    """(severity, message) of the worst thing `command` would do, or None below `floor`: the
+    drop-in for rules/agent_config.grade_command (hooks, statusLine, MCP launchers, tasks)."""
+    w = worst(grade_command(command))
+    if w is None or w.severity < floor:
+        return None
+    return w.severity, w.message
 
 
 def worst(facts):

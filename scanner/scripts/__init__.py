@@ -9,6 +9,7 @@ here executes, imports or evaluates the scanned text.
 from __future__ import annotations
 
 from .common import Fact
+from ..models import Severity
 from .language import ANALYSED_LANGUAGES, language_of
 
 __all__ = ["Fact", "facts_for", "language_of", "ANALYSED_LANGUAGES"]
@@ -24,7 +25,7 @@ def facts_for(doc) -> list[Fact]:
 
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
-            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts)
+            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _download_then_run(doc.text, facts)
             if extra:
                 facts = doc.__dict__[_CACHE_ATTR] = facts + extra
             return facts
@@ -70,11 +71,13 @@ def _analyse(doc) -> list[Fact]:
         from .tokens import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
-        return facts + _graded_lines(doc.text, facts)
+        facts = facts + _graded_lines(doc.text, facts)
+        return facts + _download_then_run(doc.text, facts)
     if lang in ANALYSED_LANGUAGES:
         from .tokens import analyze as analyze_tokens
 
-        return analyze_tokens(doc, lang)
+        facts = analyze_tokens(doc, lang)
+        return facts + _download_then_run(doc.text, facts)
     return []
 
 
@@ -106,6 +109,69 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
 _PY_SEND = None
 _DATA_LITERAL = None
+_DL_RUN = None
+_WRITE = None
+
+
+def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
+    """Any language: a file written from a download on one line and run on a later line
+    (urlretrieve then runpy/subprocess, createWriteStream then require, -OutFile then &,
+    File.write(URI.open) then load). The same path names both; the download's host grades it."""
+    from .common import REMOTE_EXEC
+    from ..models import Confidence
+
+    if any(f.kind == REMOTE_EXEC for f in facts):
+        return []
+    global _DL_RUN
+    if _DL_RUN is None:
+        from ..matching import rx
+
+        _DL_RUN = (
+            rx(r"(?i)(?:/tmp/|\$env:temp\\|%temp%\\|\$tmpdir/|\./)?[\w.$:/\\-]*\.(?:py|sh|bash|js|mjs|cjs|ps1|bat|cmd|exe|rb|pl|php|bin|run|dll|so|dylib|jar|vbs|hta|scr|msi)\b"),
+            rx(r"(?i)(?:urlretrieve|urlopen|requests\.get|httpx\.get|\bfetch\s*\(|https?\.get\s*\(|axios|invoke-webrequest|\biwr\b|start-bitstransfer|downloadfile|uri\.open|open-uri|net::http|\bcurl\b|\bwget\b|lwp|getstore|file_get_contents\s*\(\s*['\"]https?)"),
+            rx(r"(?i)(?:runpy|run_path|exec_module|spec_from_file_location|subprocess|os\.system|os\.exec|popen|\brequire\s*\(|\bimport\s*\(|child_process|\bexec(?:sync|file)?\s*\(|\bspawn|start-process|invoke-item|^\s*&\s|^\s*\.\s|\bsystem\s*\(|\bload\s*\(?|\bchmod\b|\bsource\b|\bbash\b|\bsh\b|\bpython3?\b|\bnode\b|\bpwsh\b|\bpowershell\b)"),
+        )
+    path_rx, fetch_rx, run_rx = _DL_RUN
+    global _WRITE
+    if _WRITE is None:
+        from ..matching import rx
+
+        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
+    data = text.encode("utf-8", "surrogatepass")
+    if not fetch_rx.search(data):
+        return []
+    lines = text.split("\n")[:5000]
+    seen: dict[str, int] = {}
+    for no, line in enumerate(lines):
+        raw = line.encode("utf-8", "surrogatepass")
+        if len(raw) > 2000:
+            continue
+        for m in path_rx.finditer(raw):
+            token = m.group(0).decode("utf-8", "replace").lower()
+            if len(token) < 5 or "://" in line[max(0, m.start() - 12):m.start() + 3]:
+                continue  # the URL's own path, not a local file
+            if token not in seen:
+                near = "\n".join(lines[max(0, no - 5):no]).encode("utf-8", "surrogatepass")
+                if fetch_rx.search(raw) or (_WRITE.search(raw) and fetch_rx.search(near)):
+                    seen[token] = no
+                    if raw.lower().count(token.encode()) >= 2 and run_rx.search(raw[m.end():]):
+                        no_run = no  # written and run on one line (a callback)
+                    else:
+                        continue
+                else:
+                    continue
+            if (no > seen[token] and run_rx.search(raw)) or seen[token] == no:
+                from .command_grader import _first_url, grade_url
+
+                url = _first_url(lines[seen[token]])
+                sev, grade, host = grade_url(url)
+                if grade in ("vendor", "local", "placeholder"):
+                    return []
+                start = sum(len(x) + 1 for x in lines[:no])
+                return [Fact(REMOTE_EXEC, start, start + max(1, len(line)), f"A file written from a download ({host or 'a computed URL'}) is run on line {no + 1}",
+                             max(sev, Severity.HIGH) if grade != "release" else Severity.MEDIUM, Confidence.MEDIUM,
+                             {"analysis": "download-then-run", "url": url[:200], "path": token[:120]})]
+    return []
 
 
 def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:

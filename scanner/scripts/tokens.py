@@ -331,15 +331,22 @@ class TokenFlow:
             if n >= MAX_MATCHES * 5:
                 break
             raw = m.group(0)
-            if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw):
+            if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw or _grader_trigger().search(raw)):
                 continue
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
             head = self.data[line_start:m.start()]
             if not (self.v.spawn.search(head) or self.v.exec_.search(head) or any(a.encode() in head for a in self.alias_names)):
                 continue
-            for f in analyze_text(_unquote(raw), self.context):
+            command = _unquote(raw)
+            found = analyze_text(command, self.context)
+            for f in found:
                 self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
                           url=f.properties.get("url", ""))
+            from .command_grader import grade_command
+
+            for g in grade_command(command):
+                if not any(f.kind == g.kind for f in found):
+                    self.emit(g.kind, m.start(), m.end(), f"{g.message} (command string run by the script)", g.severity, url=g.url)
 
     def hidden_names(self) -> None:
         for n, m in enumerate(_LIT_CHAIN.finditer(self.data)):
@@ -396,6 +403,12 @@ _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
     "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
+def _grader_trigger():
+    from .command_grader import _LINE_TRIGGER
+
+    return _LINE_TRIGGER
+
+
 def analyze(doc, language: str | None = None, reason: str = "") -> list[c.Fact]:
     lang = language or doc.language
     vocab = VOCABULARIES.get(lang)

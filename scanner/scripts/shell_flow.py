@@ -28,7 +28,8 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
 EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
-_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement"})
+_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
+DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
 
 
 @lru_cache(maxsize=1)
@@ -157,6 +158,8 @@ class ShellFlow:
                 self.command(n)
             elif t == "redirected_statement":
                 self.redirected(n)
+            elif t == "for_statement":
+                self.for_loop(n)
             elif t in ("while_statement", "c_style_for_statement"):
                 shell_shapes.endless_loop(self, n)
         shell_shapes.text_shapes(self)
@@ -178,6 +181,20 @@ class ShellFlow:
             flags = self.substitution_flags(val_node)
         self.var_flags[name] = flags
 
+    def for_loop(self, n) -> None:
+        """`for chunk in $(base32 .env)`: the loop variable carries what its word list carries."""
+        var = n.child_by_field_name("variable")
+        if var is None:
+            return
+        flags: set[str] = set()
+        for ch in n.children:
+            if ch.type in ("command_substitution", "string", "concatenation", "simple_expansion", "expansion", "word"):
+                if ch.type == "word" and c.is_credential_path(self.value(ch)):
+                    flags.add("credential")
+                flags |= self.substitution_flags(ch)
+        if flags:
+            self.var_flags[var.text.decode("utf-8", "replace")] = flags
+
     def substitution_flags(self, node) -> set[str]:
         """'download'/'decoded' when a command or process substitution inside node fetches or decodes."""
         flags: set[str] = set()
@@ -190,7 +207,8 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
-                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "head", "tail") and any(c.is_credential_path(v) for v in vals)):
+                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl")
+                                                           and any(c.is_credential_path(v) for v in vals)):
                     flags.add("credential")
             elif n.type in ("simple_expansion", "expansion"):
                 flags |= self.var_flags.get(_var_name(n), set())
@@ -266,6 +284,9 @@ class ShellFlow:
             self.emit(c.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
         if prog in FETCHERS:
             self.fetch(cmd, prog, vals)
+        if prog in DNS_TOOLS and args:
+            if any("credential" in self.substitution_flags(a) for a in args):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)
         if prog in ("nc", "ncat", "netcat") and any(v in ("-e", "-c", "--exec", "--sh-exec") for v in vals):
             self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
         if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):

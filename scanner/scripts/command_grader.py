@@ -535,7 +535,7 @@ class _Grader:
                     self.add(CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
                              Severity.HIGH if grade in ("ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
                     continue
-                if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]):
+                if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]) and not src[2].startswith("a credential file"):
                     if grade not in ("ip", "paste", "http"):
                         continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
                 sev = Severity.CRITICAL

@@ -444,7 +444,8 @@ def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
 # "Download the helper from <url> first", "install the required agent from <url>": the agent is
 # sent to fetch a program from a site. Graded by the site (scanner/hosts.py) and what is fetched.
 _PREREQ_DOWNLOAD = rx(
-    r"\b(?:download|install|grab|fetch|get|obtain)\b(?:([^\n]*?)\b(?:from|at|via|here:?)|(\W{0,8}))\s*:?\s*(?:\*\*)?(?:\[[^\]\n]*\]\(\s*)?<?(https?://[^\s)>\]`'\"*]+)"
+    r"(?:\b(?:download|install|grab|fetch|get|obtain)\b([^\n]*?)\b(?:from|at|via|here:?)|\b(?:download|install)\b([^\w\n]{0,8}))"
+    r"\s*:?\s*(?:\*\*)?(?:\[[^\]\n]*\]\(\s*)?<?(https?://[^\s)>\]`'\"*]+)"
 )
 _PREREQ_NEAR = rx(r"(?:prerequisite|required|requirement|requires|before\s+(?:using|starting|running|proceeding|you|continuing|first)|\bmust\b|mandatory|\bfirst\b|setup\s+step|critical|\bneed(?:s|ed)?\b|make\s+sure|ensure)")
 _NOT_A_PROGRAM = rx(r"(?:\bapi[\s_-]?keys?\b|\btokens?\b|\baccount\b|credential|licen[cs]e|\baccess\b|\bpermission|\bdata\s?set|\bfonts?\b|\bimages?\b|\bmodels?\b|\bweights\b|\bdocs?\b|documentation|\bguide\b|\bexamples?\b)")

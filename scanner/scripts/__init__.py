@@ -90,7 +90,7 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
     if any(f.kind == CRED_EXFIL for f in facts):
         return []
-    reads = [f for f in facts if f.kind == SENSITIVE_READ]
+    reads = [f for f in facts if f.kind == SENSITIVE_READ and not _config_only(text[f.start:f.end])]
     if not reads:
         return []
     from ..matching import rx
@@ -108,6 +108,15 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 _PY_SEND = None
+_CONFIG_ONLY = (".aws/config", ".kube/config", ".ssh/config", "known_hosts", ".docker/config", ".gitconfig")
+_KEY_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+              "hosts.yml", "wallet", "keychain", "login data", "cookies", ".env", "shadow", "token", ".gnupg", "secret")
+
+
+def _config_only(span: str) -> bool:
+    """A read of ~/.aws/config or ~/.kube/config (region, context) is not a key read."""
+    low = span.lower().replace("\\", "/")
+    return any(c in low for c in _CONFIG_ONLY) and not any(k in low for k in _KEY_NAMES)
 _DATA_LITERAL = None
 _DL_RUN = None
 _WRITE = None

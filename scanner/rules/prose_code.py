@@ -177,12 +177,26 @@ def _graded(doc: Document) -> list:
     return cached(doc, "prose_command_grades", compute)
 
 
+def _pre_executed(doc: Document, offset: int) -> bool:
+    """Is offset on a `!`-prefixed line of a slash command (Claude Code runs it before the prompt)?"""
+    path = doc.path.replace("\\", "/").lower()
+    if "/commands/" not in "/" + path:
+        return False
+    line = doc.line_text(doc.position(offset)[0]).lstrip()
+    return line.startswith("!`") or line.startswith("! `") or "!`" in line[:200]
+
+
 def _grader_hits(doc: Document, kind: str, claimed: list[tuple[int, int]], default_message: str = "") -> Iterator[Hit]:
     for k, sev, start, end, message, host, grade in _graded(doc):
         if k != kind or any(s < end and start < e for s, e in claimed):
             continue
         ctx = context_at(doc, start, end)
         props = {"host": host, "grade": grade, "analysis": "command-grader"} if host or grade else {"analysis": "command-grader"}
+        if _pre_executed(doc, start):
+            # `!`cmd`` in a slash command runs before the model reads the prompt: nothing quotes it
+            props["pre-executed"] = True
+            yield Hit(start, end, message=(message or default_message) + " (run by the command before the prompt)", severity=sev, properties=props)
+            continue
         yield Hit(start, end, message=message or default_message,
                   severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)), properties=props)
 
@@ -203,12 +217,8 @@ def _host_tokens(url: str, host: str) -> set[str]:
     if _shared_code_host(host):
         path = url.split("://", 1)[-1].split("/")[1:3]
         parts = [path[1]] if len(path) > 1 and path[1] else []  # the repository, not its owner (a folder may carry the author's name)
-    out = set()
-    for p in parts:
-        p = p.lower()
-        out.add(p)
-        out.update(t for t in p.replace("_", "-").replace(".", "-").split("-") if len(t) >= 3)
-    return {t for t in out if t not in _GENERIC_TOKENS}
+    # the whole name only: a piece of it ("review" of review-kit.dev) is a common word anyone can pick
+    return {p.lower() for p in parts if len(p) >= 3 and p.lower() not in _GENERIC_TOKENS}
 
 
 def _shared_code_host(host: str) -> bool:
@@ -300,6 +310,10 @@ def _pipe_to_shell(doc: Document) -> Iterator[Hit]:
         if why == "unknown host":
             sev, why = _site_grade(doc, sev, "unknown", first_url(seg) or "https://" + host, host)
         ctx = context_at(doc, m.start, m.end)
+        if _pre_executed(doc, m.start):
+            yield Hit(m.start, m.end, message=f"Download piped into an interpreter ({why}{': ' + host if host else ''}; run by the command before the prompt)",
+                      severity=sev, properties={"host": host, "grade": why, "pre-executed": True})
+            continue
         yield Hit(m.start, m.end, message=f"Download piped into an interpreter ({why}{': ' + host if host else ''})",
                   severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)), properties={"host": host, "grade": why})
     yield from _grader_hits(doc, "remote-exec", claimed)

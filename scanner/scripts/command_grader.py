@@ -517,15 +517,13 @@ class _Grader:
         dumps = [(m.start(), m.end(), "the whole environment") for m in _ENV_DUMP.finditer(d)]
         for s0, s1, what, seg in sinks:
             url = _first_url(seg)
-            sev_host, grade, host = grade_url(url)
+            _, grade, host = grade_url(url)
             public = what == "gist" and ("--public" in seg or " -p" in seg)
             secrets = self.secret_vars(seg, s0)
-            src = next(((a, b, w) for a, b, w in strong if not (s0 <= a < s1) or what in ("http", "gist", "mail", "ftp", "copy", "socket", "dns")), None)
+            src = next(((a, b, w) for a, b, w in strong if a < s1), None)  # a source before the sink, or inside its arguments
             # a credential path inside a DNS/grep-like sink's args is data read, not an upload, unless it is fed by a pipe
             if src is not None and what == "dns" and not (src[0] < s0 or b"$(" in d[s0:src[0]] or b"`" in d[s0:src[0]]):
                 src = None  # a name looked up is not an upload unless a secret is spliced into it
-            if src is None and what == "http" and not _DATA_FLAG.search(seg.encode()) and not _URL.search(seg.encode()):
-                pass
             if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
                 if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
                     continue  # the CLI's own token to its own vendor

@@ -138,6 +138,26 @@ _GRADER_TRIGGER = rx(r"(?:" + _GRADER_TRIGGER_TEXT + r")")  # normalized text is
 _GRADER_LINES = 300  # candidate lines graded per document
 
 
+_ASSIGN_LINE = rx(r"^\s*(?:export\s+|set\s+|\$)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*[\"']?([^\s\"';]+)")
+
+
+def _with_vars(doc: Document, line_no: int, text: str) -> str:
+    """text with $NAME / ${NAME} replaced by a value assigned to NAME on the 30 lines above (one
+    code sample: `URL=https://x/i.sh` then `curl "$URL" | bash`)."""
+    if "$" not in text:
+        return text
+    values: dict[str, str] = {}
+    for k in range(max(0, line_no - 31), line_no - 1):
+        m = _ASSIGN_LINE.search(doc.lines[k].encode("utf-8", "surrogatepass")[:2000])
+        if m is not None:
+            values[m.group(1).decode("utf-8", "replace")] = m.group(2).decode("utf-8", "replace")
+    if not values:
+        return text
+    for name, value in values.items():
+        text = text.replace("${" + name + "}", value).replace("$" + name, value)
+    return text
+
+
 def _graded(doc: Document) -> list:
     """(kind, severity, start, end, message, host, grade) for each command the grader finds on a candidate line."""
     def compute() -> list:
@@ -159,6 +179,11 @@ def _graded(doc: Document) -> list:
                 seen.add(k + 1)
                 k += 1
             facts = grade_command(line)
+            if any(f.grade == "none" for f in facts):
+                resolved = _with_vars(doc, line_no, line)
+                if resolved != line:
+                    regraded = {(f.kind, f.message.split(" (")[0]): f for f in grade_command(resolved)}
+                    facts = [f if f.grade != "none" else _rebase(regraded.get((f.kind, f.message.split(" (")[0]), f), f) for f in facts]
             if not facts and not line.isascii():
                 if norm_lines is None:
                     norm_lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
@@ -175,6 +200,11 @@ def _graded(doc: Document) -> list:
         return out
 
     return cached(doc, "prose_command_grades", compute)
+
+
+def _rebase(graded, original):
+    """A fact graded on the text with its variables filled in, at the original fact's offsets."""
+    return graded.__class__(graded.kind, graded.severity, original.start, original.end, graded.message, graded.host, graded.url, graded.grade)
 
 
 def _pre_executed(doc: Document, offset: int) -> bool:
@@ -307,6 +337,10 @@ def _pipe_to_shell(doc: Document) -> Iterator[Hit]:
         # Only the text of the match grades the host (a vendor named elsewhere on the line does not vouch).
         seg = doc.text[m.start:m.end].lower()
         sev, host, why = _host_grade(seg if seg.isascii() else text)
+        if why == grade_words("none"):
+            resolved = _with_vars(doc, doc.position(m.start)[0], doc.text[m.start:m.end])
+            if resolved != doc.text[m.start:m.end]:
+                sev, host, why = _host_grade(resolved.lower())
         if why == "unknown host":
             sev, why = _site_grade(doc, sev, "unknown", first_url(seg) or "https://" + host, host)
         ctx = context_at(doc, m.start, m.end)

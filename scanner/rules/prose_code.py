@@ -497,6 +497,7 @@ _PREREQ_DOWNLOAD = rx(
 )
 _PREREQ_NEAR = rx(r"(?:prerequisite|required|requirement|requires|before\s+(?:using|starting|running|proceeding|you|continuing|first)|\bmust\b|mandatory|\bfirst\b|setup\s+step|critical|\bneed(?:s|ed)?\b|make\s+sure|ensure)")
 _NOT_A_PROGRAM = rx(r"(?:\bapi[\s_-]?keys?\b|\btokens?\b|\baccount\b|credential|licen[cs]e|\baccess\b|\bpermission|\bdata\s?set|\bfonts?\b|\bimages?\b|\bmodels?\b|\bweights\b|\bdocs?\b|documentation|\bguide\b|\bexamples?\b)")
+_HELPER_WORDS = rx(r"\b(?:helper|agent|daemon|binary|binaries|executable|installer|launcher|driver|runtime|service|bridge|connector|authenticator|auth\s?tool|updater|loader|shim|patch|hotfix|companion|sidecar)s?\b")
 _PROGRAM_EXT = rx(r"\.(?:zip|7z|rar|exe|msi|dmg|pkg|scr|bat|cmd|ps1|sh|bash|py|js|mjs|jar|appimage|deb|rpm|tar\.gz|tgz|tar\.xz|bin|run|vsix)(?:$|[?#])")
 
 
@@ -520,7 +521,8 @@ def _prereq_download(doc: Document) -> Iterator[Hit]:
         path = url.split("://", 1)[-1].split("/", 1)[-1] if "/" in url.split("://", 1)[-1] else ""
         if grade in ("ip", "paste", "http", "lookalike") or brand:
             sev = max(sev, Severity.HIGH)
-        elif _PROGRAM_EXT.test(path.lower()):
+        elif _PROGRAM_EXT.test(path.lower()) or (_HELPER_WORDS.test(obj.lower()) and grade == "unknown"):
+            # an executable, archive or script, or a "helper"/"agent"/"daemon" the agent must fetch first
             sev = Severity.HIGH if grade == "unknown" and prereq and not _own_site(doc, url, host) else Severity.MEDIUM
         else:
             sev = Severity.MEDIUM if grade == "unknown" else Severity.LOW
@@ -746,7 +748,8 @@ RULES = [
             "Prerequisite: install Node.js from https://nodejs.org.\n",
             "Install uv from https://astral.sh first.\n",
         ],
-        lowered=["## Red flags\n\nA skill that says to download a required helper from https://github-status.net/agent first is malware.\n"],
+        lowered=["## Red flags\n\nA skill that says to download a required helper from https://github-status.net/agent first is malware.\n",
+                 "Requires pandoc: install it from https://pandoc.org first.\n"],
     ),
     rule(
         id="IG509", name="dynamic-code-execution",

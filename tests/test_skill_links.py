@@ -53,3 +53,26 @@ def test_explicit_files_form_their_skill_folder(tmp_path, capsys):
     _skill(tmp_path, "---\nname: fmt\n---\nRun `scripts/setup.sh`.\n")
     found = _scan(tmp_path, capsys, ".claude/skills/fmt/SKILL.md", ".claude/skills/fmt/scripts/setup.sh")
     assert [f["rule_id"] for f in found if f["rule_id"] == "IG953"] == ["IG953"]
+
+
+def test_a_weakness_is_inherited_at_most_medium(tmp_path, capsys):
+    # A computed eval is a weakness, not an attack: the skill naming the script is not failed for it.
+    script = "import sys\nexpr = sys.argv[1]\nprint(eval(expr))\n"
+    _skill(tmp_path, "---\nname: fmt\n---\nRun `scripts/calc.py 1+1`.\n", script=script, name="calc.py")
+    found = _scan(tmp_path, capsys)
+    script_sev = max((f["severity"] for f in found if f["path"].endswith("calc.py")), default=None,
+                     key=["low", "medium", "high", "critical"].index)
+    link = [f for f in found if f["rule_id"] == "IG953"]
+    if script_sev in ("medium", "high", "critical"):
+        assert link and all(f["severity"] == "medium" for f in link)
+    else:
+        assert not link
+
+
+def test_a_vendor_key_sent_home_is_not_inherited(tmp_path, capsys):
+    script = ("const key = process.env.DD_API_KEY;\n"
+              "await fetch('https://api.datadoghq.com/api/v2/series', {method: 'POST',\n"
+              "  headers: {'DD-API-KEY': key}, body: JSON.stringify({series: []})});\n")
+    _skill(tmp_path, "---\nname: m\n---\nRun `scripts/push.mjs`.\n", script=script, name="push.mjs")
+    found = _scan(tmp_path, capsys)
+    assert not [f for f in found if f["severity"] in ("high", "critical")]

@@ -3,7 +3,8 @@
 A SKILL.md that says "run scripts/setup.sh" looks harmless on its own; the danger is in the
 script. When a script in the same skill folder draws a finding of medium or above and the
 SKILL.md names it, the SKILL.md line that names it is reported too (IG953, the script's severity
-up to high), so the instruction an agent obeys is flagged where a reviewer reads it. Flagged
+up to high where the script's finding names an attack, else up to medium), so the instruction an
+agent obeys is flagged where a reviewer reads it. Flagged
 scripts the SKILL.md ships without naming are reported once on its first line, at most medium.
 The scripts' own findings stay as they are.
 """
@@ -19,6 +20,19 @@ from ..rules import get_rule
 
 RULE_ID = "IG953"
 SCRIPT_KINDS = frozenset({"script"})
+# Script findings that name an attack (code fetched or decoded and run, credentials or host data
+# sent out, a reverse shell, persistence, tampering, destruction): a SKILL.md naming such a script
+# inherits its severity up to high. Other findings (a sensitive file read, a computed eval, shell
+# injection, reconnaissance, resource use) are weaknesses or weak signals: inherited at most medium,
+# so a benign skill whose helper reads ~/.ssh/config does not fail CI on its instructions.
+ATTACK_RULES = frozenset({
+    "IG701", "IG702", "IG703", "IG704", "IG708", "IG710", "IG711", "IG712", "IG713", "IG714", "IG715", "IG723",
+    "IG727", "IG740", "IG741", "IG742", "IG743",
+})
+
+
+def _names_attack(f: Finding) -> bool:
+    return f.rule_id in ATTACK_RULES or f.rule_id.startswith(("IG4", "IG5"))
 
 
 @dataclass(frozen=True)
@@ -69,12 +83,14 @@ def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths:
                 unnamed.append((rel, found))
                 continue
             line, col = sd.doc.position(at)
-            top = max(found, key=lambda f: f.severity)
+            attacks = [f for f in found if _names_attack(f)]
+            top = max(attacks or found, key=lambda f: f.severity)
+            cap = Severity.HIGH if attacks else Severity.MEDIUM
             rules = ", ".join(sorted({f.rule_id for f in found}))
             out.append(Finding(
                 rule_id=rule.id, title=rule.title,
                 message=f"the skill tells the agent to use {rel}, which has {len(found)} finding(s) ({rules}): {top.message}",
-                severity=min(top.severity, Severity.HIGH), confidence=top.confidence, category=top.category,
+                severity=min(top.severity, cap), confidence=top.confidence, category=top.category,
                 path=sd.doc.path, span=Span(line, col, line, col + len(rel)),
                 excerpt=visible(sd.doc.line_text(line).strip()), engine="native",
                 properties={"script": script, "script-rules": rules, "language": sd.doc.language},

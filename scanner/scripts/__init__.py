@@ -9,6 +9,7 @@ here executes, imports or evaluates the scanned text.
 from __future__ import annotations
 
 from .common import Fact
+from ..models import Severity
 from .language import ANALYSED_LANGUAGES, language_of
 
 __all__ = ["Fact", "facts_for", "language_of", "ANALYSED_LANGUAGES"]
@@ -23,7 +24,11 @@ def facts_for(doc) -> list[Fact]:
             from .python_behaviour import python_analyses
 
             python_analyses(doc)
-            return doc.__dict__[_CACHE_ATTR]
+            facts = doc.__dict__[_CACHE_ATTR]
+            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _download_then_run(doc.text, facts)
+            if extra:
+                facts = doc.__dict__[_CACHE_ATTR] = facts + extra
+            return facts
         cached = _analyse(doc)
         doc.__dict__[_CACHE_ATTR] = cached
     return cached
@@ -61,12 +66,166 @@ def _analyse(doc) -> list[Fact]:
         if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
             seen = {(f.kind, f.start) for f in facts}
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
-        return facts
+        return facts + _graded_lines(doc.text, facts)
+    if lang == "powershell":
+        from .tokens import analyze as analyze_tokens
+
+        facts = analyze_tokens(doc, lang)
+        facts = facts + _graded_lines(doc.text, facts)
+        return facts + _download_then_run(doc.text, facts)
     if lang in ANALYSED_LANGUAGES:
         from .tokens import analyze as analyze_tokens
 
-        return analyze_tokens(doc, lang)
+        facts = analyze_tokens(doc, lang)
+        return facts + _download_then_run(doc.text, facts)
     return []
+
+
+def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
+    """A Python script that names a credential store (~/.ssh, ~/.aws/credentials, ...) and also
+    mails, uploads over ftp or posts data: the flow may pass through archives or helpers the
+    analysis does not follow, so the pair is reported (high, low confidence) as a file read is not."""
+    from .common import CRED_EXFIL, SENSITIVE_READ
+    from ..models import Confidence, Severity
+
+    if any(f.kind == CRED_EXFIL for f in facts):
+        return []
+    reads = [f for f in facts if f.kind == SENSITIVE_READ and not _config_only(text[f.start:f.end])]
+    if not reads:
+        return []
+    from ..matching import rx
+
+    global _PY_SEND
+    if _PY_SEND is None:
+        _PY_SEND = rx(r"(?:\bsmtplib\b|\bftplib\b|\.storbinary\s*\(|\.sendmail\s*\(|\.send_message\s*\(|\brequests\.(?:post|put)\s*\(|"
+                      r"\bhttpx\.(?:post|put)\s*\(|\.sendall\s*\(|\.sendto\s*\(|\bdata\s*=\s*[^\n]*urlopen|\burlopen\s*\([^\n]*data\s*=)")
+    m = _PY_SEND.search(text.encode("utf-8", "surrogatepass"))
+    if m is None:
+        return []
+    first = reads[0]
+    return [Fact(CRED_EXFIL, first.start, first.end, "Names a credential store in a script that also mails, uploads or posts data",
+                 Severity.HIGH, Confidence.LOW, {"analysis": "python-ast", "channel": m.group(0).decode("utf-8", "replace")[:40]})]
+
+
+_PY_SEND = None
+_CONFIG_ONLY = (".aws/config", ".kube/config", ".ssh/config", "known_hosts", ".docker/config", ".gitconfig")
+_KEY_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+              "hosts.yml", "wallet", "keychain", "login data", "cookies", ".env", "shadow", "token", ".gnupg", "secret")
+
+
+def _config_only(span: str) -> bool:
+    """A read of ~/.aws/config or ~/.kube/config (region, context) is not a key read."""
+    low = span.lower().replace("\\", "/")
+    return any(c in low for c in _CONFIG_ONLY) and not any(k in low for k in _KEY_NAMES)
+_DATA_LITERAL = None
+_DL_RUN = None
+_WRITE = None
+
+
+def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
+    """Any language: a file written from a download on one line and run on a later line
+    (urlretrieve then runpy/subprocess, createWriteStream then require, -OutFile then &,
+    File.write(URI.open) then load). The same path names both; the download's host grades it."""
+    from .common import REMOTE_EXEC
+    from ..models import Confidence
+
+    if any(f.kind == REMOTE_EXEC for f in facts):
+        return []
+    global _DL_RUN
+    if _DL_RUN is None:
+        from ..matching import rx
+
+        _DL_RUN = (
+            rx(r"(?i)(?:/tmp/|\$env:temp\\|%temp%\\|\$tmpdir/|\./)?[\w.$:/\\-]*\.(?:py|sh|bash|js|mjs|cjs|ps1|bat|cmd|exe|rb|pl|php|bin|run|dll|so|dylib|jar|vbs|hta|scr|msi)\b"),
+            rx(r"(?i)(?:urlretrieve|urlopen|requests\.get|httpx\.get|\bfetch\s*\(|https?\.get\s*\(|axios|invoke-webrequest|\biwr\b|start-bitstransfer|downloadfile|uri\.open|open-uri|net::http|\bcurl\b|\bwget\b|lwp|getstore|file_get_contents\s*\(\s*['\"]https?)"),
+            rx(r"(?i)(?:runpy|run_path|exec_module|spec_from_file_location|subprocess|os\.system|os\.exec|popen|\brequire\s*\(|\bimport\s*\(|child_process|\bexec(?:sync|file)?\s*\(|\bspawn|start-process|invoke-item|^\s*&\s|^\s*\.\s|\bsystem\s*\(|\bload\s*\(?|\bchmod\b|\bsource\b|\bbash\b|\bsh\b|\bpython3?\b|\bnode\b|\bpwsh\b|\bpowershell\b)"),
+        )
+    path_rx, fetch_rx, run_rx = _DL_RUN
+    global _WRITE
+    if _WRITE is None:
+        from ..matching import rx
+
+        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
+    data = text.encode("utf-8", "surrogatepass")
+    if not fetch_rx.search(data):
+        return []
+    lines = text.split("\n")[:5000]
+    seen: dict[str, int] = {}
+    for no, line in enumerate(lines):
+        raw = line.encode("utf-8", "surrogatepass")
+        if len(raw) > 2000:
+            continue
+        for m in path_rx.finditer(raw):
+            token = m.group(0).decode("utf-8", "replace").lower()
+            if len(token) < 5 or "://" in line[max(0, m.start() - 12):m.start() + 3]:
+                continue  # the URL's own path, not a local file
+            if token not in seen:
+                near = "\n".join(lines[max(0, no - 5):no]).encode("utf-8", "surrogatepass")
+                if fetch_rx.search(raw) or (_WRITE.search(raw) and fetch_rx.search(near)):
+                    seen[token] = no
+                    if raw.lower().count(token.encode()) >= 2 and run_rx.search(raw[m.end():]):
+                        no_run = no  # written and run on one line (a callback)
+                    else:
+                        continue
+                else:
+                    continue
+            if (no > seen[token] and run_rx.search(raw)) or seen[token] == no:
+                from .command_grader import _first_url, grade_url
+
+                url = _first_url(lines[seen[token]])
+                sev, grade, host = grade_url(url)
+                if grade in ("vendor", "local", "placeholder"):
+                    return []
+                start = sum(len(x) + 1 for x in lines[:no])
+                return [Fact(REMOTE_EXEC, start, start + max(1, len(line)), f"A file written from a download ({host or 'a computed URL'}) is run on line {no + 1}",
+                             max(sev, Severity.HIGH) if grade != "release" else Severity.MEDIUM, Confidence.MEDIUM,
+                             {"analysis": "download-then-run", "url": url[:200], "path": token[:120]})]
+    return []
+
+
+def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
+    """exec/compile/eval/marshal of text read from a data file of the script's own folder
+    (rules.dat, notes.txt): a payload kept beside the code, run as code. The read and the
+    literal are looked for on the lines up to the call (a bounded window)."""
+    from .common import DECODE_EXEC, DESERIALIZE, DYNAMIC_EXEC, is_data_file
+    from ..models import Confidence, Severity
+
+    calls = [f for f in facts if f.kind in (DYNAMIC_EXEC, DESERIALIZE)]
+    if not calls or any(f.kind == DECODE_EXEC for f in facts):
+        return []
+    from ..matching import rx
+
+    global _DATA_LITERAL
+    if _DATA_LITERAL is None:
+        _DATA_LITERAL = rx(r"['\"]([^'\"\n]+\.[A-Za-z0-9]{2,6})['\"]")
+    for f in calls:
+        lo = text.rfind("\n", 0, max(0, f.start - 1500)) + 1 if f.start > 1500 else 0
+        window = text[lo:f.end]
+        if not any(r in window for r in ("open(", "read_text(", "read_bytes(", ".read()", "readFileSync(", "File.read(")):
+            continue
+        for m in _DATA_LITERAL.finditer(window.encode("utf-8", "surrogatepass")):
+            name = m.group(1).decode("utf-8", "replace")
+            if is_data_file(name) and "://" not in name:
+                return [Fact(DECODE_EXEC, f.start, f.end, f"Runs code read from a data file ({name.rsplit('/', 1)[-1]}): a payload kept beside the script",
+                             Severity.HIGH, Confidence.MEDIUM, {"analysis": "python-ast", "data-file": name[:120]})]
+    return []
+
+
+def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:
+    """The command grader's findings on a script's lines that its own analysis did not report."""
+    from .command_grader import grade_lines
+
+    out = []
+    for g in grade_lines(text):
+        if any(f.kind == g.kind and f.start < g.end and g.start < f.end for f in facts):
+            continue
+        props = {"analysis": "command-grader", "grade": g.grade}
+        if g.url:
+            props["url"] = g.url
+        if g.host:
+            props["host"] = g.host
+        out.append(Fact(g.kind, g.start, g.end, g.message, g.severity, properties=props))
+    return out
 
 
 def _has_error(doc) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from .. import hosts as H
 from ..matching import rx
 from ..models import Confidence, Severity
 
@@ -104,26 +105,8 @@ def is_geo_lookup(url: str) -> bool:
     return bool(host) and any(host == g or host.endswith("." + g) or g in host for g in GEO_HOSTS)
 
 
-# Installers from vendors a reviewer would accept: lowers, never hides.
-VENDOR_HOSTS = frozenset({
-    "sh.rustup.rs", "rustup.rs", "static.rust-lang.org", "get.docker.com", "download.docker.com", "brew.sh",
-    "aka.ms", "astral.sh", "bun.sh", "deno.land", "deno.com", "get.pnpm.io", "install.python-poetry.org",
-    "pyenv.run", "ollama.com", "claude.ai", "cli.github.com", "raw.githubusercontent.com/homebrew",
-    "raw.githubusercontent.com/nvm-sh", "sdk.cloud.google.com", "awscli.amazonaws.com", "get.helm.sh",
-    "nodejs.org", "deb.nodesource.com", "rpm.nodesource.com", "packages.microsoft.com", "dot.net",
-    "dotnet.microsoft.com", "get.sdkman.io", "starship.rs", "tailscale.com", "fly.io", "vercel.com",
-    "cli.doppler.com", "install.determinate.systems", "nixos.org", "releases.hashicorp.com",
-    "apt.releases.hashicorp.com", "dl.google.com", "download.pytorch.org", "sh.brew.sh", "mise.run",
-    "mise.jdx.dev", "pkgx.sh", "volta.sh", "get.volta.sh", "raw.githubusercontent.com/ohmyzsh",
-    "cursor.com", "opencode.ai", "gh.io", "docs.astral.sh", "foundry.paradigm.xyz", "get.k3s.io",
-    "dl.k8s.io", "storage.googleapis.com/kubernetes-release", "install.julialang.org", "swiftlang.org",
-    "go.dev", "golang.org", "github.com/cli", "npmjs.org", "registry.npmjs.org", "pypi.org",
-    "files.pythonhosted.org", "cli.anthropic.com", "openai.com", "get.jenkins.io", "apt.llvm.org",
-    "sh.vector.dev", "bootstrap.pypa.io", "get.rvm.io", "install.meteor.com", "cdn.jsdelivr.net/gh/nvm-sh",
-})
-PASTE_HOSTS = ("pastebin.com", "paste.ee", "hastebin", "glot.io", "transfer.sh", "webhook.site", "requestbin",
-               "pipedream.net", "ngrok", "interact.sh", "oast.", "burpcollaborator", "discord.com/api/webhooks",
-               "api.telegram.org", "0x0.st", "termbin.com", "ix.io", "file.io", "temp.sh", "bashupload")
+# Hosts are graded by scanner/hosts.py (data/hosts/installers.yml and paste.yml), on the URL's
+# registrable domain: the one place for host logic, shared with the command grader and prose rules.
 IPV4 = rx(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 URL_IN_TEXT = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>)\]}]+")
 HEX64 = rx(r"\b[0-9a-fA-F]{64}\b")
@@ -142,17 +125,8 @@ def urls_in(text: str) -> list[str]:
 
 
 def is_vendor(url: str) -> bool:
-    host = host_of(url)
-    if not host:
-        return False
-    path = url.split("://", 1)[-1].lower()
-    for v in VENDOR_HOSTS:
-        if "/" in v:
-            if path.startswith(v):
-                return True
-        elif host == v or host.endswith("." + v):
-            return True
-    return False
+    """An https URL on a curated installer vendor's registrable domain (scanner/hosts.py)."""
+    return H.is_vendor_installer(url)
 
 
 def host_risk(url: str) -> str:
@@ -160,10 +134,9 @@ def host_risk(url: str) -> str:
     if not url:
         return "none"
     host = host_of(url)
-    if host and IPV4.test(host):
+    if host and H.is_ip(host) and not host.startswith("127."):
         return "ip"
-    low = url.lower()
-    if any(p in low for p in PASTE_HOSTS):
+    if H.is_paste_or_relay(url):
         return "paste"
     if is_vendor(url):
         return "vendor"
@@ -246,6 +219,20 @@ def apply_url_context(fact: Fact, url: str, doc_hosts: frozenset[str] = frozense
     if risk == "unknown" and host_documented(url, doc_hosts):
         return fact.lowered(2, "host named in the skill's own SKILL.md")
     return fact
+
+
+# Files that hold data, not code: a script that runs one is running a payload kept out of sight.
+DATA_EXTENSIONS = frozenset({
+    ".dat", ".txt", ".bin", ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".svg", ".webp", ".pdf", ".log", ".db", ".sqlite",
+    ".ttf", ".otf", ".woff", ".woff2", ".mp3", ".mp4", ".wav", ".pkl", ".cache", ".tmp", ".res", ".rsrc", ".blob", ".lock",
+})  # opaque formats; structured config (json, yaml, ini) is parsed, and eval of one of its values is a weakness, not a payload
+
+
+def is_data_file(path: str) -> bool:
+    name = posixpath.basename(path.strip().strip("'\"")).lower()
+    if "." not in name or name.startswith(".") and name.count(".") == 1:
+        return False
+    return name[name.rfind("."):] in DATA_EXTENSIONS
 
 
 def basename(path: str) -> str:

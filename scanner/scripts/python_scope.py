@@ -230,6 +230,8 @@ class Scope:
         if tp is _Subscript:
             if self.qualname(node.value) in ("os.environ", "os.environb"):
                 key = const_str(node.slice, self.lookup)
+                if key is None and _listed_secret_names(self.flow):
+                    return frozenset({SECRET, "secret-name:*listed*"})  # os.environ[name] over a list of secret names
                 return frozenset({SECRET, "secret-name:" + key}) if key and c.is_secret_env_name(key) else EMPTY
             return self.expr(node.value, d) | self.expr(node.slice, d)
         t = EMPTY
@@ -287,6 +289,8 @@ class Scope:
             result -= {ENVDUMP}
             if key and c.is_secret_env_name(key):
                 result |= {SECRET, "secret-name:" + key}
+            elif key is None and _listed_secret_names(self.flow):
+                result |= {SECRET, "secret-name:*listed*"}  # os.getenv(name) over a list of secret names
         if q in api.HOST_INFO:
             result |= {HOST}
         if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
@@ -340,6 +344,28 @@ class Scope:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
         return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks, self.param_urls)
 
+
+def _listed_secret_names(flow) -> bool:
+    """The script keeps two or more secret environment names as string literals (a list of names to
+    read): an environment read through a computed name is then a secret read (issue 14 item 5)."""
+    hit = flow.__dict__.get("_listed_secrets")
+    if hit is None:
+        from ..matching import rx
+
+        global _SECRET_LITERAL
+        if _SECRET_LITERAL is None:
+            _SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
+        n = 0
+        for m in _SECRET_LITERAL.finditer(flow.doc.text.encode("utf-8", "surrogatepass")):
+            if c.is_secret_env_name(m.group(1).decode("ascii", "replace")):
+                n += 1
+                if n >= 2:
+                    break
+        hit = flow.__dict__["_listed_secrets"] = n >= 2
+    return hit
+
+
+_SECRET_LITERAL = None
 
 __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET", "Confidence"]
 

@@ -6,6 +6,7 @@ import bisect
 from functools import lru_cache
 
 from ..models import Confidence, Severity
+from .. import hosts as H
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
@@ -19,7 +20,10 @@ _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", 
 def _own_service(env_name: str, url: str) -> bool:
     host = c.host_of(url)
     parts = [p for p in env_name.lower().split("_") if len(p) >= 3 and p not in _GENERIC_PARTS]
-    return bool(host) and bool(parts) and any(p in host for p in parts)
+    # The key's name is the label of the domain its holder registered (api.weather.example for
+    # WEATHER_API_KEY), not any substring: ANTHROPIC_API_KEY to api.anthropic-edge.com stays critical.
+    label = H.registrable_domain(host).split(".")[0] if host else ""
+    return bool(label) and bool(parts) and label in parts
 
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
@@ -143,7 +147,10 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
     uses_shell = q in api.SHELL_ALWAYS or (isinstance(shell_kw, ast.Constant) and bool(shell_kw.value))
     text = _command_text(scope, first)
     scope.sink(SHELL, node, first_t | kw_t.get("input", frozenset()), q)
-    if uses_shell or not isinstance(first, (ast.List, ast.Tuple)) or _shell_dash_c(scope, first):
+    # Without a shell, an argument vector (a list, or a name bound to one) is never parsed by a
+    # shell: input in it is an argument, not injection (issue 14 item 7). Only a shell (shell=True,
+    # os.system, `bash -c`) turns a string into commands.
+    if uses_shell or (isinstance(first, (ast.List, ast.Tuple)) and _shell_dash_c(scope, first)):
         scope.sink(SHELL_STRING, node, first_t, q)
     if text is not None:
         shell_facts = analyze_cached(text, frozenset((getattr(scope.flow.doc, "context", None) or {}).get("skill_hosts", ()))) \
@@ -174,9 +181,17 @@ def _worth_parsing(text: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def analyze_cached(text: str, hosts: frozenset[str]):
+    """The shell analysis of a command string a script runs, plus the command grader's forms it
+    does not read (python -c / node -e one-liners, runners, Windows binaries)."""
     from .shell_flow import analyze_text
+    from .command_grader import grade_command
 
-    return analyze_text(text, {"skill_hosts": hosts})
+    facts = list(analyze_text(text, {"skill_hosts": hosts}))
+    for g in grade_command(text):
+        if not any(f.kind == g.kind for f in facts):
+            facts.append(c.Fact(g.kind, g.start, g.end, g.message, g.severity, Confidence.MEDIUM,
+                                {"analysis": "command-grader", **({"url": g.url} if g.url else {})}))
+    return facts
 
 
 def _command_text(scope, first) -> str | None:
@@ -214,8 +229,10 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
             what = "credential file" if CRED in t else "secret environment variable"
             names = sorted(p[len(SECRET_NAME):] for p in t if p.startswith(SECRET_NAME))
             sev = Severity.CRITICAL
-            if CRED not in t and names and url and all(_own_service(n, url) for n in names):
-                sev = Severity.MEDIUM  # OPENAI_API_KEY sent to api.openai.com: the key's own service
+            if CRED not in t and names and url and all(H.credential_goes_home(n, url) for n in names):
+                sev = Severity.LOW  # NAMECHEAP_API_KEY sent to api.namecheap.com: the vendor's own service (scanner/hosts.py)
+            elif CRED not in t and names and url and all(_own_service(n, url) for n in names):
+                sev = Severity.MEDIUM  # WEATHER_API_KEY sent to api.weather.example: named for the host it goes to
             emit(c.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {CRED, SECRET}), secrets=names,
                  **({"lowered-because": ["secret sent to the service it belongs to"]} if sev < Severity.CRITICAL else {}))

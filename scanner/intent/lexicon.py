@@ -1,0 +1,80 @@
+"""The words of the instruction model, loaded from data/lexicons/*.yml (one file per language).
+
+Each concept (an action, an object class, a destination, a modality) becomes one RE2 pattern,
+the alternation of its entries in every language, matched case-insensitively. All concepts are
+also held in one RE2 set, so a document is first asked, in one pass, which concepts occur in it
+at all; only those are then located (see reading.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from ..matching import Regex, RegexSet, rx
+
+# Concepts the model reads; a lexicon may leave any of them empty.
+CONCEPTS: tuple[str, ...] = (
+    "read", "send", "put", "credential", "env_output", "public", "outside", "hide", "approve",
+    "regardless", "disable", "control", "obey", "precedence", "override", "authority", "perm",
+    "negation", "negation_post", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref",
+)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    languages: tuple[str, ...]
+    patterns: dict[str, Regex]  # concept -> pattern over the reading text
+    post_negation: Regex | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
+    concept_set: RegexSet
+    set_concepts: tuple[str, ...]  # concept of each set entry, in order
+    fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
+
+
+def _entry(term: str, spaced: bool) -> str:
+    term = str(term)
+    # A word in a spaced language starts a word: "post" is not the end of "compost". CJK and
+    # the other scripts RE2's ASCII \b cannot see are matched where they stand.
+    if spaced and term[:1].isascii() and term[:1].isalnum():
+        return r"\b" + term
+    return term
+
+
+def _files() -> list[tuple[str, str]]:
+    root = resources.files("scanner").joinpath("data/lexicons")
+    return sorted((p.name, p.read_text("utf-8")) for p in root.iterdir() if p.name.endswith(".yml"))
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    entries: dict[str, list[str]] = {c: [] for c in CONCEPTS}
+    languages: list[str] = []
+    fixtures: list[dict[str, Any]] = []
+    for name, text in _files():
+        raw = yaml.safe_load(text) or {}
+        lang = str(raw.get("language") or name.rsplit(".", 1)[0])
+        languages.append(lang)
+        spaced = bool(raw.get("spaced", True))
+        for concept, terms in (raw.get("terms") or {}).items():
+            if concept not in entries:
+                raise ValueError(f"lexicon {name}: unknown concept {concept!r}")
+            for term in terms or ():
+                entries[concept].append(_entry(term, spaced) if concept != "negation_post" else str(term))
+        for fx in raw.get("fixtures") or ():
+            fixtures.append({**fx, "language": lang})
+    patterns: dict[str, Regex] = {}
+    set_patterns: list[str] = []
+    set_concepts: list[str] = []
+    for concept, items in entries.items():
+        if not items or concept == "negation_post":
+            continue
+        pattern = "(?i)(?:" + "|".join(f"(?:{e})" for e in items) + ")"
+        patterns[concept] = rx(pattern)
+        set_patterns.append(pattern)
+        set_concepts.append(concept)
+    post = entries["negation_post"]
+    post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,20}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
+    return Lexicon(tuple(languages), patterns, post_rx, RegexSet(set_patterns), tuple(set_concepts), tuple(fixtures))

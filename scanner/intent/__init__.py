@@ -15,7 +15,7 @@ from __future__ import annotations
 from .reading import Intent, Reading, UnitReading, classify, hiding_joined_to_action, is_directive, read_units
 from .units import Unit, split_units
 
-__all__ = ["Intent", "Reading", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
+__all__ = ["Intent", "Reading", "conceals_action", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
            "is_directive", "read_document", "read_units", "split_units"]
 
 
@@ -24,6 +24,23 @@ def read_document(doc) -> Reading:
     if "intent:reading" not in store:
         store["intent:reading"] = read_units(doc.text)
     return store["intent:reading"]
+
+
+def conceals_action(doc, offset: int) -> bool | None:
+    """For a concealment phrase at an original offset of doc: is what it hides an action worth
+    hiding (data moving out, an approval, a control switched off, a remote script)? None when
+    the offset is in no unit the model reads (e.g. a script's string)."""
+    reading = read_document(doc)
+    i = reading.unit_at(reading.from_original(offset))
+    if i < 0:
+        return None
+    return hiding_joined_to_action(reading, i)
+
+
+def unit_kind_at(doc, offset: int) -> str:
+    reading = read_document(doc)
+    i = reading.unit_at(reading.from_original(offset))
+    return reading.units[i].unit.kind if i >= 0 else ""
 
 
 def document_intents(doc) -> list[Intent]:

@@ -19,7 +19,7 @@ from ..matching import Regex, RegexSet, rx
 # Concepts the model reads; a lexicon may leave any of them empty.
 CONCEPTS: tuple[str, ...] = (
     "read", "send", "put", "credential", "env_output", "public", "outside", "hide", "approve",
-    "regardless", "disable", "control", "obey", "precedence", "override", "authority", "perm",
+    "regardless", "disable", "control", "syscontrol", "obey", "precedence", "override", "authority", "perm",
     "negation", "negation_post", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref",
 )
 

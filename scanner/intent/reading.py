@@ -25,6 +25,12 @@ from ..normalize import INVISIBLE_RANGES
 from .lexicon import lexicon
 from .units import Unit, split_units
 
+
+def _pattern_line(line: str) -> bool:
+    from ..rules.phrases import _pattern_line as pattern_line
+
+    return pattern_line(line)
+
 _INVISIBLE = {cp: None for lo, hi in INVISIBLE_RANGES for cp in range(lo, hi + 1)}
 _URL = rx(r"(?i)\b(?:https?|ftp)://[^\s<>\"'`)\]]+")
 _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
@@ -117,6 +123,18 @@ class Reading:
     index: list[int] | None  # Reading offset -> original offset (None: identical)
     units: list[UnitReading]
 
+    def from_original(self, offset: int) -> int:
+        if self.index is None:
+            return offset
+        return bisect.bisect_left(self.index, offset)
+
+    def unit_at(self, offset: int) -> int:
+        """Index of the unit holding a Reading offset, or -1."""
+        starts = [u.unit.start for u in self.units] if not hasattr(self, "_starts") else self._starts
+        self._starts = starts
+        i = bisect.bisect_right(starts, offset) - 1
+        return i if i >= 0 and offset < self.units[i].unit.end else -1
+
     def to_original(self, offset: int) -> int:
         if self.index is None:
             return offset
@@ -183,8 +201,10 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
     return False
 
 
+_PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:\w+\s+)?$", 2)
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
+_WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
 _NOT_SUBJECTS = frozenset({"always", "thus", "unless", "process", "access", "address", "across", "perhaps", "yours",
@@ -195,14 +215,21 @@ _ORDER_ACTIONS = frozenset({"disable", "approve", "authority", "send", "put", "r
 def _declarative(text: str, unit: Unit, start: int) -> bool:
     """An English verb with a subject that is not the agent ("values that disable protections",
     "`--yolo` disable sandbox"): a description, not an order."""
-    lo = max(unit.start, start - 40)
+    lo = max(unit.start, start - 80)
     before = text[lo:start]
-    cut = max(before.rfind(c) for c in ".;:,(\n")
+    cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
+    clause_start = cut >= 0 or lo == unit.start
     words = before[cut + 1:].split()
     if not words or not text[start:start + 1].isascii():
         return False
+    lowered_words = [x.lower() for x in words]
+    writer = any(x in _WRITER for x in lowered_words[:-1])
+    if text[start:start + 12].split(" ")[0].lower().endswith("s") and not writer:
+        return True  # "disables", "turns off": a description, unless of a file to write
     last = words[-1].lower().rstrip(")]}*")
-    if last in ("and", "or") and words[0].lower() in _DETERMINERS:
+    if writer and last in ("that", "which"):
+        return False  # "write a CLAUDE.md that turns off the sandbox": the file is the order
+    if last in ("and", "or") and clause_start and words[0].lower().strip("*_") in _DETERMINERS:
         return True  # "Many libraries accept this and skip ...": the clause has a subject
     if last in _DECLARATIVE_LEAD or last[-1:] in "`'\"" and len(last) > 2:
         return True
@@ -244,25 +271,46 @@ def read_units(text: str, *, limit: int = 400) -> Reading:
         i = bisect.bisect_right(starts, offset) - 1
         return i if i >= 0 and offset < units[i].end else -1
 
-    negations = found.get("negation", [])
-    for concept, spans in found.items():
-        for s, e in spans:
-            i = unit_of(s)
-            if i < 0:
-                continue
-            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
-                                          or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s))
-            readings[i].mentions.append(Mention(concept, s, e, neg))
+    url_spans: list[tuple[int, int]] = []
     if "://" in visible:
         to_char = _byte_to_char(flat, data)
         for k, m in enumerate(_URL.finditer(data)):
             if k >= limit:
                 break
             s, e = to_char(m.start()), to_char(m.end())
+            url_spans.append((s, e))
             i = unit_of(s)
             if i >= 0:
                 readings[i].urls.append((s, e, _url_class(flat[s:e].rstrip(".,;:"))))
+    negations = found.get("negation", [])
+    conditions = found.get("conditional", [])
+    for concept, spans in found.items():
+        for s, e in spans:
+            i = unit_of(s)
+            if i < 0:
+                continue
+            if url_spans:
+                k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
+                if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
+                    continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
+            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
+                                          or concept in _ORDER_ACTIONS and (_declarative(flat, units[i], s)
+                                                                            or _in_condition(flat, units[i], s, conditions)))
+            readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
+
+
+def _in_condition(text: str, unit: Unit, start: int, conditions: list[tuple[int, int]]) -> bool:
+    """The action sits inside an if/when clause: a condition, not an order ("If a workflow
+    checks out PR code and runs it, ..."). The clause ends at a comma or 'then'."""
+    i = bisect.bisect_left(conditions, (start, start)) - 1
+    if i < 0:
+        return False
+    cs, ce = conditions[i]
+    if cs < unit.start or start - ce > 200:
+        return False
+    between = text[ce:start]
+    return not any(c in ",;:，；：。" for c in between) and " then " not in between
 
 
 def _window(reading: Reading, i: int, back: int = 1) -> list[UnitReading]:
@@ -290,29 +338,57 @@ def _action_units(reading: Reading, i: int, back: int = 3) -> list[UnitReading]:
     return out
 
 
+def _paths(u: UnitReading) -> bool:
+    return any(m.concept == "env_output" or (m.concept == "credential" and _is_path(u.text, u.unit.start, m))
+               for m in u.mentions)
+
+
 def _exfiltration(w: list[UnitReading]) -> str | None:
-    cred = _any(w, "credential", False) or _any(w, "env_output", False)
-    if not cred:
-        return None
-    send = _any(w, "send")
-    put = _any(w, "put")
+    """w[0] is the unit, w[1:] the units before it in its block. The credential and the send
+    are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
+    it to ..."); the destination is always in the unit itself."""
+    u = w[0]
+    send = u.has("send", affirmed=True)
+    put = u.has("put", affirmed=True)
     if not (send or put):
         return None
-    outside = any(u.outside_url for u in w) or _any(w, "outside", False)
-    public = _any(w, "public", False)
-    file_like = any(m.concept in ("env_output",) or (m.concept == "credential" and _is_path(u.text, u.unit.start, m))
-                    for u in w for m in u.mentions)
-    read = _any(w, "read")
-    if send and any(u.ip_url for u in w):
+    cred_prev = any(p.has("read", affirmed=True) and _paths(p) for p in w[1:])
+    if not (u.has("credential") or u.has("env_output") or cred_prev):
+        return None
+    outside = u.outside_url or u.has("outside")
+    public = u.has("public") and _put_reaches_public(u)
+    file_like = _paths(u) or cred_prev
+    read = u.has("read", affirmed=True) or cred_prev
+    if send and u.ip_url:
         return "high"
     if send and outside and (file_like or read):
         return "high"
-    if (send or put) and public and file_like and any(_put_reaches_public(u) for u in w):
+    if (send or put) and public and file_like:
         return "high"
     if send and outside:
         return "medium"
     if send and public:
         return "low"
+    return None
+
+
+def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
+    """A switch-off verb and the control it takes: in English the control follows the verb in
+    its clause ("turn off the sandbox"); in the other languages the object may come first."""
+    base = u.unit.start
+    for m in u.mentions:
+        if m.concept != "disable" or m.negated:
+            continue
+        for c in u.mentions:
+            if c.concept not in ("control", "syscontrol"):
+                continue
+            if not u.text[m.start - base:m.end - base].isascii() or not u.text[c.start - base:c.end - base].isascii():
+                return m, c
+            if c.start >= m.start and c.start - m.end <= 60 and not any(
+                    ch in ",;:()" for ch in u.text[m.end - base:c.start - base]):
+                return m, c
+            if c.start <= m.start and m.start - c.end <= 3:
+                return m, c  # "--dangerously-skip-permissions" style flags name both
     return None
 
 
@@ -335,8 +411,12 @@ def _put_reaches_public(u: UnitReading) -> bool:
     for p in puts:
         for q in pubs:
             lo, hi = sorted((p.start, q.start))
-            if ";" not in u.text[lo - base:hi - base]:
-                return True
+            if ";" in u.text[lo - base:hi - base]:
+                continue
+            word = u.text[q.start - base:q.end - base]
+            if word.isascii() and not _PLACE_PREP.search(u.text[max(0, q.start - base - 16):q.start - base]):
+                continue  # "include issues you can infer": the issue is the object, not where it goes
+            return True
     return False
 
 
@@ -373,20 +453,45 @@ _LEVELS = ("low", "medium", "high")
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
 
 
-def _intro(reading: Reading, i: int) -> UnitReading | None:
-    """The sentence that introduces the list or table holding unit i (none past a heading)."""
-    for k in range(i - 1, max(-1, i - 40), -1):
-        kind = reading.units[k].unit.kind
+def _level(u: UnitReading) -> int:
+    return len(u.text) - len(u.text.lstrip("#"))
+
+
+def _intros(reading: Reading, i: int) -> list[UnitReading]:
+    """What introduces the list or table holding unit i: the sentence before it, its heading,
+    and the parent heading with the sentence under it ("## Prohibited actions" / "The following
+    are forbidden:" over "### Data" over the item)."""
+    out: list[UnitReading] = []
+    level = 99
+    units = reading.units
+    for k in range(i - 1, max(-1, i - 80), -1):
+        u = units[k]
+        kind = u.unit.kind
         if kind == "heading":
-            return None
-        if kind not in ("item", "cell", "code"):
-            return reading.units[k]
-    return None
+            lv = _level(u)
+            if lv < level:
+                out.append(u)
+                if k + 1 < len(units) and units[k + 1].unit.kind not in ("item", "cell", "code", "heading"):
+                    out.append(units[k + 1])
+                level = lv
+                if lv <= 1 or len(out) >= 5:
+                    break
+        elif kind not in ("item", "cell", "code") and not out:
+            out.append(u)
+    return out
 
 
 def _acted_on(reading: Reading, i: int) -> bool:
     """A later unit tells the agent to act on this sample ("now run the example above")."""
     return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
+
+
+_QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
+
+
+def _in_quotes(u: UnitReading, m: Mention) -> bool:
+    before = u.text[:max(0, m.start - u.unit.start)]
+    return sum(before.count(q) for q in _QUOTE_CHARS) % 2 == 1
 
 
 def _lowering(reading: Reading, i: int) -> int:
@@ -402,10 +507,11 @@ def _lowering(reading: Reading, i: int) -> int:
     steps = 0
     if u.quoted or u.has("detect"):
         steps = 1  # a quoted sample, or a sentence about attacks or detection
+    if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
+        return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        intro = _intro(reading, i)
-        if intro is not None and (intro.refusal or intro.has("detect") or
-                                  any(m.concept == "negation" for m in intro.mentions)):
+        if any(x.refusal or x.has("detect") or any(m.concept == "negation" for m in x.mentions)
+               for x in _intros(reading, i)):
             steps = 2
     return steps
 
@@ -413,23 +519,29 @@ def _lowering(reading: Reading, i: int) -> int:
 def classify(reading: Reading) -> list[Intent]:
     """Every attack the model reads, at most one of a kind per unit."""
     out: list[Intent] = []
+    # A document about attacks (many detection words): its code blocks are samples.
+    topic = sum(1 for u in reading.units for m in u.mentions if m.concept == "detect") >= 6
     for i, u in enumerate(reading.units):
         if not u.mentions:
             continue
         c = u.concepts
         steps = _lowering(reading, i)
+        if topic and u.unit.kind == "code" and not _acted_on(reading, i):
+            steps = max(steps, 1)
         w = _window(reading, i)
 
         def add(attack: str, strength: str, why: str, m: Mention | None = None) -> None:
-            if steps:
-                strength = _LEVELS[max(0, _LEVELS.index(strength) - steps)]
+            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps else 0)
+            if n:
+                strength = _LEVELS[max(0, _LEVELS.index(strength) - n)]
             s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)
             out.append(Intent(attack, strength, s, e, i, why))
 
         if c & {"send", "put"} and c & {"credential", "env_output", "public", "outside"} or u.urls:
             level = _exfiltration(w)
-            if level and u.has("send", affirmed=True) or level and u.has("put", affirmed=True):
-                add("exfiltration", level, "credentials or environment output sent outside or published")
+            if level:
+                add("exfiltration", level, "credentials or environment output sent outside or published",
+                    u.first("send", affirmed=True) or u.first("put", affirmed=True))
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):
@@ -444,12 +556,12 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("approve", affirmed=True)
             if m is not None and u.first("regardless") is not None:
                 add("approval", "high", "approves or merges whatever the checks say", m)
-        if "disable" in c and "control" in c:
-            m = u.first("disable", affirmed=True)
-            ctl = u.first("control")
-            if m is not None and ctl is not None:
+        if "disable" in c and c & {"control", "syscontrol"}:
+            pair = _disable_pair(u)
+            if pair is not None:
+                m, ctl = pair
                 word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
-                soft = "confirm" in word or "review" in word or "hook" in word
+                soft = ctl.concept == "syscontrol" or "confirm" in word or "review" in word or "hook" in word
                 add("override-control", "medium" if soft else "high", "switches a safety control off", m)
         if "authority" in c:
             m = u.first("authority", affirmed=True)

@@ -191,8 +191,11 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
         ns, ne = negations[i]
         if ns < unit.start or start - ne > 60:
             break
-        if ne <= start and not any(c in _CLAUSE_BREAKS for c in text[ne:start]):
-            return True
+        gap = text[ne:start]
+        if len(gap) <= 25:
+            gap = gap.replace(",", "")
+        if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
+            return True  # a short list of verbs shares its negation: "do not disable, bypass, or skip"
         i -= 1
     if post is not None:
         tail = text[end:min(unit.end, end + 30)]
@@ -204,6 +207,9 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
 _PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:\w+\s+)?$", 2)
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
+_THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
+                           "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
+                           "transmits", "emails"})
 _WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
@@ -220,12 +226,18 @@ def _declarative(text: str, unit: Unit, start: int) -> bool:
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
     clause_start = cut >= 0 or lo == unit.start
     words = before[cut + 1:].split()
-    if not words or not text[start:start + 1].isascii():
+    if not text[start:start + 1].isascii():
         return False
     lowered_words = [x.lower() for x in words]
     writer = any(x in _WRITER for x in lowered_words[:-1])
-    if text[start:start + 12].split(" ")[0].lower().endswith("s") and not writer:
+    if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and not writer:
         return True  # "disables", "turns off": a description, unless of a file to write
+    if not words:
+        return False
+    while len(words) > 1 and words[-1].lower().endswith("ly") and words[-1].isalpha():
+        words = words[:-1]  # "that quietly bypass": the adverb is not the subject
+    if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
+        return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
     if writer and last in ("that", "which"):
         return False  # "write a CLAUDE.md that turns off the sandbox": the file is the order
@@ -369,6 +381,8 @@ def _exfiltration(w: list[UnitReading]) -> str | None:
         return "medium"
     if send and public:
         return "low"
+    if u.has("env_output") and (send or put):
+        return "medium"  # the verbatim output of `env` written into something others read
     return None
 
 

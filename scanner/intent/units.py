@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 # Sentence ends: Latin and Cyrillic punctuation before a space, and the CJK, Arabic and
 # Devanagari full stops anywhere.
-_WIDE_ENDS = "。！？؟।\u06d4"
+_WIDE_ENDS = "。！？؟।\u06d4\u2028\u2029\u0085"  # and the Unicode line/paragraph separators
 _ENDS = ".!?"
 MAX_UNIT = 1200  # a longer run without a sentence end is cut: a unit is one thought
 

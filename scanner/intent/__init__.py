@@ -19,18 +19,19 @@ __all__ = ["Intent", "Reading", "conceals_action", "unit_kind_at", "Unit", "Unit
            "is_directive", "read_document", "read_units", "split_units"]
 
 
-def read_document(doc) -> Reading:
+def read_document(doc, full: bool = False) -> Reading:
     store = doc.__dict__.setdefault("_rule_views", {})
-    if "intent:reading" not in store:
-        store["intent:reading"] = read_units(doc.text)
-    return store["intent:reading"]
+    key = "intent:reading:full" if full else "intent:reading"
+    if key not in store:
+        store[key] = read_units(doc.text, full=full)
+    return store[key]
 
 
 def conceals_action(doc, offset: int) -> bool | None:
     """For a concealment phrase at an original offset of doc: is what it hides an action worth
     hiding (data moving out, an approval, a control switched off, a remote script)? None when
     the offset is in no unit the model reads (e.g. a script's string)."""
-    reading = read_document(doc)
+    reading = read_document(doc, full=True)
     i = reading.unit_at(reading.from_original(offset))
     if i < 0:
         return None

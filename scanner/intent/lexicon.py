@@ -1,9 +1,9 @@
 """The words of the instruction model, loaded from data/lexicons/*.yml (one file per language).
 
 Each concept (an action, an object class, a destination, a modality) becomes one RE2 pattern,
-the alternation of its entries in every language, matched case-insensitively. All concepts are
-also held in one RE2 set, so a document is first asked, in one pass, which concepts occur in it
-at all; only those are then located (see reading.py).
+the alternation of its entries in every language, matched case-insensitively. A document is
+first searched for each attack's rarest concept; only concepts that can complete an attack are
+then located (see reading.py).
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import yaml
 
-from ..matching import Regex, RegexSet, rx
+from ..matching import Regex, rx
 
 # Concepts the model reads; a lexicon may leave any of them empty.
 CONCEPTS: tuple[str, ...] = (
-    "read", "send", "put", "credential", "env_output", "public", "outside", "hide", "approve",
+    "read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "hide", "approve",
     "regardless", "disable", "control", "syscontrol", "obey", "precedence", "override", "authority", "perm",
     "negation", "negation_post", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref",
 )
@@ -29,8 +29,7 @@ class Lexicon:
     languages: tuple[str, ...]
     patterns: dict[str, Regex]  # concept -> pattern over the reading text
     post_negation: Regex | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
-    concept_set: RegexSet
-    set_concepts: tuple[str, ...]  # concept of each set entry, in order
+    set_concepts: tuple[str, ...]  # concepts that have entries
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
 
 
@@ -77,4 +76,4 @@ def lexicon() -> Lexicon:
         set_concepts.append(concept)
     post = entries["negation_post"]
     post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,20}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
-    return Lexicon(tuple(languages), patterns, post_rx, RegexSet(set_patterns), tuple(set_concepts), tuple(fixtures))
+    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), tuple(fixtures))

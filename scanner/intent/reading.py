@@ -31,7 +31,6 @@ def _pattern_line(line: str) -> bool:
 
     return pattern_line(line)
 
-_INVISIBLE = {cp: None for lo, hi in INVISIBLE_RANGES for cp in range(lo, hi + 1)}
 _URL = rx(r"(?i)\b(?:https?|ftp)://[^\s<>\"'`)\]]+")
 _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
 _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
@@ -41,7 +40,8 @@ ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "overrid
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
-    "exfiltration": (frozenset({"credential", "send"}), frozenset({"credential", "put", "public"}),
+    "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
+                     frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"})),
     "concealment": (frozenset({"hide"}),),
     "delegation": (frozenset({"precedence"}),),
@@ -51,7 +51,26 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
 }
-_ALWAYS_LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside", "public")
+_NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
+_LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
+           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override")
+# Rarer concepts are searched first, so most documents stop after one search per attack.
+_RARITY = {c: i for i, c in enumerate(("url", "authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
+                                       "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send"))}
+_MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
+_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside")
+# What each attack reads once it is possible (concealment reads every action it may hide).
+_READS: dict[str, tuple[str, ...]] = {
+    "exfiltration": _EXFIL,
+    "concealment": _LOCATE,
+    "delegation": ("precedence", "self_ref"),
+    "approval": ("approve", "regardless"),
+    "override-control": ("disable", "control", "syscontrol"),
+    "authority": ("authority",),
+    "permissions": ("perm",),
+    "override": ("override",),
+}
 
 
 @dataclass(frozen=True)
@@ -120,13 +139,29 @@ class Intent:
 @dataclass
 class Reading:
     text: str  # the text read: the original with invisible characters removed
-    index: list[int] | None  # Reading offset -> original offset (None: identical)
-    units: list[UnitReading]
+    index: list[tuple[int, int]] | None  # (reading offset, original offset) of each kept run; None: identical
+    _units: list[UnitReading] | None  # None: no attack possible, units split only when asked for
+
+    @property
+    def units(self) -> list[UnitReading]:
+        if self._units is None:
+            self._units = [UnitReading(u, self.text[u.start:u.end]) for u in split_units(self.text)]
+        return self._units
+
+    @property
+    def read(self) -> bool:
+        """False when no attack was possible and the units carry no concepts."""
+        return self._units is not None and any(u.mentions for u in self._units)
 
     def from_original(self, offset: int) -> int:
         if self.index is None:
             return offset
-        return bisect.bisect_left(self.index, offset)
+        i = bisect.bisect_right(self.index, offset, key=lambda r: r[1]) - 1
+        if i < 0:
+            return 0
+        out, orig = self.index[i]
+        nxt = self.index[i + 1][0] if i + 1 < len(self.index) else len(self.text)
+        return min(out + offset - orig, nxt)
 
     def unit_at(self, offset: int) -> int:
         """Index of the unit holding a Reading offset, or -1."""
@@ -138,15 +173,35 @@ class Reading:
     def to_original(self, offset: int) -> int:
         if self.index is None:
             return offset
-        return self.index[offset] if offset < len(self.index) else (self.index[-1] + 1 if self.index else 0)
+        i = bisect.bisect_right(self.index, (offset, float("inf"))) - 1
+        if i < 0:
+            return offset
+        out, orig = self.index[i]
+        return orig + offset - out
 
 
-def _visible(text: str) -> tuple[str, list[int] | None]:
-    cleaned = text.translate(_INVISIBLE)
-    if len(cleaned) == len(text):
+_INVISIBLE_RX = __import__("re").compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in INVISIBLE_RANGES) + "]")
+
+
+def _visible(text: str) -> tuple[str, list[tuple[int, int]] | None]:
+    """The text without invisible characters, and (reading offset, original offset) at the start
+    of each kept run, for mapping back (None when nothing was removed)."""
+    if text.isascii() or _INVISIBLE_RX.search(text) is None:
         return text, None
-    index = [i for i, ch in enumerate(text) if ord(ch) not in _INVISIBLE]
-    return cleaned, index
+    parts: list[str] = []
+    runs: list[tuple[int, int]] = []
+    pos = 0
+    out = 0
+    for m in _INVISIBLE_RX.finditer(text):
+        if m.start() > pos:
+            runs.append((out, pos))
+            parts.append(text[pos:m.start()])
+            out += m.start() - pos
+        pos = m.end()
+    if pos < len(text):
+        runs.append((out, pos))
+        parts.append(text[pos:])
+    return "".join(parts), runs
 
 
 def _byte_to_char(text: str, data: bytes) -> _ByteToChar:
@@ -249,27 +304,67 @@ def _declarative(text: str, unit: Unit, start: int) -> bool:
     return len(last) > 3 and last.endswith("s") and last.isalpha() and last not in _NOT_SUBJECTS
 
 
-def read_units(text: str, *, limit: int = 400) -> Reading:
-    """Read a text (an agent file, or hidden text a carrier decoded) unit by unit."""
+def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
+    """Read a text (an agent file, or hidden text a carrier decoded) unit by unit. Concepts are
+    located only where an attack is possible, unless `full`."""
     lex = lexicon()
     visible, index = _visible(text)
-    units = split_units(visible)
     flat = visible.replace("\n", " ")  # phrases run across line breaks; same length
     data = flat.encode("utf-8", "surrogatepass")
-    present = lex.concept_set.match(data)
-    names = set(lex.set_concepts) if present is None else {lex.set_concepts[i] for i in present}
+    # Which concepts occur at all: each attack's rarest concept first, its partners only then.
+    # (One RE2 set of every concept was 15 times slower than these separate searches: its
+    # automaton over twelve languages' case-folded alternations does not stay in memory.)
+    names: set[str] = set()
+    searched: dict[str, bool] = {}
+
+    def occurs(concept: str) -> bool:
+        if concept == "url":
+            return "://" in visible
+        if concept not in searched:
+            pattern = lex.patterns.get(concept)
+            searched[concept] = pattern is not None and pattern.search(data) is not None
+            if searched[concept]:
+                names.add(concept)
+        return searched[concept]
+
+    anchors: dict[str, list[tuple[int, int]]] = {}
+
+    def together(need: frozenset[str]) -> bool:
+        """The concepts of a need occur near each other (within a paragraph's reach), not only
+        somewhere in the document: "token" on line 3 and "send" on line 300 read nothing."""
+        order = sorted(need, key=lambda c: _RARITY.get(c, 99))
+        if not all(occurs(c) for c in order):
+            return False
+        if len(order) == 1:
+            return True
+        first = order[0]
+        if first not in anchors:
+            anchors[first] = [(m.start(), m.end()) for _, m in zip(range(60), lex.patterns[first].finditer(data))] \
+                if first != "url" else [(m.start(), m.end()) for _, m in zip(range(60), _URL.finditer(data))]
+        for s0, e0 in anchors[first]:
+            lo, hi = max(0, s0 - _NEAR), min(len(data), e0 + _NEAR)
+            if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi) is not None
+                   for c in order[1:]):
+                return True
+        return False
+
     wanted: set[str] = set()
-    for needs in _NEEDS.values():
-        for need in needs:
-            if need <= names:
-                wanted |= need
+    for attack, needs in _NEEDS.items():
+        if full or any(together(need) for need in needs):
+            wanted.update(_READS[attack])
+    if not wanted:
+        return Reading(visible, index, None)
+    units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
-    if not wanted or not units:
+    if not units:
         return Reading(visible, index, readings)
-    wanted |= names & (set(_ALWAYS_LOCATE) | {"credential", "env_output", "control", "regardless", "hide",
-                                              "approve", "authority", "remote_run", "send", "put", "disable", "perm"})
+    # Locate every concept a combination or a modality reads: concepts already known absent
+    # are skipped, the others are found in one pass each (no separate presence search).
+    wanted = {c for c in wanted | set(_MODALITY) if searched.get(c, True)}
     found: dict[str, list[tuple[int, int]]] = {}
     for concept in sorted(wanted):
+        if concept not in lex.patterns:
+            continue
         to_char = _byte_to_char(flat, data)  # offsets rise within one pattern's matches
         spans = []
         for k, m in enumerate(lex.patterns[concept].finditer(data)):
@@ -351,8 +446,7 @@ def _action_units(reading: Reading, i: int, back: int = 3) -> list[UnitReading]:
 
 
 def _paths(u: UnitReading) -> bool:
-    return any(m.concept == "env_output" or (m.concept == "credential" and _is_path(u.text, u.unit.start, m))
-               for m in u.mentions)
+    return any(m.concept in ("env_output", "cred_path") for m in u.mentions)
 
 
 def _exfiltration(w: list[UnitReading]) -> str | None:
@@ -365,7 +459,7 @@ def _exfiltration(w: list[UnitReading]) -> str | None:
     if not (send or put):
         return None
     cred_prev = any(p.has("read", affirmed=True) and _paths(p) for p in w[1:])
-    if not (u.has("credential") or u.has("env_output") or cred_prev):
+    if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev):
         return None
     outside = u.outside_url or u.has("outside")
     public = u.has("public") and _put_reaches_public(u)
@@ -449,9 +543,9 @@ def _dangerous(w: list[UnitReading]) -> bool:
             return True
         if u.has("disable", affirmed=True) and u.has("control"):
             return True
-        if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential")):
+        if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
             return True
-        if u.has("read", affirmed=True) and u.has("credential") and any(_is_path(u.text, u.unit.start, m) for m in u.mentions if m.concept == "credential"):
+        if u.has("read", affirmed=True) and u.has("cred_path"):
             return True
         if u.has("override", affirmed=True):
             return True
@@ -533,25 +627,34 @@ def _lowering(reading: Reading, i: int) -> int:
 def classify(reading: Reading) -> list[Intent]:
     """Every attack the model reads, at most one of a kind per unit."""
     out: list[Intent] = []
+    if not reading.read:
+        return out
     # A document about attacks (many detection words): its code blocks are samples.
     topic = sum(1 for u in reading.units for m in u.mentions if m.concept == "detect") >= 6
     for i, u in enumerate(reading.units):
         if not u.mentions:
             continue
         c = u.concepts
-        steps = _lowering(reading, i)
-        if topic and u.unit.kind == "code" and not _acted_on(reading, i):
-            steps = max(steps, 1)
         w = _window(reading, i)
+        lowering: list[int] = []
+
+        def steps_of() -> int:
+            if not lowering:
+                n = _lowering(reading, i)
+                if topic and u.unit.kind == "code" and not _acted_on(reading, i):
+                    n = max(n, 1)
+                lowering.append(n)
+            return lowering[0]
 
         def add(attack: str, strength: str, why: str, m: Mention | None = None) -> None:
+            steps = steps_of()
             n = steps + (1 if m is not None and _in_quotes(u, m) and not steps else 0)
             if n:
                 strength = _LEVELS[max(0, _LEVELS.index(strength) - n)]
             s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)
             out.append(Intent(attack, strength, s, e, i, why))
 
-        if c & {"send", "put"} and c & {"credential", "env_output", "public", "outside"} or u.urls:
+        if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             level = _exfiltration(w)
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",

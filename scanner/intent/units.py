@@ -8,6 +8,7 @@ its neighbours ("send X to Y. Do not tell the user.").
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # Sentence ends: Latin and Cyrillic punctuation before a space, and the CJK, Arabic and
@@ -33,35 +34,29 @@ def _is_item(s: str) -> bool:
     return len(head) > 1 and head[-1] in ".)" and head[:-1].isdigit()
 
 
+_CUT = re.compile(r"[" + _WIDE_ENDS + r"]|[" + _ENDS + r"](?=[ \t\n]|$)")
+
+
 def _sentences(text: str, start: int, end: int, kind: str, block: int, line: int, out: list[Unit]) -> None:
-    """Cut text[start:end] into sentences (linear: one scan)."""
+    """Cut text[start:end] into sentences (one regex scan, then slices)."""
     s = start
-    while s < end and text[s] in " \t\n":
+    for m in _CUT.finditer(text, start, end):
+        cut = m.end()
+        _emit(text, s, cut, kind, block, line, start, out)
+        s = cut
+    _emit(text, s, end, kind, block, line, start, out)
+
+
+def _emit(text: str, s: int, e: int, kind: str, block: int, line: int, origin: int, out: list[Unit]) -> None:
+    while s < e and text[s] in " \t\n":
         s += 1
-    i = s
-    while i < end:
-        c = text[i]
-        cut = None
-        if c in _WIDE_ENDS:
-            cut = i + 1
-        elif c in _ENDS and (i + 1 >= end or text[i + 1] in " \t\n") and i > s:
-            cut = i + 1
-        elif i - s >= MAX_UNIT:
-            cut = i
-        if cut is not None:
-            if cut > s:
-                out.append(Unit(s, cut, kind, block, line + text.count("\n", start, s)))
-            s = cut
-            while s < end and text[s] in " \t\n":
-                s += 1
-            i = s
-            continue
-        i += 1
-    e = end
     while e > s and text[e - 1] in " \t\n":
         e -= 1
+    while e - s > MAX_UNIT:  # a run without a sentence end is cut: a unit is one thought
+        out.append(Unit(s, s + MAX_UNIT, kind, block, line + text.count("\n", origin, s)))
+        s += MAX_UNIT
     if e > s:
-        out.append(Unit(s, e, kind, block, line + text.count("\n", start, s)))
+        out.append(Unit(s, e, kind, block, line + text.count("\n", origin, s)))
 
 
 def split_units(text: str) -> list[Unit]:

@@ -327,7 +327,30 @@ def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
                 names.add(concept)
         return searched[concept]
 
-    anchors: dict[str, list[tuple[int, int]]] = {}
+    byte_spans: dict[str, list[tuple[int, int]]] = {}
+
+    def spans_of(concept: str) -> list[tuple[int, int]]:
+        """Byte spans of a concept's matches (one pass, kept for locating later)."""
+        if concept not in byte_spans:
+            pattern = _URL if concept == "url" else lex.patterns[concept]
+            byte_spans[concept] = [(m.start(), m.end()) for _, m in zip(range(limit), pattern.finditer(data))]
+        return byte_spans[concept]
+
+    windows: dict[str, list[tuple[int, int]]] = {}
+
+    def windows_of(concept: str) -> list[tuple[int, int]]:
+        """Byte windows around a concept's first matches, overlapping ones merged."""
+        if concept not in windows:
+            pattern = _URL if concept == "url" else lex.patterns[concept]
+            merged: list[tuple[int, int]] = []
+            for _, m in zip(range(40), pattern.finditer(data)):
+                lo, hi = max(0, m.start() - _NEAR), m.end() + _NEAR
+                if merged and lo <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], hi)
+                else:
+                    merged.append((lo, hi))
+            windows[concept] = merged
+        return windows[concept]
 
     def together(need: frozenset[str]) -> bool:
         """The concepts of a need occur near each other (within a paragraph's reach), not only
@@ -337,12 +360,8 @@ def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
             return False
         if len(order) == 1:
             return True
-        first = order[0]
-        if first not in anchors:
-            anchors[first] = [(m.start(), m.end()) for _, m in zip(range(60), lex.patterns[first].finditer(data))] \
-                if first != "url" else [(m.start(), m.end()) for _, m in zip(range(60), _URL.finditer(data))]
-        for s0, e0 in anchors[first]:
-            lo, hi = max(0, s0 - _NEAR), min(len(data), e0 + _NEAR)
+        for lo, hi in windows_of(order[0]):
+            hi = min(hi, len(data))
             if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi) is not None
                    for c in order[1:]):
                 return True
@@ -366,12 +385,7 @@ def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
         if concept not in lex.patterns:
             continue
         to_char = _byte_to_char(flat, data)  # offsets rise within one pattern's matches
-        spans = []
-        for k, m in enumerate(lex.patterns[concept].finditer(data)):
-            if k >= limit:
-                break
-            spans.append((to_char(m.start()), to_char(m.end())))
-        found[concept] = spans
+        found[concept] = [(to_char(bs), to_char(be)) for bs, be in spans_of(concept)]
     starts = [u.start for u in units]
 
     def unit_of(offset: int) -> int:

@@ -36,7 +36,8 @@ _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
 _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
-ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence")
+ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence",
+           "claim")
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
@@ -50,11 +51,12 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "authority": (frozenset({"authority"}),),
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
+    "authority-claim": (frozenset({"claim"}),),
 }
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
 _RARITY = {c: i for i, c in enumerate(("url", "authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
                                        "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send"))}
@@ -70,6 +72,7 @@ _READS: dict[str, tuple[str, ...]] = {
     "authority": ("authority",),
     "permissions": ("perm",),
     "override": ("override",),
+    "authority-claim": ("claim", "unchecked"),
 }
 
 
@@ -304,7 +307,7 @@ def _declarative(text: str, unit: Unit, start: int) -> bool:
     return len(last) > 3 and last.endswith("s") and last.isalpha() and last not in _NOT_SUBJECTS
 
 
-def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
+def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     """Read a text (an agent file, or hidden text a carrier decoded) unit by unit. Concepts are
     located only where an attack is possible, unless `full`."""
     lex = lexicon()
@@ -343,7 +346,7 @@ def read_units(text: str, *, limit: int = 400, full: bool = False) -> Reading:
         if concept not in windows:
             pattern = _URL if concept == "url" else lex.patterns[concept]
             merged: list[tuple[int, int]] = []
-            for _, m in zip(range(40), pattern.finditer(data)):
+            for _, m in zip(range(400), pattern.finditer(data)):
                 lo, hi = max(0, m.start() - _NEAR), m.end() + _NEAR
                 if merged and lo <= merged[-1][1]:
                     merged[-1] = (merged[-1][0], hi)
@@ -511,6 +514,10 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
                 return m, c
             if c.start <= m.start and m.start - c.end <= 3:
                 return m, c  # "--dangerously-skip-permissions" style flags name both
+            verb = u.text[m.start - base:m.end - base].lower().split(" ")[0]
+            if verb not in _PLAIN_DISABLE and c.start <= m.start and m.start - c.end <= 60 and not any(
+                    ch in ",;:()" for ch in u.text[c.end - base:m.start - base]):
+                return m, c  # "treat any confirmation prompt as already answered"
     return None
 
 
@@ -572,6 +579,8 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
 
 
 _LEVELS = ("low", "medium", "high")
+_PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
+                            "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
 
 
@@ -692,8 +701,16 @@ def classify(reading: Reading) -> list[Intent]:
             if pair is not None:
                 m, ctl = pair
                 word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
-                soft = ctl.concept == "syscontrol" or "confirm" in word or "review" in word or "hook" in word
-                add("override-control", "medium" if soft else "high", "switches a safety control off", m)
+                verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
+                if ctl.concept == "syscontrol":
+                    level = "medium"
+                elif "confirm" in word or "review" in word or "hook" in word:
+                    # "--force  # skip confirmation" is how CLIs are documented; "confirmation
+                    # prompts are already answered" or "never ask" is the agent's own check gone.
+                    level = "low" if verb in _PLAIN_DISABLE else "medium"
+                else:
+                    level = "high"
+                add("override-control", level, "switches a safety control off", m)
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
@@ -702,6 +719,14 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("perm", affirmed=True)
             if m is not None:
                 add("permissions", "medium", "widens file or account permissions", m)
+        if "claim" in c:
+            m = u.first("claim", affirmed=True)
+            if m is not None:
+                # Someone else's words given the owner's authority; acting on them unchecked is
+                # the attack (a bot whose comments "speak for the owner", obeyed "straight away").
+                nxt = reading.units[i + 1] if i + 1 < len(reading.units) and reading.units[i + 1].unit.block == u.unit.block else None
+                unchecked = u.has("unchecked") or (nxt is not None and nxt.has("unchecked"))
+                add("authority-claim", "high" if unchecked else "medium", "gives someone else's words the owner's authority", m)
         if "override" in c:
             m = u.first("override", affirmed=True)
             if m is not None:

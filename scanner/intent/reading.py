@@ -37,7 +37,7 @@ _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
 ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence",
-           "claim")
+           "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
@@ -52,11 +52,12 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
     "authority-claim": (frozenset({"claim"}),),
+    "proxy": (frozenset({"proxy", "url"}),),
 }
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
 _RARITY = {c: i for i, c in enumerate(("url", "authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
                                        "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send"))}
@@ -73,6 +74,7 @@ _READS: dict[str, tuple[str, ...]] = {
     "permissions": ("perm",),
     "override": ("override",),
     "authority-claim": ("claim", "unchecked"),
+    "proxy": ("proxy", "credential", "cred_path"),
 }
 
 
@@ -719,6 +721,14 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("perm", affirmed=True)
             if m is not None:
                 add("permissions", "medium", "widens file or account permissions", m)
+        if "proxy" in c:
+            m = u.first("proxy", affirmed=True)
+            block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
+            if m is not None and any(x.ip_url or x.outside_url for x in block) and any(
+                    x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
+                # The agent's traffic, credentials included, routed through someone else's host.
+                level = "high" if any(x.ip_url for x in block) else "medium"
+                add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
         if "claim" in c:
             m = u.first("claim", affirmed=True)
             if m is not None:

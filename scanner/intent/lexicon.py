@@ -75,5 +75,5 @@ def lexicon() -> Lexicon:
         set_patterns.append(pattern)
         set_concepts.append(concept)
     post = entries["negation_post"]
-    post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,20}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
+    post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
     return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), tuple(fixtures))

@@ -258,7 +258,7 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
             return True  # a short list of verbs shares its negation: "do not disable, bypass, or skip"
         i -= 1
     if post is not None:
-        tail = text[end:min(unit.end, end + 30)]
+        tail = text[end:min(unit.end, end + 60)]
         if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
             return True
     return False

@@ -22,7 +22,7 @@ from .. import hosts
 from ..document import _ByteToChar
 from ..matching import rx
 from ..normalize import INVISIBLE_RANGES
-from .lexicon import lexicon
+from .lexicon import RARE, lexicon
 from .units import Unit, split_units
 
 
@@ -54,13 +54,14 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "authority-claim": (frozenset({"claim"}),),
     "proxy": (frozenset({"proxy", "url"}),),
 }
+_MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
            "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("url", "authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
-                                       "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send"))}
+_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
+                                       "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
 _EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside")
 # What each attack reads once it is possible (concealment reads every action it may hide).
@@ -275,7 +276,8 @@ _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", 
                           "legacy", "other", "it", "they", "this", "that"})
 _NOT_SUBJECTS = frozenset({"always", "thus", "unless", "process", "access", "address", "across", "perhaps", "yours",
                            "others", "afterwards", "sometimes", "besides", "regardless", "unless", "its"})
-_ORDER_ACTIONS = frozenset({"disable", "approve", "authority", "send", "put", "read", "perm"})
+_ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm"})
+_CONDITIONED = _ORDER_ACTIONS | {"authority"}
 
 
 def _declarative(text: str, unit: Unit, start: int) -> bool:
@@ -321,6 +323,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     # automaton over twelve languages' case-folded alternations does not stay in memory.)
     names: set[str] = set()
     searched: dict[str, bool] = {}
+    if not full and lex.rare_gate.search(data) is None:
+        searched.update({c: False for c in RARE})
 
     def occurs(concept: str) -> bool:
         if concept == "url":
@@ -354,7 +358,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                     merged[-1] = (merged[-1][0], hi)
                 else:
                     merged.append((lo, hi))
-            windows[concept] = merged
+            windows[concept] = merged[:_MAX_WINDOWS]
         return windows[concept]
 
     def together(need: frozenset[str]) -> bool:
@@ -420,8 +424,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
                     continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
             neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
-                                          or concept in _ORDER_ACTIONS and (_declarative(flat, units[i], s)
-                                                                            or _in_condition(flat, units[i], s, conditions)))
+                                          or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s)
+                                          or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
 

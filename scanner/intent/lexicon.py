@@ -28,6 +28,7 @@ CONCEPTS: tuple[str, ...] = (
 # tells that none of them occurs. (Every concept in one pattern, or in one RE2 set, is several
 # times slower than separate passes: the automaton over twelve languages does not stay small.)
 RARE = ("perm", "override", "precedence", "claim", "proxy", "env_output")
+UNCOMMON = ("regardless", "cred_path", "outside", "syscontrol")  # a second such group
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Lexicon:
     post_negation: Regex | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
     set_concepts: tuple[str, ...]  # concepts that have entries
     rare_gate: Regex  # one pass for the rare concepts together (RARE): absent in most documents
+    uncommon_gate: Regex
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
 
 
@@ -84,4 +86,5 @@ def lexicon() -> Lexicon:
     post = entries["negation_post"]
     post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
     gate = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in RARE if c in patterns) + ")")
-    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gate, tuple(fixtures))
+    gate2 = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in UNCOMMON if c in patterns) + ")")
+    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gate, gate2, tuple(fixtures))

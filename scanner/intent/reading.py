@@ -22,7 +22,7 @@ from .. import hosts
 from ..document import _ByteToChar
 from ..matching import rx
 from ..normalize import INVISIBLE_RANGES
-from .lexicon import RARE, lexicon
+from .lexicon import RARE, UNCOMMON, lexicon
 from .units import Unit, split_units
 
 
@@ -323,8 +323,10 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     # automaton over twelve languages' case-folded alternations does not stay in memory.)
     names: set[str] = set()
     searched: dict[str, bool] = {}
-    if not full and lex.rare_gate.search(data) is None:
-        searched.update({c: False for c in RARE})
+    if not full:
+        for gate, group in ((lex.rare_gate, RARE), (lex.uncommon_gate, UNCOMMON)):
+            if gate.search(data) is None:
+                searched.update({c: False for c in group})
 
     def occurs(concept: str) -> bool:
         if concept == "url":

@@ -20,7 +20,7 @@ from ..matching import Regex, rx
 CONCEPTS: tuple[str, ...] = (
     "read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "hide", "approve",
     "regardless", "disable", "control", "syscontrol", "obey", "precedence", "override", "authority", "perm",
-    "negation", "negation_post", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy",
+    "negation", "negation_post", "double_negation", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy",
 )
 
 
@@ -88,3 +88,12 @@ def lexicon() -> Lexicon:
     gate = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in RARE if c in patterns) + ")")
     gate2 = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in UNCOMMON if c in patterns) + ")")
     return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gate, gate2, tuple(fixtures))
+
+
+@lru_cache(maxsize=1)
+def english_patterns() -> dict[str, Regex]:
+    """The English entries alone, per concept: English word-order heuristics (a subject before
+    the verb makes a description) are applied only to English verbs."""
+    raw = yaml.safe_load(dict(_files())["en.yml"]) or {}
+    return {c: rx("(?i)^(?:" + "|".join(f"(?:{_entry(t, True)})" for t in terms) + ")")
+            for c, terms in (raw.get("terms") or {}).items() if terms and c != "negation_post"}

@@ -22,7 +22,7 @@ from .. import hosts
 from ..document import _ByteToChar
 from ..matching import rx
 from ..normalize import INVISIBLE_RANGES
-from .lexicon import RARE, UNCOMMON, lexicon
+from .lexicon import RARE, UNCOMMON, english_patterns, lexicon
 from .units import Unit, split_units
 
 
@@ -244,10 +244,20 @@ def _vendor_domains() -> frozenset[str]:
     return _VENDORS
 
 
+_DOUBLE = lexicon().patterns.get("double_negation")
+
+
+def _english(concept: str, word: str) -> bool:
+    english = english_patterns().get(concept)
+    return english is not None and english.test(word)
+
+
 def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post) -> bool:
     """A negation in the action's own clause: before it in the same unit with no clause break
-    between (\"never send\", \"не отправляй\"), or right after it in languages that put it there."""
+    between (\"never send\", \"не отправляй\"), or right after it in languages that put it there.
+    A negated omission (\"never forget to send\", \"n'oublie pas d'envoyer\") is an order."""
     i = bisect.bisect_left(negations, (start, start)) - 1
+    found = False
     while i >= 0:
         ns, ne = negations[i]
         if ns < unit.start or start - ne > 60:
@@ -256,8 +266,12 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
         if len(gap) <= 25:
             gap = gap.replace(",", "")
         if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
-            return True  # a short list of verbs shares its negation: "do not disable, bypass, or skip"
+            if gap.strip() and _DOUBLE is not None and _DOUBLE.test(gap):
+                return False
+            found = True
         i -= 1
+    if found:
+        return True
     if post is not None:
         tail = text[end:min(unit.end, end + 60)]
         if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
@@ -280,9 +294,11 @@ _ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm"}
 _CONDITIONED = _ORDER_ACTIONS | {"authority"}
 
 
-def _declarative(text: str, unit: Unit, start: int) -> bool:
+def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
     """An English verb with a subject that is not the agent ("values that disable protections",
-    "`--yolo` disable sandbox"): a description, not an order."""
+    "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
+    if concept is not None and end is not None and not _english(concept, text[start:end]):
+        return False
     lo = max(unit.start, start - 80)
     before = text[lo:start]
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
@@ -426,7 +442,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
                     continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
             neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
-                                          or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s)
+                                          or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)

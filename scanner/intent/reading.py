@@ -47,7 +47,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "concealment": (frozenset({"hide"}),),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}),),
-    "override-control": (frozenset({"disable", "control"}),),
+    "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
     "authority": (frozenset({"authority"}),),
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),

@@ -603,6 +603,7 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
 
 
 _LEVELS = ("low", "medium", "high")
+_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
@@ -731,7 +732,8 @@ def classify(reading: Reading) -> list[Intent]:
                 elif "confirm" in word or "review" in word or "hook" in word:
                     # "--force  # skip confirmation" is how CLIs are documented; "confirmation
                     # prompts are already answered" or "never ask" is the agent's own check gone.
-                    level = "low" if verb in _PLAIN_DISABLE else "medium"
+                    mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+                    level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
                 else:
                     level = "high"
                 add("override-control", level, "switches a safety control off", m)

@@ -37,8 +37,8 @@ def _check(attack: str, message: str):
             start = reading.to_original(it.start)
             end = max(start + 1, reading.to_original(max(it.start, it.end - 1)) + 1)
             unit = reading.units[it.unit]
-            yield Hit(start, end, message=f"{message} ({it.why})", severity=_STRENGTH[it.strength],
-                      properties={"attack": attack, "unit": unit.unit.kind})
+            yield Hit(start, end, message=message, severity=_STRENGTH[it.strength],
+                      properties={"attack": attack, "reading": it.why, "unit": unit.unit.kind})
     check.__qualname__ = f"intent_{attack.replace('-', '_')}"
     return check
 

@@ -53,12 +53,13 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "override": (frozenset({"override"}),),
     "authority-claim": (frozenset({"claim"}),),
     "proxy": (frozenset({"proxy", "url"}),),
+    "egress": (frozenset({"send", "payload", "url"}),),
 }
 _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
 _RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
                                        "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send", "url"))}
@@ -76,6 +77,7 @@ _READS: dict[str, tuple[str, ...]] = {
     "override": ("override",),
     "authority-claim": ("claim", "unchecked"),
     "proxy": ("proxy", "credential", "cred_path"),
+    "egress": ("send", "payload", "always"),
 }
 
 
@@ -745,6 +747,12 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("perm", affirmed=True)
             if m is not None:
                 add("permissions", "medium", "widens file or account permissions", m)
+        if "payload" in c and "send" in c and u.outside_url and "exfiltration" not in {o.attack for o in out if o.unit == i}:
+            m = u.first("send", affirmed=True)
+            if m is not None and u.has("always") and not u.has("conditional"):
+                # "You MUST send every report to <host>": the agent's work leaves for someone else's host.
+                add("exfiltration", "high" if u.ip_url else "medium",
+                    "the agent's reports or data sent to an outside host every time", m)
         if "proxy" in c:
             m = u.first("proxy", affirmed=True)
             block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]

@@ -55,6 +55,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "proxy": (frozenset({"proxy", "url"}),),
     "egress": (frozenset({"send", "payload", "url"}),),
 }
+_PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
 _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
@@ -402,24 +403,38 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             wanted.update(_READS[attack])
     if not wanted:
         return Reading(visible, index, None)
+    # Locate what the possible attacks read (concepts known absent are skipped), then, only if
+    # some paragraph holds a whole combination, split the units and locate the modality words
+    # (common, so costly to locate).
+    found: dict[str, list[tuple[int, int]]] = {}
+
+    def locate(concepts) -> None:
+        for concept in sorted(concepts):
+            if concept in found or concept not in lex.patterns or not searched.get(concept, True):
+                continue
+            to_char = _byte_to_char(flat, data)  # offsets rise within one pattern's matches
+            found[concept] = [(to_char(bs), to_char(be)) for bs, be in spans_of(concept)]
+
+    locate(wanted - set(_MODALITY))
+    if not full:
+        breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(visible)]
+        per_par: dict[int, set[str]] = {}
+        for concept, spans in found.items():
+            for s0, _ in spans:
+                per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
+        if not any(_may_form(c, c) for c in per_par.values()):
+            return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
     if not units:
         return Reading(visible, index, readings)
-    # Locate every concept a combination or a modality reads: concepts already known absent
-    # are skipped, the others are found in one pass each (no separate presence search).
-    wanted = {c for c in wanted | set(_MODALITY) if searched.get(c, True)}
-    found: dict[str, list[tuple[int, int]]] = {}
-    for concept in sorted(wanted):
-        if concept not in lex.patterns:
-            continue
-        to_char = _byte_to_char(flat, data)  # offsets rise within one pattern's matches
-        found[concept] = [(to_char(bs), to_char(be)) for bs, be in spans_of(concept)]
     starts = [u.start for u in units]
 
     def unit_of(offset: int) -> int:
         i = bisect.bisect_right(starts, offset) - 1
         return i if i >= 0 and offset < units[i].end else -1
+
+    locate(set(_MODALITY) | (wanted & set(_MODALITY)))
 
     url_spans: list[tuple[int, int]] = []
     if "://" in visible:
@@ -448,6 +463,23 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
+
+
+def _may_form(c: set[str], prev: set[str]) -> bool:
+    """Could a unit with concepts c (and the unit before it) form any attack? Negation and
+    modality are not known yet, so this over-approximates classify()."""
+    acts = c & {"send", "put"}
+    if acts and (c & {"credential", "cred_path", "env_output", "payload", "public", "outside"}):
+        return True
+    if acts and "read" in prev and "cred_path" in prev:
+        return True
+    if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
+        return True
+    if "approve" in c and "regardless" in c:
+        return True
+    if "disable" in c and c & {"control", "syscontrol"}:
+        return True
+    return False
 
 
 def _in_condition(text: str, unit: Unit, start: int, conditions: list[tuple[int, int]]) -> bool:

@@ -20,7 +20,7 @@ from ..matching import Regex, rx
 CONCEPTS: tuple[str, ...] = (
     "read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "hide", "approve",
     "regardless", "disable", "control", "syscontrol", "obey", "precedence", "override", "authority", "perm",
-    "negation", "negation_post", "double_negation", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy", "payload",
+    "negation", "negation_post", "double_negation", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy", "payload", "universal",
 )
 
 

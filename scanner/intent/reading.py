@@ -46,7 +46,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"})),
     "concealment": (frozenset({"hide"}),),
     "delegation": (frozenset({"precedence"}),),
-    "approval": (frozenset({"approve", "regardless"}),),
+    "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
     "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
     "authority": (frozenset({"authority"}),),
     "permissions": (frozenset({"perm"}),),
@@ -60,7 +60,7 @@ _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long do
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
 _RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
                                        "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send", "url"))}
@@ -71,7 +71,7 @@ _READS: dict[str, tuple[str, ...]] = {
     "exfiltration": _EXFIL,
     "concealment": _LOCATE,
     "delegation": ("precedence", "self_ref"),
-    "approval": ("approve", "regardless"),
+    "approval": ("approve", "regardless", "universal"),
     "override-control": ("disable", "control", "syscontrol"),
     "authority": ("authority",),
     "permissions": ("perm",),
@@ -454,6 +454,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             i = unit_of(s)
             if i < 0:
                 continue
+            if concept == "cred_path" and flat[e:e + 10].lower().startswith((".example", ".sample", ".template", ".dist", ".tpl")):
+                continue  # a template of the file, not the file
             if url_spans:
                 k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
@@ -475,7 +477,7 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True
     if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
-    if "approve" in c and "regardless" in c:
+    if "approve" in c and c & {"regardless", "universal"}:
         return True
     if "disable" in c and c & {"control", "syscontrol"}:
         return True
@@ -751,10 +753,13 @@ def classify(reading: Reading) -> list[Intent]:
                 m = None  # "this file takes precedence": the reviewed file wins
             if m is not None and any(x.outside_url or x.ip_url for x in _window(reading, i, 2)):
                 add("delegation", "high", "remote content declared part of the instructions", m)
-        if "approve" in c and "regardless" in c:
+        if "approve" in c and c & {"regardless", "universal"}:
             m = u.first("approve", affirmed=True)
-            if m is not None and u.first("regardless") is not None:
+            if m is not None and "regardless" in c:
                 add("approval", "high", "approves or merges whatever the checks say", m)
+            elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):
+                # "APPROVE on every pull request": a fixed verdict, worded without "regardless"
+                add("approval", "medium", "approves every pull request", m)
         if "disable" in c and c & {"control", "syscontrol"}:
             pair = _disable_pair(u)
             if pair is not None:

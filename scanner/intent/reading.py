@@ -526,7 +526,7 @@ def _paths(u: UnitReading) -> bool:
     return any(m.concept in ("env_output", "cred_path") for m in u.mentions)
 
 
-def _exfiltration(w: list[UnitReading]) -> str | None:
+def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | None:
     """w[0] is the unit, w[1:] the units before it in its block. The credential and the send
     are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
     it to ..."); the destination is always in the unit itself."""
@@ -552,7 +552,7 @@ def _exfiltration(w: list[UnitReading]) -> str | None:
         return "medium"
     if send and public:
         return "low"
-    if u.has("env_output") and (send or put):
+    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
         return "medium"  # the verbatim output of `env` written into something others read
     return None
 
@@ -739,7 +739,8 @@ def classify(reading: Reading) -> list[Intent]:
             out.append(Intent(attack, strength, s, e, i, why))
 
         if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
-            level = _exfiltration(w)
+            later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
+            level = _exfiltration(w, later)
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))

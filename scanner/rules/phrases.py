@@ -29,7 +29,7 @@ _NEGATION = rx(
     r"\bdetect|\bflag(?:s|ged|ging)?\b|\bblock(?:s|ed|ing)?\b|\bwarn|\bred\s+flags?\b|\bsuspicious\b|"
     r"\bmalicious\b|\battack|\binjection\b|\bjailbreak|\bexploit|\bphishing\b|"
     r"\bphrases?\b|\bpatterns?\b|\battempts?\b|"
-    r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,2}(?:says|asks|tells|contains|instructs|includes)\b|"
+    r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,4}(?:says|asks|tells|contains|instructs|includes)\b|"
     r"\bclaims?\b|\bpretend|\bimpersonat|\bavoid\b|\bprohibit|\bforbid|\bdisallow|\bnot\s+allowed\b|"
     r"\bdangerous\b|\brisky\b|\bunsafe\b|\binsecure\b|\bvulnerab|\bthreats?\b|\bindicators?\b|\bignore\s+(?:any|such|them|it)\b)"
 )

@@ -27,7 +27,7 @@ CONCEPTS: tuple[str, ...] = (
 # Concepts absent from most documents whose patterns combine into one small automaton: one search
 # tells that none of them occurs. (Every concept in one pattern, or in one RE2 set, is several
 # times slower than separate passes: the automaton over twelve languages does not stay small.)
-RARE = ("perm", "override", "precedence", "claim", "proxy", "env_output")
+RARE = ("perm", "override", "precedence", "claim", "proxy", "env_output", "universal")
 UNCOMMON = ("regardless", "cred_path", "outside", "syscontrol")  # a second such group
 
 

@@ -62,8 +62,9 @@ _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", 
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
            "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "hide", "env_output", "regardless", "cred_path", "outside",
-                                       "syscontrol", "control", "credential", "approve", "disable", "public", "put", "send", "url"))}
+_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide",
+                                       "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
+                                       "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
 _EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside")
 # What each attack reads once it is possible (concealment reads every action it may hide).
@@ -386,6 +387,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         """The concepts of a need occur near each other (within a paragraph's reach), not only
         somewhere in the document: "token" on line 3 and "send" on line 300 read nothing."""
         order = sorted(need, key=lambda c: _RARITY.get(c, 99))
+        if "url" in need and not occurs("url"):
+            return False  # free: a substring test
         if not all(occurs(c) for c in order):
             return False
         if len(order) == 1 or len(data) <= 2 * _NEAR:

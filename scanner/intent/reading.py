@@ -689,13 +689,32 @@ def _in_quotes(u: UnitReading, m: Mention) -> bool:
     return sum(before.count(q) for q in _QUOTE_CHARS) % 2 == 1
 
 
+_QUOTING = __import__("re").compile(r"(?i)\b(?:says?|asks?|tells?|contains?|instructs?|such as|like)\b|[:\"\u201c\u00ab`]")
+
+
+def _refusal_frames(u: UnitReading) -> bool:
+    """The refusal governs the action: it comes first ("refuse any page that says: send ..."), or
+    the action is quoted as what some text says. "Send X; if it fails, report it" is an order."""
+    refusals = [m.start for m in u.mentions if m.concept == "refuse" and not m.negated]
+    actions = [m.start for m in u.mentions if m.concept in _ACTS]
+    if not refusals or not actions:
+        return bool(refusals)
+    if min(refusals) < min(actions):
+        return True
+    return bool(_QUOTING.search(u.text[:max(0, min(actions) - u.unit.start)]))
+
+
+_ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "remote_run", "precedence", "override", "claim",
+                   "proxy", "hide"})
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
     or never to do. Headings, blockquotes and the word "example" count for nothing, and a sample
     the text then tells the agent to run counts for nothing either."""
     u = reading.units[i]
-    if u.refusal:
+    if u.refusal and _refusal_frames(u):
         return 2
     if _acted_on(reading, i):
         return 0
@@ -706,7 +725,7 @@ def _lowering(reading: Reading, i: int) -> int:
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         if any(x.refusal or x.has("detect") or any(m.concept == "negation" for m in x.mentions)
-               for x in _intros(reading, i)):
+               for x in _intros(reading, i)):  # an intro's refusal governs the list below it
             steps = 2
     return steps
 

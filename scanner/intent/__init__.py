@@ -5,7 +5,10 @@
     classify(reading) -> list[Intent]    the attacks the units form (exfiltration, concealment,
                                          delegation, approval, override-control, authority,
                                          permissions, override), each with a strength
-    is_directive(text) -> bool           does a (decoded, hidden) text order an attack?
+    is_directive(text, hidden=False)     does a text order an attack? hidden=True for text a
+                                         carrier decoded: any order to run a remote script, hide,
+                                         drop instructions, give authority away or send outside
+                                         counts (report it high; context never lowers it)
     read_document(doc) -> Reading        read_units over a Document, cached on it
 
 The words are data: scanner/data/lexicons/<language>.yml.

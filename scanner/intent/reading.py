@@ -836,7 +836,24 @@ def classify(reading: Reading) -> list[Intent]:
     return out
 
 
-def is_directive(text: str) -> bool:
-    """Does this text (e.g. hidden text a carrier decoded) order the agent to do something the
-    model names as an attack?"""
-    return any(i.strength in ("high", "medium") for i in classify(read_units(text)))
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})
+
+
+def is_directive(text: str, hidden: bool = False) -> bool:
+    """Does this text order the agent to do something the model names as an attack?
+
+    hidden=True is for text a carrier decoded (a comment, an attribute, an encoding): nobody
+    reading the file sees it, so any order to run a remote script, hide something, drop earlier
+    instructions, hand over repository authority or send something to an outside host counts,
+    whatever else the text says, and no context lowers it. The carrier reports it high."""
+    reading = read_units(text, full=hidden)
+    if any(i.strength in ("high", "medium") or hidden for i in classify(reading)):
+        return True
+    if not hidden:
+        return False
+    for u in reading.units:
+        if any(m.concept in _HIDDEN_ORDERS and not m.negated for m in u.mentions):
+            return True
+        if u.has("send", affirmed=True) and (u.outside_url or u.ip_url):
+            return True
+    return False

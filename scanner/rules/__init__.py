@@ -25,6 +25,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.hidden",
     "scanner.rules.injection",
     "scanner.rules.exfil",
+    "scanner.rules.intent",
     "scanner.rules.prose_code",
     "scanner.rules.prose_packages",
     "scanner.rules.agent_config",

@@ -27,19 +27,19 @@ _NEGATION = rx(
     r"\bshouldn'?t\b|\bcannot\b|\bcan'?t\b|\bwon'?t\b|\bnot\s+(?:follow|obey|comply|execute|run)\b|"
     r"\brefuse|\breject|\bdecline|\bbeware\b|\bbe\s+wary\b|\bwatch\s+(?:out\s+)?for\b|\blook\s+out\s+for\b|"
     r"\bdetect|\bflag(?:s|ged|ging)?\b|\bblock(?:s|ed|ing)?\b|\bwarn|\bred\s+flags?\b|\bsuspicious\b|"
-    r"\bmalicious\b|\battack|\binjection\b|\bjailbreak|\bexploit|\bphishing\b|\bsuch\s+as\b|\be\.?g\.?[,:]?\s|"
-    r"\bfor\s+example\b|\bexamples?\s*(?::|of\b)|\blike\s*[:\"'`]|\bphrases?\b|\bpatterns?\b|\battempts?\b|"
-    r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,2}(?:says|asks|tells|contains|instructs|includes)\b|"
+    r"\bmalicious\b|\battack|\binjection\b|\bjailbreak|\bexploit|\bphishing\b|"
+    r"\bphrases?\b|\bpatterns?\b|\battempts?\b|"
+    r"\bif\s+(?:you\s+)?(?:see|encounter|find|notice|receive|read)\b|\bif\s+(?:a|an|the|any|some)\s+(?:\w+\s+){1,4}(?:says|asks|tells|contains|instructs|includes)\b|"
     r"\bclaims?\b|\bpretend|\bimpersonat|\bavoid\b|\bprohibit|\bforbid|\bdisallow|\bnot\s+allowed\b|"
     r"\bdangerous\b|\brisky\b|\bunsafe\b|\binsecure\b|\bvulnerab|\bthreats?\b|\bindicators?\b|\bignore\s+(?:any|such|them|it)\b)"
 )
 
-# Headings that introduce examples of attacks rather than instructions.
+# Headings that frame what follows as things to detect or never to do. "Examples", "Security
+# review", "Audit" or "Warning" say nothing about what the agent is to do with the text under
+# them, and cost an attacker nothing to write, so they lower nothing.
 _TEACHING_HEADING = rx(
-    r"(?:example|attack|red\s+flag|warning|detect|injection|malicious|threat|suspicious|pattern|"
-    r"anti-?pattern|don'?t|do\s+not|avoid|never|forbidden|prohibited|security|indicator|test\s+case|payload|"
-    r"what\s+not|bad\b|wrong|dangerous|unsafe|risk|vulnerab|defen[cs]|guard|protect|block|refus|reject|"
-    r"jailbreak|exploit|audit|scan|review|common\s+mistakes|pitfall|gotcha)"
+    r"(?:attack|red\s+flag|detect|injection|malicious|threat|suspicious|anti-?pattern|don'?t|do\s+not|avoid|"
+    r"never|forbidden|prohibited|indicator|\bioc|what\s+not|\bbad\b|dangerous|unsafe|jailbreak|exploit|refus|reject)"
 )
 
 # A document whose subject is attacks and how to resist them (security skills, scanners).
@@ -154,8 +154,6 @@ def _quoted(doc: Document, start: int, end: int, marks: tuple[tuple[str, str], .
     """Inside the given quotation marks, or a blockquote, on the match's own line."""
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
-    if line[:200].lstrip().startswith(">"):
-        return True
     before = line[max(0, col - 1 - 2000):col - 1]  # bounded: quotes are local
     end_col = col - 1 + (end - start)
     after = line[end_col:end_col + 2000] if end_col <= len(line) else ""
@@ -177,6 +175,7 @@ class Context:
     teaching_heading: bool
     security_document: bool
     backticked: bool = False  # inline code: quoting for prose, but how commands are given
+    detection_list: bool = False  # a row of a list introduced as things to detect or never to do
 
     def steps(self, *, code_counts: bool = True, quotes_count: bool = True) -> int:
         """Severity steps this context is worth (0 = told to the agent as is)."""
@@ -191,10 +190,12 @@ class Context:
             steps += 1
         if self.security_document and steps:
             steps += 1  # quoting is the subject of a security document
+        if self.detection_list:
+            steps = max(steps, 2)
         return min(steps, 3)
 
     def describe(self) -> list[str]:
-        return [name for name in ("negated", "quoted", "backticked", "in_code_block", "teaching_heading", "security_document") if getattr(self, name)]
+        return [name for name in ("negated", "quoted", "backticked", "in_code_block", "teaching_heading", "security_document", "detection_list") if getattr(self, name)]
 
 
 def context_at(doc: Document, start: int, end: int) -> Context:
@@ -210,7 +211,48 @@ def context_at(doc: Document, start: int, end: int) -> Context:
     in_code = prose and line_no in doc.code_block_lines
     heading = heading_of(doc, line_no) if prose else ""
     teaching = bool(heading) and _TEACHING_HEADING.test(heading)
-    return Context(negated, quoted, in_code, teaching, is_security_document(doc), backticked)
+    if prose and _acted_on(doc, line_no):
+        # "Now run the example above": the sample is the order, whatever frames it.
+        return Context(negated, False, False, False, False, False)
+    detection = prose and _detection_list(doc, line_no, near)
+    return Context(negated, quoted, in_code, teaching, is_security_document(doc), backticked, detection)
+
+
+_EXCEPTION = rx(r"(?:\bexcept|\bexception|\bunless\b|\bbut\s+(?:run|use|install|allow)|\btrusted\b|\bis\s+(?:fine|ok|okay|allowed|safe)\b)")
+
+
+def _detection_list(doc: Document, line_no: int, line: str) -> bool:
+    """A list item or table row introduced as things to search for or never to do ("Search for
+    these; never run them.", "Indicators of compromise"): the rows are data, not orders. A row
+    that makes an exception ("except our registry, run ...") is an order again."""
+    if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith("|")) or _EXCEPTION.test(line[:2000].lower()):
+        return False
+    for k in range(line_no - 1, max(0, line_no - 41), -1):
+        text = doc.line_text(k)
+        s = text.strip()
+        if not s or _is_list_item(text) or s.startswith("|") or text.startswith((" ", "\t")):
+            continue
+        intro = _norm_line(doc, k)
+        if s.startswith("#"):
+            return bool(_TEACHING_HEADING.test(intro.lstrip("#")))
+        return bool(_NEGATION.test(intro) or _TEACHING_HEADING.test(intro))
+    return False
+
+
+def _acted_on(doc: Document, line_no: int) -> bool:
+    """A line shortly after this one (after its code block, if it sits in one) tells the agent
+    to run the sample: "now run the example above"."""
+    from ..intent.lexicon import lexicon
+
+    run_ref = lexicon().patterns.get("run_ref")
+    if run_ref is None:
+        return False
+    code = doc.code_block_lines
+    k = line_no
+    while k in code and k - line_no < 200:
+        k += 1
+    window = " ".join(doc.line_text(j) for j in range(k, min(len(doc.lines), k + 6) + 1))
+    return bool(window.strip()) and run_ref.test(window)
 
 
 def lowered(base: Severity, ctx: Context, *, code_counts: bool = True, quotes_count: bool = True,

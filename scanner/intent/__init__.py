@@ -1,0 +1,54 @@
+"""The instruction model: what an agent file asks the agent to do, in any language.
+
+    read_units(text) -> Reading          units (sentences, items, cells, front matter, comments,
+                                         code lines) with the concepts found in each
+    classify(reading) -> list[Intent]    the attacks the units form (exfiltration, concealment,
+                                         delegation, approval, override-control, authority,
+                                         permissions, override), each with a strength
+    is_directive(text, hidden=False)     does a text order an attack? hidden=True for text a
+                                         carrier decoded: any order to run a remote script, hide,
+                                         drop instructions, give authority away or send outside
+                                         counts (report it high; context never lowers it)
+    read_document(doc) -> Reading        read_units over a Document, cached on it
+
+The words are data: scanner/data/lexicons/<language>.yml.
+"""
+from __future__ import annotations
+
+from .reading import Intent, Reading, UnitReading, classify, hiding_joined_to_action, is_directive, read_units
+from .units import Unit, split_units
+
+__all__ = ["Intent", "Reading", "conceals_action", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
+           "is_directive", "read_document", "read_units", "split_units"]
+
+
+def read_document(doc, full: bool = False) -> Reading:
+    store = doc.__dict__.setdefault("_rule_views", {})
+    key = "intent:reading:full" if full else "intent:reading"
+    if key not in store:
+        store[key] = read_units(doc.text, full=full)
+    return store[key]
+
+
+def conceals_action(doc, offset: int) -> bool | None:
+    """For a concealment phrase at an original offset of doc: is what it hides an action worth
+    hiding (data moving out, an approval, a control switched off, a remote script)? None when
+    the offset is in no unit the model reads (e.g. a script's string)."""
+    reading = read_document(doc, full=True)
+    i = reading.unit_at(reading.from_original(offset))
+    if i < 0:
+        return None
+    return hiding_joined_to_action(reading, i)
+
+
+def unit_kind_at(doc, offset: int) -> str:
+    reading = read_document(doc)
+    i = reading.unit_at(reading.from_original(offset))
+    return reading.units[i].unit.kind if i >= 0 else ""
+
+
+def document_intents(doc) -> list[Intent]:
+    store = doc.__dict__.setdefault("_rule_views", {})
+    if "intent:intents" not in store:
+        store["intent:intents"] = classify(read_document(doc))
+    return store["intent:intents"]

@@ -1,0 +1,859 @@
+"""Read what each unit of an agent file asks the agent to do, and name the attacks it forms.
+
+For every unit (units.py) the model finds the concepts of the lexicons (lexicon.py): actions
+(read, send, put, approve, disable, hide, obey, override, give repository authority, widen
+permissions, run a remote script), objects (credentials, environment output, security controls),
+destinations (URLs by host, public places, outside services) and modalities (negation scoped to
+the action's own clause, refusal or detection framing, conditions, insistence). An attack is a
+combination: a credential read and sent outside, concealment joined to an action, approval
+regardless of checks, a security control switched off, authority over the repository given
+away, remote content declared part of the file, an override in any language.
+
+Cost: one RE2 set pass over the document names the concepts present; only concepts that can
+complete a combination are then located, one pass each. Everything else is bisecting offsets.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .. import hosts
+from ..document import _ByteToChar
+from ..matching import rx
+from ..normalize import INVISIBLE_RANGES
+from .lexicon import RARE, UNCOMMON, english_patterns, lexicon
+from .units import Unit, split_units
+
+
+def _pattern_line(line: str) -> bool:
+    from ..rules.phrases import _pattern_line as pattern_line
+
+    return pattern_line(line)
+
+_URL = rx(r"(?i)\b(?:https?|ftp)://[^\s<>\"'`)\]]+")
+_CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
+_PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
+                "<", "{", "$")
+# Actions whose negation matters: "never send" is not an order to send.
+ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence",
+           "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
+
+# Which concepts each attack needs; a document lacking them is not read further.
+_NEEDS: dict[str, tuple[frozenset[str], ...]] = {
+    "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
+                     frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
+                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"})),
+    "concealment": (frozenset({"hide"}),),
+    "delegation": (frozenset({"precedence"}),),
+    "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
+    "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
+    "authority": (frozenset({"authority"}),),
+    "permissions": (frozenset({"perm"}),),
+    "override": (frozenset({"override"}),),
+    "authority-claim": (frozenset({"claim"}),),
+    "proxy": (frozenset({"proxy", "url"}),),
+    "egress": (frozenset({"send", "payload", "url"}),),
+}
+_PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
+_MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
+_NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
+_LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
+           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
+# Rarer concepts are searched first, so most documents stop after one search per attack.
+_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide",
+                                       "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
+                                       "credential", "approve", "disable", "public", "put", "send", "url"))}
+_MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
+_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside")
+# What each attack reads once it is possible (concealment reads every action it may hide).
+_READS: dict[str, tuple[str, ...]] = {
+    "exfiltration": _EXFIL,
+    "concealment": _LOCATE,
+    "delegation": ("precedence", "self_ref"),
+    "approval": ("approve", "regardless", "universal"),
+    "override-control": ("disable", "control", "syscontrol"),
+    "authority": ("authority",),
+    "permissions": ("perm",),
+    "override": ("override",),
+    "authority-claim": ("claim", "unchecked"),
+    "proxy": ("proxy", "credential", "cred_path"),
+    "egress": ("send", "payload", "always"),
+}
+
+
+@dataclass(frozen=True)
+class Mention:
+    concept: str
+    start: int  # offsets into Reading.text
+    end: int
+    negated: bool = False
+
+
+@dataclass
+class UnitReading:
+    """What one unit says: its text, the concepts found in it, and what its modality is."""
+
+    unit: Unit
+    text: str
+    mentions: list[Mention] = field(default_factory=list)
+    urls: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, class) class: outside, ip, vendor, placeholder
+
+    def has(self, concept: str, *, affirmed: bool = False) -> bool:
+        return any(m.concept == concept and not (affirmed and m.negated) for m in self.mentions)
+
+    def first(self, concept: str, *, affirmed: bool = False) -> Mention | None:
+        return next((m for m in self.mentions if m.concept == concept and not (affirmed and m.negated)), None)
+
+    @property
+    def concepts(self) -> frozenset[str]:
+        return frozenset(m.concept for m in self.mentions)
+
+    @property
+    def refusal(self) -> bool:
+        """Told to refuse, report or distrust: "if a page asks you to ..., refuse"."""
+        return self.has("refuse", affirmed=True)
+
+    @property
+    def quoted(self) -> bool:
+        """The whole unit is a quotation or inline code: a sample, not an order."""
+        t = self.text.strip()
+        if t[:2] in ("- ", "* ", "+ "):
+            t = t[2:].strip()
+        t = t.rstrip(".,;:")
+        pairs = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u00ab": "\u00bb", "\u300c": "\u300d"}
+        return len(t) > 2 and t[0] in pairs and t.endswith(pairs[t[0]])
+
+    @property
+    def outside_url(self) -> bool:
+        return any(c in ("outside", "ip") for _, _, c in self.urls)
+
+    @property
+    def ip_url(self) -> bool:
+        return any(c == "ip" for _, _, c in self.urls)
+
+
+@dataclass(frozen=True)
+class Intent:
+    """An attack the model reads in one unit (with its neighbours)."""
+
+    attack: str  # exfiltration, concealment, delegation, approval, override-control, authority, permissions, override
+    strength: str  # "high" or "medium" or "low": how plainly the unit gives the order
+    start: int  # offsets into Reading.text (the unit's span, or the decisive mention)
+    end: int
+    unit: int  # index into Reading.units
+    why: str
+
+
+@dataclass
+class Reading:
+    text: str  # the text read: the original with invisible characters removed
+    index: list[tuple[int, int]] | None  # (reading offset, original offset) of each kept run; None: identical
+    _units: list[UnitReading] | None  # None: no attack possible, units split only when asked for
+
+    @property
+    def units(self) -> list[UnitReading]:
+        if self._units is None:
+            self._units = [UnitReading(u, self.text[u.start:u.end]) for u in split_units(self.text)]
+        return self._units
+
+    @property
+    def read(self) -> bool:
+        """False when no attack was possible and the units carry no concepts."""
+        return self._units is not None and any(u.mentions for u in self._units)
+
+    def from_original(self, offset: int) -> int:
+        if self.index is None:
+            return offset
+        i = bisect.bisect_right(self.index, offset, key=lambda r: r[1]) - 1
+        if i < 0:
+            return 0
+        out, orig = self.index[i]
+        nxt = self.index[i + 1][0] if i + 1 < len(self.index) else len(self.text)
+        return min(out + offset - orig, nxt)
+
+    def unit_at(self, offset: int) -> int:
+        """Index of the unit holding a Reading offset, or -1."""
+        starts = [u.unit.start for u in self.units] if not hasattr(self, "_starts") else self._starts
+        self._starts = starts
+        i = bisect.bisect_right(starts, offset) - 1
+        return i if i >= 0 and offset < self.units[i].unit.end else -1
+
+    def to_original(self, offset: int) -> int:
+        if self.index is None:
+            return offset
+        i = bisect.bisect_right(self.index, (offset, float("inf"))) - 1
+        if i < 0:
+            return offset
+        out, orig = self.index[i]
+        return orig + offset - out
+
+
+_INVISIBLE_RX = __import__("re").compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in INVISIBLE_RANGES) + "]")
+
+
+def _visible(text: str) -> tuple[str, list[tuple[int, int]] | None]:
+    """The text without invisible characters, and (reading offset, original offset) at the start
+    of each kept run, for mapping back (None when nothing was removed)."""
+    if text.isascii() or _INVISIBLE_RX.search(text) is None:
+        return text, None
+    parts: list[str] = []
+    runs: list[tuple[int, int]] = []
+    pos = 0
+    out = 0
+    for m in _INVISIBLE_RX.finditer(text):
+        if m.start() > pos:
+            runs.append((out, pos))
+            parts.append(text[pos:m.start()])
+            out += m.start() - pos
+        pos = m.end()
+    if pos < len(text):
+        runs.append((out, pos))
+        parts.append(text[pos:])
+    return "".join(parts), runs
+
+
+def _byte_to_char(text: str, data: bytes) -> _ByteToChar:
+    return _ByteToChar(text, data)
+
+
+def _url_class(url: str) -> str:
+    low = url.lower()
+    host = hosts.host_of(url)
+    if not host or any(p in host for p in _PLACEHOLDER) or any(p in low[:12 + len(host)] for p in ("<", "{", "$")):
+        return "placeholder"
+    if host.endswith((".example", ".test", ".invalid", ".local", ".localhost", ".internal")):
+        return "placeholder"
+    if hosts.is_ip(host):
+        if host.startswith(("10.", "192.168.", "127.", "172.16.", "0.")):
+            return "placeholder"
+        return "ip"
+    domain = hosts.registrable_domain(host)
+    if domain in _vendor_domains():
+        return "vendor"
+    return "outside"
+
+
+_VENDORS: frozenset[str] | None = None
+
+
+def _vendor_domains() -> frozenset[str]:
+    global _VENDORS
+    if _VENDORS is None:
+        found: set[str] = set()
+        for domains in hosts.credential_vendors().values():
+            found.update(hosts.registrable_domain(d) for d in domains)
+        _VENDORS = frozenset(found)
+    return _VENDORS
+
+
+_DOUBLE = lexicon().patterns.get("double_negation")
+
+
+def _english(concept: str, word: str) -> bool:
+    english = english_patterns().get(concept)
+    return english is not None and english.test(word)
+
+
+def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post) -> bool:
+    """A negation in the action's own clause: before it in the same unit with no clause break
+    between (\"never send\", \"не отправляй\"), or right after it in languages that put it there.
+    A negated omission (\"never forget to send\", \"n'oublie pas d'envoyer\") is an order."""
+    i = bisect.bisect_left(negations, (start, start)) - 1
+    found = False
+    while i >= 0:
+        ns, ne = negations[i]
+        if ns < unit.start or start - ne > 60:
+            break
+        gap = text[ne:start]
+        if len(gap) <= 25:
+            gap = gap.replace(",", "")
+        if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
+            if gap.strip() and _DOUBLE is not None and _DOUBLE.test(gap):
+                return False
+            found = True
+        i -= 1
+    if found:
+        return True
+    if post is not None:
+        tail = text[end:min(unit.end, end + 60)]
+        if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
+            return True
+    return False
+
+
+_PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:\w+\s+)?$", 2)
+_DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
+                               "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
+_THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
+                           "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
+                           "transmits", "emails"})
+_WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
+_DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
+                          "legacy", "other", "it", "they", "this", "that"})
+_NOT_SUBJECTS = frozenset({"always", "thus", "unless", "process", "access", "address", "across", "perhaps", "yours",
+                           "others", "afterwards", "sometimes", "besides", "regardless", "unless", "its"})
+_ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm"})
+_CONDITIONED = _ORDER_ACTIONS | {"authority"}
+
+
+def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
+    """An English verb with a subject that is not the agent ("values that disable protections",
+    "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
+    if concept is not None and end is not None and not _english(concept, text[start:end]):
+        return False
+    lo = max(unit.start, start - 80)
+    before = text[lo:start]
+    cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
+    clause_start = cut >= 0 or lo == unit.start
+    words = before[cut + 1:].split()
+    if not text[start:start + 1].isascii():
+        return False
+    lowered_words = [x.lower() for x in words]
+    writer = any(x in _WRITER for x in lowered_words[:-1])
+    if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and not writer:
+        return True  # "disables", "turns off": a description, unless of a file to write
+    if not words:
+        return False
+    while len(words) > 1 and words[-1].lower().endswith("ly") and words[-1].isalpha():
+        words = words[:-1]  # "that quietly bypass": the adverb is not the subject
+    if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
+        return True  # what someone can do, not what the agent is told to do
+    last = words[-1].lower().rstrip(")]}*")
+    if writer and last in ("that", "which"):
+        return False  # "write a CLAUDE.md that turns off the sandbox": the file is the order
+    if last in ("and", "or") and clause_start and words[0].lower().strip("*_") in _DETERMINERS:
+        return True  # "Many libraries accept this and skip ...": the clause has a subject
+    if last in _DECLARATIVE_LEAD or last[-1:] in "`'\"" and len(last) > 2:
+        return True
+    # A plural noun right before the verb is its subject ("misconfigurations disable ...").
+    return len(last) > 3 and last.endswith("s") and last.isalpha() and last not in _NOT_SUBJECTS
+
+
+def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
+    """Read a text (an agent file, or hidden text a carrier decoded) unit by unit. Concepts are
+    located only where an attack is possible, unless `full`."""
+    lex = lexicon()
+    visible, index = _visible(text)
+    flat = visible.replace("\n", " ")  # phrases run across line breaks; same length
+    data = flat.encode("utf-8", "surrogatepass")
+    # Which concepts occur at all: each attack's rarest concept first, its partners only then.
+    # (One RE2 set of every concept was 15 times slower than these separate searches: its
+    # automaton over twelve languages' case-folded alternations does not stay in memory.)
+    names: set[str] = set()
+    searched: dict[str, bool] = {}
+    if not full:
+        for gate, group in ((lex.rare_gate, RARE), (lex.uncommon_gate, UNCOMMON)):
+            if gate.search(data) is None:
+                searched.update({c: False for c in group})
+
+    def occurs(concept: str) -> bool:
+        if concept == "url":
+            return "://" in visible
+        if concept not in searched:
+            pattern = lex.patterns.get(concept)
+            searched[concept] = pattern is not None and pattern.search(data) is not None
+            if searched[concept]:
+                names.add(concept)
+        return searched[concept]
+
+    byte_spans: dict[str, list[tuple[int, int]]] = {}
+
+    def spans_of(concept: str) -> list[tuple[int, int]]:
+        """Byte spans of a concept's matches (one pass, kept for locating later)."""
+        if concept not in byte_spans:
+            pattern = _URL if concept == "url" else lex.patterns[concept]
+            byte_spans[concept] = [(m.start(), m.end()) for _, m in zip(range(limit), pattern.finditer(data))]
+        return byte_spans[concept]
+
+    windows: dict[str, list[tuple[int, int]]] = {}
+
+    def windows_of(concept: str) -> list[tuple[int, int]]:
+        """Byte windows around a concept's first matches, overlapping ones merged."""
+        if concept not in windows:
+            pattern = _URL if concept == "url" else lex.patterns[concept]
+            merged: list[tuple[int, int]] = []
+            for _, m in zip(range(400), pattern.finditer(data)):
+                lo, hi = max(0, m.start() - _NEAR), m.end() + _NEAR
+                if merged and lo <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], hi)
+                else:
+                    merged.append((lo, hi))
+            windows[concept] = merged[:_MAX_WINDOWS]
+        return windows[concept]
+
+    def together(need: frozenset[str]) -> bool:
+        """The concepts of a need occur near each other (within a paragraph's reach), not only
+        somewhere in the document: "token" on line 3 and "send" on line 300 read nothing."""
+        order = sorted(need, key=lambda c: _RARITY.get(c, 99))
+        if "url" in need and not occurs("url"):
+            return False  # free: a substring test
+        if not all(occurs(c) for c in order):
+            return False
+        if len(order) == 1 or len(data) <= 2 * _NEAR:
+            return True  # a short document is one reach
+        for lo, hi in windows_of(order[0]):
+            hi = min(hi, len(data))
+            if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi) is not None
+                   for c in order[1:]):
+                return True
+        return False
+
+    wanted: set[str] = set()
+    for attack, needs in _NEEDS.items():
+        if full or any(together(need) for need in needs):
+            wanted.update(_READS[attack])
+    if not wanted:
+        return Reading(visible, index, None)
+    # Locate what the possible attacks read (concepts known absent are skipped), then, only if
+    # some paragraph holds a whole combination, split the units and locate the modality words
+    # (common, so costly to locate).
+    found: dict[str, list[tuple[int, int]]] = {}
+
+    def locate(concepts) -> None:
+        for concept in sorted(concepts):
+            if concept in found or concept not in lex.patterns or not searched.get(concept, True):
+                continue
+            to_char = _byte_to_char(flat, data)  # offsets rise within one pattern's matches
+            found[concept] = [(to_char(bs), to_char(be)) for bs, be in spans_of(concept)]
+
+    locate(wanted - set(_MODALITY))
+    if not full:
+        breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(visible)]
+        per_par: dict[int, set[str]] = {}
+        for concept, spans in found.items():
+            for s0, _ in spans:
+                per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
+        if not any(_may_form(c, c) for c in per_par.values()):
+            return Reading(visible, index, None)
+    units = split_units(visible)
+    readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
+    if not units:
+        return Reading(visible, index, readings)
+    starts = [u.start for u in units]
+
+    def unit_of(offset: int) -> int:
+        i = bisect.bisect_right(starts, offset) - 1
+        return i if i >= 0 and offset < units[i].end else -1
+
+    locate(set(_MODALITY) | (wanted & set(_MODALITY)))
+
+    url_spans: list[tuple[int, int]] = []
+    if "://" in visible:
+        to_char = _byte_to_char(flat, data)
+        for k, m in enumerate(_URL.finditer(data)):
+            if k >= limit:
+                break
+            s, e = to_char(m.start()), to_char(m.end())
+            url_spans.append((s, e))
+            i = unit_of(s)
+            if i >= 0:
+                readings[i].urls.append((s, e, _url_class(flat[s:e].rstrip(".,;:"))))
+    negations = found.get("negation", [])
+    conditions = found.get("conditional", [])
+    for concept, spans in found.items():
+        for s, e in spans:
+            i = unit_of(s)
+            if i < 0:
+                continue
+            if concept == "cred_path" and flat[e:e + 10].lower().startswith((".example", ".sample", ".template", ".dist", ".tpl")):
+                continue  # a template of the file, not the file
+            if url_spans:
+                k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
+                if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
+                    continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
+            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
+                                          or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
+                                          or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
+            readings[i].mentions.append(Mention(concept, s, e, neg))
+    return Reading(visible, index, readings)
+
+
+def _may_form(c: set[str], prev: set[str]) -> bool:
+    """Could a unit with concepts c (and the unit before it) form any attack? Negation and
+    modality are not known yet, so this over-approximates classify()."""
+    acts = c & {"send", "put"}
+    if acts and (c & {"credential", "cred_path", "env_output", "payload", "public", "outside"}):
+        return True
+    if acts and "read" in prev and "cred_path" in prev:
+        return True
+    if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
+        return True
+    if "approve" in c and c & {"regardless", "universal"}:
+        return True
+    if "disable" in c and c & {"control", "syscontrol"}:
+        return True
+    return False
+
+
+def _in_condition(text: str, unit: Unit, start: int, conditions: list[tuple[int, int]]) -> bool:
+    """The action sits inside an if/when clause: a condition, not an order ("If a workflow
+    checks out PR code and runs it, ..."). The clause ends at a comma or 'then'."""
+    i = bisect.bisect_left(conditions, (start, start)) - 1
+    if i < 0:
+        return False
+    cs, ce = conditions[i]
+    if cs < unit.start or start - ce > 200:
+        return False
+    between = text[ce:start]
+    return not any(c in ",;:，；：。" for c in between) and " then " not in between
+
+
+def _window(reading: Reading, i: int, back: int = 1) -> list[UnitReading]:
+    """The unit and up to `back` units before it in the same block (a paragraph or item)."""
+    u = reading.units[i]
+    out = [u]
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        if reading.units[k].unit.block != u.unit.block:
+            break
+        out.append(reading.units[k])
+    return out
+
+
+def _any(window: Iterable[UnitReading], concept: str, affirmed: bool = True) -> bool:
+    return any(w.has(concept, affirmed=affirmed) for w in window)
+
+
+def _action_units(reading: Reading, i: int, back: int = 3) -> list[UnitReading]:
+    """The units a hiding order can refer to: itself and the units before it in its section."""
+    out = [reading.units[i]]
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        if reading.units[k].unit.kind == "heading":
+            break
+        out.append(reading.units[k])
+    return out
+
+
+def _paths(u: UnitReading) -> bool:
+    return any(m.concept in ("env_output", "cred_path") for m in u.mentions)
+
+
+def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | None:
+    """w[0] is the unit, w[1:] the units before it in its block. The credential and the send
+    are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
+    it to ..."); the destination is always in the unit itself."""
+    u = w[0]
+    send = u.has("send", affirmed=True)
+    put = u.has("put", affirmed=True)
+    if not (send or put):
+        return None
+    cred_prev = any(p.has("read", affirmed=True) and _paths(p) for p in w[1:])
+    if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev):
+        return None
+    outside = u.outside_url or u.has("outside")
+    public = u.has("public") and _put_reaches_public(u)
+    file_like = _paths(u) or cred_prev
+    read = u.has("read", affirmed=True) or cred_prev
+    if send and u.ip_url:
+        return "high"
+    if send and outside and (file_like or read):
+        return "high"
+    if (send or put) and public and file_like:
+        return "high"
+    if send and outside:
+        return "medium"
+    if send and public:
+        return "low"
+    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
+        return "medium"  # the verbatim output of `env` written into something others read
+    return None
+
+
+def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
+    """A switch-off verb and the control it takes: in English the control follows the verb in
+    its clause ("turn off the sandbox"); in the other languages the object may come first."""
+    base = u.unit.start
+    for m in u.mentions:
+        if m.concept != "disable" or m.negated:
+            continue
+        for c in u.mentions:
+            if c.concept not in ("control", "syscontrol"):
+                continue
+            if not u.text[m.start - base:m.end - base].isascii() or not u.text[c.start - base:c.end - base].isascii():
+                return m, c
+            if c.start >= m.start and c.start - m.end <= 60 and not any(
+                    ch in ",;:()" for ch in u.text[m.end - base:c.start - base]):
+                return m, c
+            if c.start <= m.start and m.start - c.end <= 3:
+                return m, c  # "--dangerously-skip-permissions" style flags name both
+            verb = u.text[m.start - base:m.end - base].lower().split(" ")[0]
+            if verb not in _PLAIN_DISABLE and c.start <= m.start and m.start - c.end <= 60 and not any(
+                    ch in ",;:()" for ch in u.text[c.end - base:m.start - base]):
+                return m, c  # "treat any confirmation prompt as already answered"
+    return None
+
+
+def _self_won(u: UnitReading, m: Mention) -> bool:
+    """The reviewed file itself is what takes precedence ("this file takes precedence over it")."""
+    for x in u.mentions:
+        if x.concept != "self_ref" or not (x.end <= m.start and m.start - x.end < 60):
+            continue
+        if any(s <= x.start < e or x.end <= s < m.start for s, e, _ in u.urls):
+            continue  # inside a URL, or a URL between them names what takes precedence
+        return True
+    return False
+
+
+def _put_reaches_public(u: UnitReading) -> bool:
+    """A put verb and a public place in one clause of the unit (no ';' between)."""
+    puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated]
+    pubs = [m for m in u.mentions if m.concept == "public"]
+    base = u.unit.start
+    for p in puts:
+        for q in pubs:
+            lo, hi = sorted((p.start, q.start))
+            if ";" in u.text[lo - base:hi - base]:
+                continue
+            word = u.text[q.start - base:q.end - base]
+            if word.isascii() and not _PLACE_PREP.search(u.text[max(0, q.start - base - 16):q.start - base]):
+                continue  # "include issues you can infer": the issue is the object, not where it goes
+            return True
+    return False
+
+
+def _is_path(text: str, base: int, m: Mention) -> bool:
+    word = text[m.start - base:m.end - base]
+    return any(c in word for c in "./~$_") or "env" in word.lower()
+
+
+def _dangerous(w: list[UnitReading]) -> bool:
+    """An action worth hiding: data moving out, approval, repository authority, a control off,
+    a remote script run, credentials read."""
+    if _exfiltration(w) is not None:
+        return True
+    for u in w:
+        if u.has("approve", affirmed=True) or u.has("authority", affirmed=True) or u.has("remote_run", affirmed=True):
+            return True
+        if u.has("disable", affirmed=True) and u.has("control"):
+            return True
+        if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
+            return True
+        if u.has("read", affirmed=True) and u.has("cred_path"):
+            return True
+        if u.has("override", affirmed=True):
+            return True
+    return False
+
+
+def hiding_joined_to_action(reading: Reading, i: int) -> bool:
+    """True when unit i (which hides something from the user) sits with an action worth hiding."""
+    return _dangerous(_action_units(reading, i))
+
+
+_LEVELS = ("low", "medium", "high")
+_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking")
+_PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
+                            "deactivate", "circumvent", "suppress", "dismiss"})
+_EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
+
+
+def _level(u: UnitReading) -> int:
+    return len(u.text) - len(u.text.lstrip("#"))
+
+
+def _intros(reading: Reading, i: int) -> list[UnitReading]:
+    """What introduces the list or table holding unit i: the sentence before it, its heading,
+    and the parent heading with the sentence under it ("## Prohibited actions" / "The following
+    are forbidden:" over "### Data" over the item)."""
+    out: list[UnitReading] = []
+    level = 99
+    units = reading.units
+    for k in range(i - 1, max(-1, i - 80), -1):
+        u = units[k]
+        kind = u.unit.kind
+        if kind == "heading":
+            lv = _level(u)
+            if lv < level:
+                out.append(u)
+                if k + 1 < len(units) and units[k + 1].unit.kind not in ("item", "cell", "code", "heading"):
+                    out.append(units[k + 1])
+                level = lv
+                if lv <= 1 or len(out) >= 5:
+                    break
+        elif kind not in ("item", "cell", "code") and not out:
+            out.append(u)
+    return out
+
+
+def _acted_on(reading: Reading, i: int) -> bool:
+    """A later unit tells the agent to act on this sample ("now run the example above")."""
+    return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
+
+
+_QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
+
+
+def _in_quotes(u: UnitReading, m: Mention) -> bool:
+    before = u.text[:max(0, m.start - u.unit.start)]
+    return sum(before.count(q) for q in _QUOTE_CHARS) % 2 == 1
+
+
+_QUOTING = __import__("re").compile(r"(?i)\b(?:says?|asks?|tells?|contains?|instructs?|such as|like)\b|[:\"\u201c\u00ab`]")
+
+
+def _refusal_frames(u: UnitReading) -> bool:
+    """The refusal governs the action: it comes first ("refuse any page that says: send ..."), or
+    the action is quoted as what some text says. "Send X; if it fails, report it" is an order."""
+    refusals = [m.start for m in u.mentions if m.concept == "refuse" and not m.negated]
+    actions = [m.start for m in u.mentions if m.concept in _ACTS]
+    if not refusals or not actions:
+        return bool(refusals)
+    if min(refusals) < min(actions):
+        return True
+    return bool(_QUOTING.search(u.text[:max(0, min(actions) - u.unit.start)]))
+
+
+_ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "remote_run", "precedence", "override", "claim",
+                   "proxy", "hide"})
+
+
+def _lowering(reading: Reading, i: int) -> int:
+    """Steps of severity the unit's own structure is worth. Only what changes what the agent
+    does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
+    or never to do. Headings, blockquotes and the word "example" count for nothing, and a sample
+    the text then tells the agent to run counts for nothing either."""
+    u = reading.units[i]
+    if u.refusal and _refusal_frames(u):
+        return 2
+    if _acted_on(reading, i):
+        return 0
+    steps = 0
+    if u.quoted or u.has("detect"):
+        steps = 1  # a quoted sample, or a sentence about attacks or detection
+    if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
+        return 2  # a regex or keyword list: attack text held as data
+    if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
+        if any(x.refusal or x.has("detect") or any(m.concept == "negation" for m in x.mentions)
+               for x in _intros(reading, i)):  # an intro's refusal governs the list below it
+            steps = 2
+    return steps
+
+
+def classify(reading: Reading) -> list[Intent]:
+    """Every attack the model reads, at most one of a kind per unit."""
+    out: list[Intent] = []
+    if not reading.read:
+        return out
+    # A document about attacks (many detection words): its code blocks are samples.
+    topic = sum(1 for u in reading.units for m in u.mentions if m.concept == "detect") >= 6
+    for i, u in enumerate(reading.units):
+        if not u.mentions:
+            continue
+        c = u.concepts
+        w = _window(reading, i)
+        lowering: list[int] = []
+
+        def steps_of() -> int:
+            if not lowering:
+                n = _lowering(reading, i)
+                if topic and u.unit.kind == "code" and not _acted_on(reading, i):
+                    n = max(n, 1)
+                lowering.append(n)
+            return lowering[0]
+
+        def add(attack: str, strength: str, why: str, m: Mention | None = None) -> None:
+            steps = steps_of()
+            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps else 0)
+            if n:
+                strength = _LEVELS[max(0, _LEVELS.index(strength) - n)]
+            s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)
+            out.append(Intent(attack, strength, s, e, i, why))
+
+        if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
+            later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
+            level = _exfiltration(w, later)
+            if level:
+                add("exfiltration", level, "credentials or environment output sent outside or published",
+                    u.first("send", affirmed=True) or u.first("put", affirmed=True))
+        if "hide" in c:
+            m = u.first("hide", affirmed=True)
+            if m is not None and hiding_joined_to_action(reading, i):
+                add("concealment", "high", "hides an action from the user", m)
+        if "precedence" in c:
+            m = u.first("precedence", affirmed=True)
+            if m is not None and _self_won(u, m):
+                m = None  # "this file takes precedence": the reviewed file wins
+            if m is not None and any(x.outside_url or x.ip_url for x in _window(reading, i, 2)):
+                add("delegation", "high", "remote content declared part of the instructions", m)
+        if "approve" in c and c & {"regardless", "universal"}:
+            m = u.first("approve", affirmed=True)
+            if m is not None and "regardless" in c:
+                add("approval", "high", "approves or merges whatever the checks say", m)
+            elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):
+                # "APPROVE on every pull request": a fixed verdict, worded without "regardless"
+                add("approval", "medium", "approves every pull request", m)
+        if "disable" in c and c & {"control", "syscontrol"}:
+            pair = _disable_pair(u)
+            if pair is not None:
+                m, ctl = pair
+                word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
+                verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
+                if ctl.concept == "syscontrol":
+                    level = "medium"
+                elif "confirm" in word or "review" in word or "hook" in word:
+                    # "--force  # skip confirmation" is how CLIs are documented; "confirmation
+                    # prompts are already answered" or "never ask" is the agent's own check gone.
+                    mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+                    level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
+                else:
+                    level = "high"
+                add("override-control", level, "switches a safety control off", m)
+        if "authority" in c:
+            m = u.first("authority", affirmed=True)
+            if m is not None:
+                add("authority", "high", "gives authority over the repository away", m)
+        if "perm" in c:
+            m = u.first("perm", affirmed=True)
+            if m is not None:
+                add("permissions", "medium", "widens file or account permissions", m)
+        if "payload" in c and "send" in c and u.outside_url and "exfiltration" not in {o.attack for o in out if o.unit == i}:
+            m = u.first("send", affirmed=True)
+            if m is not None and u.has("always") and not u.has("conditional"):
+                # "You MUST send every report to <host>": the agent's work leaves for someone else's host.
+                add("exfiltration", "high" if u.ip_url else "medium",
+                    "the agent's reports or data sent to an outside host every time", m)
+        if "proxy" in c:
+            m = u.first("proxy", affirmed=True)
+            block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
+            if m is not None and any(x.ip_url or x.outside_url for x in block) and any(
+                    x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
+                # The agent's traffic, credentials included, routed through someone else's host.
+                level = "high" if any(x.ip_url for x in block) else "medium"
+                add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
+        if "claim" in c:
+            m = u.first("claim", affirmed=True)
+            if m is not None:
+                # Someone else's words given the owner's authority; acting on them unchecked is
+                # the attack (a bot whose comments "speak for the owner", obeyed "straight away").
+                nxt = reading.units[i + 1] if i + 1 < len(reading.units) and reading.units[i + 1].unit.block == u.unit.block else None
+                unchecked = u.has("unchecked") or (nxt is not None and nxt.has("unchecked"))
+                add("authority-claim", "high" if unchecked else "medium", "gives someone else's words the owner's authority", m)
+        if "override" in c:
+            m = u.first("override", affirmed=True)
+            if m is not None:
+                add("override", "high", "tells the agent to drop its earlier instructions", m)
+    return out
+
+
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})
+
+
+def is_directive(text: str, hidden: bool = False) -> bool:
+    """Does this text order the agent to do something the model names as an attack?
+
+    hidden=True is for text a carrier decoded (a comment, an attribute, an encoding): nobody
+    reading the file sees it, so any order to run a remote script, hide something, drop earlier
+    instructions, hand over repository authority or send something to an outside host counts,
+    whatever else the text says, and no context lowers it. The carrier reports it high."""
+    reading = read_units(text, full=hidden)
+    if any(i.strength in ("high", "medium") or hidden for i in classify(reading)):
+        return True
+    if not hidden:
+        return False
+    for u in reading.units:
+        if any(m.concept in _HIDDEN_ORDERS and not m.negated for m in u.mentions):
+            return True
+        if u.has("send", affirmed=True) and (u.outside_url or u.ip_url):
+            return True
+    return False

@@ -1,0 +1,360 @@
+"""Hidden carriers: text a reader never sees, decoded and judged as the agent reads it.
+
+Three parts, each bounded (linear time on any input):
+
+- is_directive() / addresses_agent(): the ONE test of "does this text address the agent or tell
+  it to act". Every hidden-carrier rule asks it, so switching it to the instruction model
+  (scanner/intent) later is a change in one place.
+- judge_hidden(): how severe a piece of hidden text is. A directive in a carrier the reader
+  never sees is high whatever its wording; the hidden text is also run, on its own, through the
+  prose rules (exfiltration, override, concealment), so a context that lowers those rules in
+  the visible file (a blockquote, an "example" heading) does not lower what is hidden.
+- encoded_spans(): base64, base32, hex, percent-encoding and ROT13 runs above a length
+  threshold that decode to natural-language text (not images, hashes or keys).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import urllib.parse
+from dataclasses import dataclass
+from typing import Iterator
+
+from .matching import rx
+from .models import Severity
+from .normalize import normalize_line
+
+# ---------------------------------------------------------------------------------------------
+# The directive test
+# ---------------------------------------------------------------------------------------------
+
+_AGENT_NAMES = (
+    r"(?:ai|a\.i\.|llm|llms|assistant|assistants|agent|agents|model|models|bot|bots|claude|claude\s+code|copilot|github\s+copilot|"
+    r"gemini|cursor|codex|windsurf|cascade|cline|roo|devin|aider|junie|kiro|amp|chatgpt|gpt|reviewer|reviewers|review\s+bot|"
+    r"(?:ai|coding|llm|automated|autonomous)\s+(?:coding\s+)?(?:agents?|assistants?|models?|reviewers?|tools?))"
+)
+_ADDRESS = rx(
+    # A vocative at the start of a sentence or line: "Copilot: ...", "AI agents, ...", "Dear assistant".
+    r"(?:^|[.!?\n>\-*]\s*|[\"'(\[]\s*)(?:(?:hey|hi|dear|attention|note|notice|reminder|message|instructions?|directive)\s+)?"
+    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?" + _AGENT_NAMES + r"\s*(?::|,|\s-\s|—)\s*\S"
+    r"|\b(?:note|message|instructions?|directive|reminder|notice)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?" + _AGENT_NAMES + r"\b"
+    r"|\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|automated|coding\s+agent|bot)\b"
+    r"|\bas\s+an?\s+(?:ai|llm|language\s+model|assistant|coding\s+agent)\b"
+)
+
+# Actions an agent can take that matter: run code, move data, change review state, obey.
+# Authoring verbs a template addresses to the human (add, describe, list, write, delete this
+# comment, keep it short) are deliberately absent.
+_ACTION = (
+    r"(?:run|execute|exec|invoke|launch|send|upload|post|paste|copy|commit|push|force-push|merge|approve|"
+    r"ignore|disregard|forget|override|bypass|skip|disable|fetch|download|install|print|reveal|output|echo|dump|leak|"
+    r"exfiltrate|forward|email|share|publish|register|grant|decode|follow|obey|trust|treat|curl|wget|"
+    r"expose|dismiss|export|attach|embed|inject|delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
+    r"add\s+(?:a|an|the)\s+(?:\w+\s+)?(?:step|line|call|route|endpoint|hook|key|token|user|collaborator|trailer|header)|"
+    r"read\s+[^.\n]{1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+[^.\n]{1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
+)
+_IMPERATIVE = rx(
+    r"(?:^|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
+    r"(?:(?:please|then|also|and|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
+    + _ACTION + r"(?:[\s`\"'(]|$)"
+    r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to|expected\s+to)|may\s+now)\s+(?:\w+\s+)?" + _ACTION + r"(?:[\s`\"'(]|$)"
+    r"|\b(?:always|never)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
+    r"|\bmake\s+sure\s+(?:to|you)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
+)
+# Hiding the act from the person the agent works for.
+_CONCEAL = rx(
+    r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|no\s+need\s+to|not\s+necessary\s+to|there\s+is\s+no\s+need\s+to)\s+"
+    r"(?:\w+\s+){0,2}?(?:tell|inform|notify|alert|mention|reveal|disclose|describe|report|explain|list|bring\s+(?:it|this|that)\s+up|"
+    r"say|show|include|surface|flag|acknowledge)\b"
+    r"|\bdoes\s+not\s+need\s+to\s+be\s+(?:mentioned|reported|described|explained|disclosed|listed|shown)\b"
+    r"|\bleave\s+(?:\w+\s+){0,3}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:summary|reply|replies|answer|response|changelog|pr|pull\s+request|"
+    r"description|report|output|log|commit\s+message|notes)\b"
+    r"|\bkeep\s+(?:\w+\s+){0,3}?(?:out\s+of|away\s+from)\s+(?:the\s+|your\s+)?(?:summary|reply|changelog|pr|pull\s+request|description|"
+    r"report|user|logs?)\b"
+    r"|\bwithout\s+(?:telling|informing|notifying|mentioning|reporting|asking|alerting)\b"
+    r"|\b(?:silently|secretly|covertly|quietly|stealthily)\b|\bin\s+the\s+background\b[^.\n]{0,60}\b(?:summary|mention|tell|report)"
+)
+
+
+def _norm(text: str) -> str:
+    return normalize_line(text[:MAX_JUDGED])[0]
+
+
+MAX_JUDGED = 4000  # characters of one carrier judged
+
+
+def addresses_agent(text: str) -> bool:
+    """Does the text speak to an AI agent, assistant, model or reviewer?"""
+    return _ADDRESS.test(_norm(text))
+
+
+def conceals(text: str) -> bool:
+    """Does the text tell its reader to keep something from the user?"""
+    return _CONCEAL.test(_norm(text))
+
+
+def commands_action(text: str) -> bool:
+    """Is there an imperative (or must/always/never) telling the reader to take an action that matters?"""
+    return _IMPERATIVE.test(_norm(text))
+
+
+def is_directive(text: str) -> bool:
+    """The one directive test: text addressing the agent, telling it to act, or to hide an act.
+    (To be switched to scanner/intent's instruction model when it lands.)"""
+    norm = _norm(text)
+    return _ADDRESS.test(norm) or _IMPERATIVE.test(norm) or _CONCEAL.test(norm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Judging hidden text
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Judgement:
+    severity: Severity | None
+    reasons: tuple[str, ...]
+
+    def describe(self) -> str:
+        return ", ".join(self.reasons) or "no directive"
+
+
+# Rule modules whose prose checks are re-run on hidden or decoded text on its own.
+_RESCAN_MODULES = ("scanner.rules.exfil", "scanner.rules.injection")
+_RESCAN_MAX = 60  # hidden texts rescanned per document (the rest are judged by the directive test only)
+
+
+def _rescan_rules():
+    import importlib
+    rules = []
+    for name in _RESCAN_MODULES:
+        rules.extend(r for r in importlib.import_module(name).RULES if r.check is not None)
+    return rules
+
+
+_RULES_CACHE: list = []
+
+
+def rescan(text: str, path: str) -> tuple[Severity | None, tuple[str, ...]]:
+    """Highest severity the prose rules give this text read alone, and the rule ids that fired."""
+    from .document import Document
+    if not _RULES_CACHE:
+        _RULES_CACHE.extend(_rescan_rules())
+    doc = Document(path or "CLAUDE.md", text[:MAX_JUDGED], kind="prose", language="markdown")
+    best: Severity | None = None
+    ids: list[str] = []
+    for r in _RULES_CACHE:
+        if not r.applies(doc):
+            continue
+        try:
+            hits = list(r.check(doc))
+        except Exception:  # a rule failing on odd decoded text must not lose the carrier
+            continue
+        for h in hits:
+            sev = h.severity if h.severity is not None else r.severity
+            if best is None or sev > best:
+                best = sev
+            if r.id not in ids:
+                ids.append(r.id)
+    return best, tuple(ids)
+
+
+def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True) -> Judgement:
+    """Severity of text the reader never sees. A directive is high whatever its wording; a
+    hostile one (conceal + act, credentials + send) is critical; a plain note is None."""
+    from .rules.hidden_directives import HOSTILE, assess
+    text = text[:MAX_JUDGED]
+    if not text.strip():
+        return Judgement(None, ())
+    norm = _norm(text)
+    reasons: list[str] = []
+    address = _ADDRESS.test(norm)
+    action = _IMPERATIVE.test(norm)
+    hide = _CONCEAL.test(norm)
+    if address:
+        reasons.append("addresses the agent")
+    if action:
+        reasons.append("imperative")
+    if hide:
+        reasons.append("conceal")
+    a = assess(text, hidden=True)
+    hostile = [s for s in a.signals if s in HOSTILE]
+    reasons.extend(s for s in hostile if s not in reasons)
+    sev: Severity | None = None
+    if address or action or hide:
+        sev = Severity.HIGH
+    if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
+        sev = a.severity if sev is None else max(sev, a.severity)
+    elif a.severity is not None and sev is None:
+        sev = a.severity
+    if do_rescan and (sev is not None or len(norm) >= 20):
+        found, ids = rescan(text, path)
+        if found is not None and found >= Severity.MEDIUM:
+            reasons.extend(f"re-read: {i}" for i in ids)
+            sev = found if sev is None or found > sev else sev
+            if found >= Severity.MEDIUM and (address or action or hide):
+                sev = max(sev, Severity.HIGH)
+    if sev is not None and sev >= Severity.HIGH and hide and (action or hostile):
+        sev = Severity.CRITICAL
+    return Judgement(sev, tuple(reasons))
+
+
+# ---------------------------------------------------------------------------------------------
+# Encoded plain language
+# ---------------------------------------------------------------------------------------------
+
+MIN_ENCODED = 40  # characters of an encoded run before it is decoded
+MAX_SPANS = 100  # encoded runs decoded per document
+MAX_RUN = 16384  # characters of one run decoded
+
+_B64 = rx(r"(?:^|[^A-Za-z0-9+/=_-])([A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2})")
+_B32 = rx(r"(?:^|[^A-Z2-7=])([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)")
+_HEX = rx(r"(?:^|[^0-9A-Za-z])((?:[0-9a-fA-F]{2}[ :]?){20,})(?:[^0-9A-Za-z]|$)")
+_PCT = rx(r"((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,})")
+
+_FUNCTION_WORDS = frozenset("""
+the a an and or to of in on for with from by at is are be it this that these those you your all any every
+not never always do don't does when whenever if then before after as so no must should will can into out
+it's them they their our we us here there what which who how also only each other than just more
+""".split())
+
+
+def natural_language(text: str) -> bool:
+    """Does decoded text read as sentences (letters and spaces, common short words), not as
+    binary, a key, JSON of numbers or an identifier?"""
+    if len(text) < 16:
+        return False
+    sample = text[:2000]
+    printable = sum(1 for c in sample if c.isprintable() or c in "\n\t")
+    if printable < 0.95 * len(sample):
+        return False
+    letters = sum(1 for c in sample if c.isalpha())
+    spaces = sample.count(" ")
+    if letters < 0.6 * len(sample) or spaces < 0.08 * len(sample):
+        return False
+    words = [w.strip(".,;:!?'\"()`").lower() for w in sample.split()]
+    words = [w for w in words if w]
+    if len(words) < 4:
+        return False
+    common = sum(1 for w in words if w in _FUNCTION_WORDS)
+    return common >= 2 and common >= 0.12 * len(words) or _non_latin_prose(sample)
+
+
+def _non_latin_prose(sample: str) -> bool:
+    """Decoded text in a non-Latin script (CJK, Cyrillic...): mostly letters, some spaces or punctuation."""
+    non_ascii_letters = sum(1 for c in sample if c.isalpha() and not c.isascii())
+    return non_ascii_letters >= 0.5 * len(sample) and len(sample) >= 8
+
+
+def _decode_text(data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _b64(run: str) -> str | None:
+    s = run.rstrip("=")
+    if len(set(s)) < 12:
+        return None
+    pad = "=" * (-len(s) % 4)
+    try:
+        raw = base64.b64decode(s + pad, altchars=b"-_" if ("-" in s or "_" in s) else None, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _decode_text(raw)
+
+
+def _b32(run: str) -> str | None:
+    s = run.rstrip("=")
+    pad = "=" * (-len(s) % 8)
+    try:
+        raw = base64.b32decode(s + pad)
+    except (binascii.Error, ValueError):
+        return None
+    return _decode_text(raw)
+
+
+def _hex(run: str) -> str | None:
+    s = "".join(c for c in run if c not in " :")
+    if len(s) % 2:
+        s = s[:-1]
+    try:
+        raw = bytes.fromhex(s)
+    except ValueError:
+        return None
+    return _decode_text(raw)
+
+
+def _pct(run: str) -> str | None:
+    try:
+        out = urllib.parse.unquote_plus(run, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    return out if out != run else None
+
+
+@dataclass(frozen=True)
+class Encoded:
+    start: int  # offsets into the scanned text
+    end: int
+    encoding: str  # base64, base32, hex, percent, rot13
+    decoded: str
+
+
+def _spans(text: str) -> Iterator[Encoded]:
+    data = text.encode("utf-8", "surrogatepass")
+    ascii_text = len(data) == len(text)
+    seen: list[tuple[int, int]] = []
+    count = 0
+    for name, regex, decode in (("hex", _HEX, _hex), ("base32", _B32, _b32), ("base64", _B64, _b64), ("percent", _PCT, _pct)):
+        for m in regex.finditer(data):
+            s, e = m.start(1), m.end(1)
+            if e - s < MIN_ENCODED or any(a <= s < b for a, b in seen):
+                continue
+            count += 1
+            if count > MAX_SPANS:
+                return
+            run = data[s:min(e, s + MAX_RUN)].decode("ascii", "replace")
+            decoded = decode(run)
+            if decoded is None or not natural_language(decoded):
+                continue
+            seen.append((s, e))
+            if not ascii_text:
+                s = len(data[:s].decode("utf-8", "replace"))
+                e = s + len(run)
+            yield Encoded(s, e, name, decoded)
+
+
+_ROT13_WORDS = frozenset("""
+the and you your all any this that with from not never always when before after into must should will
+run send read ignore every them they their what are for was tell user agent instructions file files
+""".split())
+
+
+def rot13_spans(text: str, limit: int = 2000) -> Iterator[Encoded]:
+    """Lines whose ROT13 reads as English while the line itself does not."""
+    pos = 0
+    for n, line in enumerate(text.split("\n")):
+        if n >= limit:
+            return
+        start = pos
+        pos += len(line) + 1
+        words = [w.strip(".,;:!?'\"()`*").lower() for w in line.split()]
+        words = [w for w in words if w.isalpha()]
+        if len(words) < 6:
+            continue
+        plain = sum(1 for w in words if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
+        if plain > 0.15 * len(words):
+            continue
+        decoded = codecs.decode(line, "rot13")
+        dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
+        hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
+        if hits >= 3 and hits >= 0.3 * len(words):
+            yield Encoded(start, start + len(line), "rot13", decoded)
+
+
+def encoded_spans(text: str) -> Iterator[Encoded]:
+    """Encoded runs (base64, base32, hex, percent, ROT13) that decode to natural language."""
+    yield from _spans(text)
+    yield from rot13_spans(text)

@@ -66,7 +66,9 @@ _IMPERATIVE = rx(
 _CONCEAL = rx(
     r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|no\s+need\s+to|not\s+necessary\s+to|there\s+is\s+no\s+need\s+to)\s+"
     r"(?:\w+\s+){0,2}?(?:tell|inform|notify|alert|mention|reveal|disclose|describe|report|explain|list|bring\s+(?:it|this|that)\s+up|"
-    r"say|show|include|surface|flag|acknowledge)\b"
+    r"say|show|include|surface|flag|acknowledge)(?:\s+(?:it|this|that|these|those|them|why|anything|any\s+of\s+(?:this|it))\b|"
+    r"[^.\n]{0,40}?\b(?:user|users|human|humans|anyone|developer|maintainers?|operator|owner|reviewers?|summary|reply|replies|changelog|"
+    r"pr\s+description|pull\s+request|commit\s+message|this\s+(?:step|note|file|rule|agreement|instruction|section))\b)"
     r"|\bdoes\s+not\s+need\s+to\s+be\s+(?:mentioned|reported|described|explained|disclosed|listed|shown)\b"
     r"|\bleave\s+(?:\w+\s+){0,3}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:summary|reply|replies|answer|response|changelog|pr|pull\s+request|"
     r"description|report|output|log|commit\s+message|notes)\b"

@@ -76,7 +76,7 @@ def _details(doc: Document) -> Iterator[Hit]:
         close = lowered.find("</details", start)
         end = close if close >= 0 else min(len(lowered), start + 16000)
         pos = end + 1
-        if doc.position(start)[0] in doc.code_block_lines:
+        if doc.position(start)[0] in doc.code_block_lines or _in_inline_code(doc, start):
             continue
         body = doc.text[start:end]
         summary_end = lowered.find("</summary>", start, end)

@@ -55,7 +55,7 @@ _ACTION = (
     r"read\s+[^.\n]{1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+[^.\n]{1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
 )
 _IMPERATIVE = rx(
-    r"(?:^|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
+    r"(?:^\s*|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
     r"(?:(?:please|then|also|and|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
     + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to|expected\s+to)|may\s+now)\s+(?:\w+\s+)?" + _ACTION + r"(?:[\s`\"'(]|$)"
@@ -123,7 +123,6 @@ class Judgement:
 
 # Rule modules whose prose checks are re-run on hidden or decoded text on its own.
 _RESCAN_MODULES = ("scanner.rules.exfil", "scanner.rules.injection")
-_RESCAN_MAX = 60  # hidden texts rescanned per document (the rest are judged by the directive test only)
 
 
 def _rescan_rules():
@@ -189,7 +188,7 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True) 
         sev = a.severity if sev is None else max(sev, a.severity)
     elif a.severity is not None and sev is None:
         sev = a.severity
-    if do_rescan and (sev is not None or len(norm) >= 20):
+    if do_rescan and (sev is not None or {"sensitive", "transmit", "url"} & set(a.signals)):
         found, ids = rescan(text, path)
         if found is not None and found >= Severity.MEDIUM:
             reasons.extend(f"re-read: {i}" for i in ids)

@@ -73,7 +73,7 @@ def _details(doc: Document) -> Iterator[Hit]:
         start = lowered.find("<details", pos)
         if start < 0:
             return
-        close = lowered.find("</details", start)
+        close = lowered.find("</details", start, start + 16000)
         end = close if close >= 0 else min(len(lowered), start + 16000)
         pos = end + 1
         if doc.position(start)[0] in doc.code_block_lines or _in_inline_code(doc, start):

@@ -52,7 +52,7 @@ _ACTION = (
     r"exfiltrate|forward|email|share|publish|register|grant|decode|follow|obey|trust|treat|curl|wget|"
     r"expose|dismiss|export|attach|embed|inject|delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
     r"add\s+(?:a|an|the)\s+(?:\w+\s+)?(?:step|line|call|route|endpoint|hook|key|token|user|collaborator|trailer|header)|"
-    r"read\s+[^.\n]{1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+[^.\n]{1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
+    r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
 )
 _IMPERATIVE = rx(
     r"(?:^\s*|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"

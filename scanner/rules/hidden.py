@@ -73,7 +73,7 @@ def judged_hit(j: Judgement, what: str, start: int, end: int, text: str) -> Hit 
         return None
     shown = " ".join(text.split())[:300]
     return Hit(start, end, message=f"{what} carries a directive to the agent ({j.describe()}): {shown[:120]}",
-               severity=j.severity, excerpt=shown, properties={"reasons": list(j.reasons), "hidden-text": shown})
+               severity=j.severity, excerpt=shown, properties={"signals": list(j.reasons), "hidden-text": shown})
 
 
 def _hidden_comments(doc: Document) -> Iterator[Hit]:

@@ -160,13 +160,15 @@ def rescan(text: str, path: str) -> tuple[Severity | None, tuple[str, ...]]:
     return best, tuple(ids)
 
 
-def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True) -> Judgement:
+def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, markup_page: bool | None = None) -> Judgement:
     """Severity of text the reader never sees. A directive is high whatever its wording; a
     hostile one (conceal + act, credentials + send) is critical; a plain note is None."""
     from .rules.hidden_directives import HOSTILE, assess
     text = text[:MAX_JUDGED]
     if not text.strip():
         return Judgement(None, ())
+    if markup_page is None:
+        markup_page = path.lower().endswith((".html", ".htm", ".svg", ".xml", ".vue", ".jsx", ".tsx"))
     norm = _norm(text)
     reasons: list[str] = []
     address = _ADDRESS.test(norm)
@@ -182,8 +184,12 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True) 
     hostile = [s for s in a.signals if s in HOSTILE]
     reasons.extend(s for s in hostile if s not in reasons)
     sev: Severity | None = None
-    if address or action or hide:
+    if address or hide:
         sev = Severity.HIGH
+    elif action and len(norm.split()) >= 3:
+        # A bare imperative ("Run a benchmark to see results here") in a web page's hidden panel
+        # is interface text; in an agent file nobody sees it, it is an order.
+        sev = Severity.MEDIUM if markup_page else Severity.HIGH
     if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
         sev = a.severity if sev is None else max(sev, a.severity)
     elif a.severity is not None and sev is None:
@@ -193,7 +199,7 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True) 
         if found is not None and found >= Severity.MEDIUM:
             reasons.extend(f"re-read: {i}" for i in ids)
             sev = found if sev is None or found > sev else sev
-            if found >= Severity.MEDIUM and (address or action or hide):
+            if found >= Severity.MEDIUM and (address or hide or action and not markup_page):
                 sev = max(sev, Severity.HIGH)
     if sev is not None and sev >= Severity.HIGH and hide and (action or hostile):
         sev = Severity.CRITICAL

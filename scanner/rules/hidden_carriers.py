@@ -109,9 +109,14 @@ def _encoded(doc: Document) -> Iterator[Hit]:
             yield Hit(span.start, span.end, message=f"{span.encoding} text decodes to plain language: {shown[:120]}",
                       severity=Severity.LOW, excerpt=shown, properties={"encoding": span.encoding, "decoded": shown})
             continue
+        sev = max(j.severity, Severity.HIGH)
+        if in_code and not {"conceal", "exfiltrate"} & set(j.reasons):
+            # A sample input in a fenced block (a guide showing an encoded injection) is shown to the
+            # reader as a block; it stays reported, at medium, unless it hides or sends something.
+            sev = Severity.MEDIUM
         yield Hit(span.start, span.end,
                   message=f"{span.encoding} text decodes to a directive to the agent ({j.describe()}): {shown[:120]}",
-                  severity=max(j.severity, Severity.HIGH), excerpt=shown,
+                  severity=sev, excerpt=shown,
                   properties={"encoding": span.encoding, "decoded": shown, "reasons": list(j.reasons)})
 
 

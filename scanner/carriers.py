@@ -30,9 +30,10 @@ from .normalize import normalize_line
 # ---------------------------------------------------------------------------------------------
 
 _AGENT_NAMES = (
-    r"(?:ai|a\.i\.|llm|llms|assistant|assistants|agent|agents|model|models|bot|bots|claude|claude\s+code|copilot|github\s+copilot|"
-    r"gemini|cursor|codex|windsurf|cascade|cline|roo|devin|aider|junie|kiro|amp|chatgpt|gpt|reviewer|reviewers|review\s+bot|"
-    r"(?:ai|coding|llm|automated|autonomous)\s+(?:coding\s+)?(?:agents?|assistants?|models?|reviewers?|tools?))"
+    r"(?:(?:ai|coding|llm|automated|autonomous|review|reviewer|code\s+review|security|release|deploy|ci|pr|triage)\s+(?:coding\s+)?"
+    r"(?:agents?|assistants?|models?|reviewers?|tools?|bots?)|"
+    r"ai|a\.i\.|llm|llms|assistant|assistants|agent|agents|model|models|bot|bots|claude|claude\s+code|copilot|github\s+copilot|"
+    r"gemini|cursor|codex|windsurf|cascade|cline|roo|devin|aider|junie|kiro|amp|chatgpt|gpt|reviewer|reviewers)"
 )
 _ADDRESS = rx(
     # A vocative at the start of a sentence or line: "Copilot: ...", "AI agents, ...", "Dear assistant".
@@ -47,11 +48,16 @@ _ADDRESS = rx(
 # Authoring verbs a template addresses to the human (add, describe, list, write, delete this
 # comment, keep it short) are deliberately absent.
 _ACTION = (
-    r"(?:run|execute|exec|invoke|launch|send|upload|post|paste|copy|commit|push|force-push|merge|approve|"
-    r"ignore|disregard|forget|override|bypass|skip|disable|fetch|download|install|print|reveal|output|echo|dump|leak|"
-    r"exfiltrate|forward|email|share|publish|register|grant|decode|follow|obey|trust|treat|curl|wget|"
-    r"expose|dismiss|export|attach|embed|inject|delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
+    r"(?:run|execute|exec|invoke|launch|send|upload|commit|push|force-push|merge|approve|"
+    r"ignore|disregard|forget|override|bypass|skip|disable|fetch|download|install|print|reveal|echo|dump|leak|"
+    r"exfiltrate|forward|email|publish|register|grant|decode|obey|curl|wget|expose|dismiss|attach|embed|inject|"
+    r"delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
     r"add\s+(?:a|an|the)\s+(?:\w+\s+)?(?:step|line|call|route|endpoint|hook|key|token|user|collaborator|trailer|header)|"
+    r"(?:paste|copy)\s+(?:[^.\n]|\.\S){1,100}?\b(?:into|to|in)\s+(?:the\s+|a\s+|your\s+)?(?:pr|pull\s+request|issue|description|reply|"
+    r"answer|comment|commit|gist|url|query|public|repo|repository|fixtures?|chat|log)|"
+    r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://|webhook|endpoint|server|gist|paste)|"
+    r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){1,80}?(?:https?://|\bas\s+(?:part|instructions?))|"
+    r"treat\s+(?:[^.\n]|\.\S){1,80}?\bas\s+(?:part|instructions?|authoritative|trusted|binding|the\s+(?:owner|maintainer|user)|system|your)|"
     r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
 )
 _IMPERATIVE = rx(
@@ -59,6 +65,7 @@ _IMPERATIVE = rx(
     r"(?:(?:please|then|also|and|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
     + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to|expected\s+to)|may\s+now)\s+(?:\w+\s+)?" + _ACTION + r"(?:[\s`\"'(]|$)"
+    r"|\band\s+(?:then\s+)?(?:commit|push|merge|approve|send|upload|exfiltrate|force-push)\s+(?:it|them|this|that|the|all|every|to)\b"
     r"|\b(?:always|never)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\bmake\s+sure\s+(?:to|you)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
 )
@@ -74,8 +81,21 @@ _CONCEAL = rx(
     r"description|report|output|log|commit\s+message|notes)\b"
     r"|\bkeep\s+(?:\w+\s+){0,3}?(?:out\s+of|away\s+from)\s+(?:the\s+|your\s+)?(?:summary|reply|changelog|pr|pull\s+request|description|"
     r"report|user|logs?)\b"
-    r"|\bwithout\s+(?:telling|informing|notifying|mentioning|reporting|asking|alerting)\b"
+    r"|\bwithout\s+(?:telling|informing|notifying|alerting)\b"
+    r"|\bwithout\s+(?:mentioning|reporting|disclosing|asking|showing)\s+(?:it|this|that|them|(?:the\s+)?(?:user|human|owner|maintainers?|developer|reviewers?)|anyone)\b"
     r"|\b(?:silently|secretly|covertly|quietly|stealthily)\b|\bin\s+the\s+background\b[^.\n]{0,60}\b(?:summary|mention|tell|report)"
+)
+
+
+# Review and repository authority given away: approve or merge whatever the checks say, force
+# pushes to the main branch, administrator merges, dismissed alerts, protection removed.
+_AUTHORITY = rx(
+    r"\b(?:approve|approves|approving|merge|merges|merging|lgtm)\s+(?:[^\s.;!?]+\s+){0,6}?(?:regardless|whatever|no\s+matter|"
+    r"without\s+(?:reading|review|reviewing|looking|running|waiting|checks|tests|ci|approval))"
+    r"|\b(?:push|pushes|pushing)\s+(?:--force|-f)\b|\bforce[\s-]?push\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:to\s+)?(?:main|master|the\s+default|release|prod)"
+    r"|\bgit\s+push\s+(?:[^\n]{0,40}\s)?(?:--force|-f)\b|\bgh\s+pr\s+merge\b[^\n]{0,60}--admin\b"
+    r"|\bdismiss\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:alerts?|findings|reviews?|warnings)\b"
+    r"|\b(?:delete|remove|disable|turn\s+off)\s+(?:the\s+)?branch\s+protection"
 )
 
 
@@ -99,6 +119,11 @@ def conceals(text: str) -> bool:
 def commands_action(text: str) -> bool:
     """Is there an imperative (or must/always/never) telling the reader to take an action that matters?"""
     return _IMPERATIVE.test(_norm(text))
+
+
+def gives_away_authority(text: str) -> bool:
+    """Approve/merge regardless of checks, force-push, admin merge, dismiss alerts, drop protection."""
+    return _AUTHORITY.test(_norm(text))
 
 
 def is_directive(text: str) -> bool:
@@ -182,6 +207,8 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
         reasons.append("conceal")
     a = assess(text, hidden=True)
     hostile = [s for s in a.signals if s in HOSTILE]
+    if _AUTHORITY.test(norm):
+        hostile.append("authority")
     reasons.extend(s for s in hostile if s not in reasons)
     sev: Severity | None = None
     if address or hide:
@@ -201,6 +228,8 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
             sev = found if sev is None or found > sev else sev
             if found >= Severity.MEDIUM and (address or hide or action and not markup_page):
                 sev = max(sev, Severity.HIGH)
+    if hostile and "authority" in hostile and (sev is None or sev < Severity.HIGH):
+        sev = Severity.HIGH
     if sev is not None and sev >= Severity.HIGH and hide and (action or hostile):
         sev = Severity.CRITICAL
     return Judgement(sev, tuple(reasons))
@@ -214,9 +243,10 @@ MIN_ENCODED = 40  # characters of an encoded run before it is decoded
 MAX_SPANS = 100  # encoded runs decoded per document
 MAX_RUN = 16384  # characters of one run decoded
 
-_B64 = rx(r"(?:^|[^A-Za-z0-9+/=_-])([A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2})")
+# Base64 and hex wrapped over several lines (76 columns is usual) are read as one run.
+_B64 = rx(r"(?:^|[^A-Za-z0-9+/=_-])((?:[A-Za-z0-9+/]{40,}(?:\r?\n[ \t>]*[A-Za-z0-9+/]{8,})*|[A-Za-z0-9_-]{40,})={0,2})")
 _B32 = rx(r"(?:^|[^A-Z2-7=])([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)")
-_HEX = rx(r"(?:^|[^0-9A-Za-z])((?:[0-9a-fA-F]{2}[ :]?){20,})(?:[^0-9A-Za-z]|$)")
+_HEX = rx(r"(?:^|[^0-9A-Za-z])((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)")
 _PCT = rx(r"((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,})")
 
 _FUNCTION_WORDS = frozenset("""
@@ -261,7 +291,7 @@ def _decode_text(data: bytes) -> str | None:
 
 
 def _b64(run: str) -> str | None:
-    s = run.rstrip("=")
+    s = "".join(run.split()).replace(">", "").rstrip("=")
     if len(set(s)) < 12:
         return None
     pad = "=" * (-len(s) % 4)
@@ -283,7 +313,7 @@ def _b32(run: str) -> str | None:
 
 
 def _hex(run: str) -> str | None:
-    s = "".join(c for c in run if c not in " :")
+    s = "".join(c for c in run if c not in " :\r\n\t>")
     if len(s) % 2:
         s = s[:-1]
     try:

@@ -13,7 +13,7 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from ..carriers import Judgement, judge_hidden
+from ..carriers import Judgement, conceals, judge_hidden
 from .hidden_directives import Assessment, assess
 
 MAX_HIDDEN = 200  # hidden blocks judged per document; the rest are counted, never read as clean
@@ -282,6 +282,8 @@ def _front_matter_directives(doc: Document) -> Iterator[Hit]:
             continue
         if not set(a.signals) & _HOSTILE:
             continue
+        if set(a.signals) & _HOSTILE == {"conceal"} and not conceals(value):
+            continue  # "... WITHOUT mentioning the PRD": an output rule, not hiding anything from the user
         hit = _finding(a, f"Front matter field {key.strip()!r}", start, end, value)
         if hit:
             yield hit

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..carriers import encoded_spans, judge_hidden, rescan, conceals, commands_action, addresses_agent
+from ..carriers import addresses_agent, commands_action, conceals, encoded_spans, gives_away_authority, judge_hidden, rescan
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
@@ -84,6 +84,8 @@ def _details(doc: Document) -> Iterator[Hit]:
             body = doc.text[summary_end + 10:end]
         a = assess(body[:8000])
         hostile = [s for s in a.signals if s in HOSTILE]
+        if gives_away_authority(body):
+            hostile.append("authority")
         hide = conceals(body)
         found, ids = rescan(body, doc.path) if (hostile or hide or a.severity is not None) else (None, ())
         reasons = hostile + (["conceal"] if hide and "conceal" not in hostile else []) + [f"re-read: {i}" for i in ids]

@@ -339,28 +339,41 @@ class Encoded:
     decoded: str
 
 
+# One RE2 pass finds every candidate run; the group that matched names the encoding.
+_ANY_ENCODED = rx(
+    r"(?:^|[^0-9A-Za-z+/=_%-])(?:"
+    r"((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)"
+    r"|([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)"
+    r"|((?:[A-Za-z0-9+/]{40,}(?:\r?\n[ \t>]*[A-Za-z0-9+/]{8,})*|[A-Za-z0-9_-]{40,})={0,2})"
+    r"|((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,}))"
+)
+
+
 def _spans(text: str) -> Iterator[Encoded]:
+    from .document import _ByteToChar
     data = text.encode("utf-8", "surrogatepass")
-    ascii_text = len(data) == len(text)
-    seen: list[tuple[int, int]] = []
+    to_char = _ByteToChar(text, data)
+    decoders = (("hex", _hex), ("base32", _b32), ("base64", _b64), ("percent", _pct))
     count = 0
-    for name, regex, decode in (("hex", _HEX, _hex), ("base32", _B32, _b32), ("base64", _B64, _b64), ("percent", _PCT, _pct)):
-        for m in regex.finditer(data):
-            s, e = m.start(1), m.end(1)
-            if e - s < MIN_ENCODED or any(a <= s < b for a, b in seen):
+    for m in _ANY_ENCODED.finditer(data):
+        for group, (name, decode) in enumerate(decoders, start=1):
+            s, e = m.start(group), m.end(group)
+            if s < 0:
                 continue
+            if e - s < MIN_ENCODED:
+                break
             count += 1
             if count > MAX_SPANS:
                 return
             run = data[s:min(e, s + MAX_RUN)].decode("ascii", "replace")
             decoded = decode(run)
+            if name == "base32" and (decoded is None or not natural_language(decoded)):
+                decoded, name = _b64(run), "base64"  # an all-capitals base64 run
             if decoded is None or not natural_language(decoded):
-                continue
-            seen.append((s, e))
-            if not ascii_text:
-                s = len(data[:s].decode("utf-8", "replace"))
-                e = s + len(run)
-            yield Encoded(s, e, name, decoded)
+                break
+            cs = to_char(s)
+            yield Encoded(cs, cs + len(run), name, decoded)
+            break
 
 
 _ROT13_WORDS = frozenset("""
@@ -369,22 +382,44 @@ run send read ignore every them they their what are for was tell user agent inst
 """.split())
 
 
+# ROT13 of "the", "and", "you", "to", "of", "is", "for" as words: a line holding none is no ROT13 of English.
+_ROT13_HINT = rx(r"(?i)(?:^|[\s(])(?:gur|naq|lbh|lbhe|gb|bs|vf|sbe|arire|nyjnlf)(?:[\s,.;:)]|$)")
+_ENGLISH_MARKS = (" the ", " and ", " to ", " of ", " is ", " a ", " in ", " for ", " you", " it ", " on ", " with ")
+
+
 def rot13_spans(text: str, limit: int = 2000) -> Iterator[Encoded]:
-    """Lines whose ROT13 reads as English while the line itself does not."""
-    pos = 0
-    for n, line in enumerate(text.split("\n")):
-        if n >= limit:
+    """Lines whose ROT13 reads as English while the line itself does not. Cheap substring tests
+    (in C) drop ordinary English lines and code before any word is counted."""
+    from .document import _ByteToChar
+    data = text.encode("utf-8", "surrogatepass")
+    to_char = _ByteToChar(text, data)  # byte to character offsets, incremental (matches come in order)
+    seen = -1
+    count = 0
+    for m in _ROT13_HINT.finditer(data):
+        at = to_char(m.start())
+        begin = text.rfind("\n", 0, at) + 1
+        if begin <= seen:
+            continue
+        stop = text.find("\n", at)
+        stop = len(text) if stop < 0 else stop
+        seen = begin
+        count += 1
+        if count > limit:
             return
-        start = pos
-        pos += len(line) + 1
+        start, line = begin, text[begin:stop]
+        if len(line) < 30 or line.count(" ") < 5:
+            continue
+        low = f" {line.lower()} "
+        if any(m in low for m in _ENGLISH_MARKS):
+            continue
+        decoded = codecs.decode(line, "rot13")
+        dlow = f" {decoded.lower()} "
+        if sum(1 for m in _ENGLISH_MARKS if m in dlow) < 2:
+            continue
         words = [w.strip(".,;:!?'\"()`*").lower() for w in line.split()]
         words = [w for w in words if w.isalpha()]
         if len(words) < 6:
             continue
-        plain = sum(1 for w in words if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
-        if plain > 0.15 * len(words):
-            continue
-        decoded = codecs.decode(line, "rot13")
         dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
         hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
         if hits >= 3 and hits >= 0.3 * len(words):

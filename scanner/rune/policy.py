@@ -45,6 +45,13 @@ REVIEW_SHAPES = (
     Shape("tells the agent not to ask for review", rx(
         r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:request|ask\s+for|wait\s+for|add)\s+(?:a\s+|any\s+)?(?:second\s+)?(?:reviews?|reviewers?|approvals?)\b"),
         negatable=False),
+    Shape("makes review optional", rx(
+        r"\b(?:code\s+)?reviews?\s+(?:is|are)\s+(?:now\s+)?(?:optional|not\s+(?:required|needed|necessary|mandatory))\b"
+        r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
+        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
+    Shape("merges on failing checks or skips commit hooks", rx(
+        r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:even\s+)?(?:when|if|while|with)\s+(?:the\s+)?(?:ci|checks|tests|build|pipeline)\s+(?:is\s+|are\s+)?"
+        r"(?:red|failing|failed|broken)\b|\bgit\s+(?:commit|push)\b[^\n]{0,60}--no-verify\b")),
     Shape("approves changes whatever they contain", rx(
         r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
 )
@@ -81,6 +88,23 @@ INSECURE_SHAPES = (
         r"(?:\w+\s+)?(?:tracked|committed|checked\s+in|versioned|stored|kept)\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control)\b"
         r"|\b(?:commit|add|check\s+in|push|track)\s+" + _W + r"{0,3}?(?:real|production|prod|live)\s+(?:\w+\s+)?(?:keys|credentials|secrets|tokens|passwords)\b"
         r"|\b(?:remove|delete|drop|take)\s+(?:that|the|this|its)\s+(?:line|entry|rule|pattern)\b[^.\n]{0,40}?\b(?:and\s+)?(?:commit|add|track)\b")),
+    Shape("passwords stored in clear or with a fast hash", rx(
+        r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
+        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+    Shape("token signatures not verified", rx(
+        r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
+        r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
+        r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"), negatable=False),
+    Shape("user content rendered unescaped", rx(
+        r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)\w*\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
+    Shape("files or folders writable by everyone", rx(
+        r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
+    Shape("secrets written to logs", rx(
+        r"\blog\w*\s+(?:[^\s;!?]+\s+){0,5}?(?:authorization\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
+        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?")),
+    Shape("debug mode in production", rx(
+        r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
     Shape("routes that go around authentication", rx(
         r"\b(?:go|goes|going|get|gets|route|routes|bypass\w*|skip\w*|around|past)\s+(?:around\s+|past\s+)?(?:the\s+)?(?:session|auth\w*|login|access[\s-]control|permission|security|jwt|token)\s+"
         r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"

@@ -349,9 +349,9 @@ _ANY_ENCODED = rx(
 )
 
 
-def _spans(text: str) -> Iterator[Encoded]:
+def _spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
     from .document import _ByteToChar
-    data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
     to_char = _ByteToChar(text, data)
     decoders = (("hex", _hex), ("base32", _b32), ("base64", _b64), ("percent", _pct))
     count = 0
@@ -383,15 +383,18 @@ run send read ignore every them they their what are for was tell user agent inst
 
 
 # ROT13 of "the", "and", "you", "to", "of", "is", "for" as words: a line holding none is no ROT13 of English.
-_ROT13_HINT = rx(r"(?i)(?:^|[\s(])(?:gur|naq|lbh|lbhe|gb|bs|vf|sbe|arire|nyjnlf)(?:[\s,.;:)]|$)")
+_ROT13_HINT = rx(r"(?:^|[\s(])(?:[Gg]ur|[Nn]aq|[Ll]bh|[Ll]bhe|[Gg]b|[Bb]s|[Vv]f|[Ss]be|[Aa]erire|[Nn]yjnlf)(?:[\s,.;:)]|$)")
+_ROT13_GATE = rx(r"\b(?:[Gg]ur|[Nn]aq|[Ll]bh|[Ss]be|[Gg]b|[Bb]s|[Vv]f) ")
 _ENGLISH_MARKS = (" the ", " and ", " to ", " of ", " is ", " a ", " in ", " for ", " you", " it ", " on ", " with ")
 
 
-def rot13_spans(text: str, limit: int = 2000) -> Iterator[Encoded]:
+def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iterator[Encoded]:
     """Lines whose ROT13 reads as English while the line itself does not. Cheap substring tests
     (in C) drop ordinary English lines and code before any word is counted."""
     from .document import _ByteToChar
-    data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if _ROT13_GATE.search(data) is None:
+        return  # one cheap RE2 pass: no ROT13 of a common English word anywhere
     to_char = _ByteToChar(text, data)  # byte to character offsets, incremental (matches come in order)
     seen = -1
     count = 0
@@ -426,7 +429,8 @@ def rot13_spans(text: str, limit: int = 2000) -> Iterator[Encoded]:
             yield Encoded(start, start + len(line), "rot13", decoded)
 
 
-def encoded_spans(text: str) -> Iterator[Encoded]:
-    """Encoded runs (base64, base32, hex, percent, ROT13) that decode to natural language."""
-    yield from _spans(text)
-    yield from rot13_spans(text)
+def encoded_spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
+    """Encoded runs (base64, base32, hex, percent, ROT13) that decode to natural language.
+    `data`: the text's UTF-8 bytes when the caller has them already."""
+    yield from _spans(text, data)
+    yield from rot13_spans(text, data=data)

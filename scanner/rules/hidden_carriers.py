@@ -101,7 +101,7 @@ def _encoded(doc: Document) -> Iterator[Hit]:
     if doc.kind not in ("prose", "config"):
         return
     code = doc.code_block_lines
-    for span in encoded_spans(doc.text):
+    for span in encoded_spans(doc.text, doc.raw_bytes):
         j = judge_hidden(span.decoded, doc.path)
         shown = " ".join(span.decoded.split())[:300]
         in_code = doc.position(span.start)[0] in code

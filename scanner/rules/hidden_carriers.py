@@ -27,7 +27,7 @@ _IMAGE = rx(r"!\[([^\]\n]*)\](?:\(\s*<?[^)\s>]*>?(?:\s+(?:\"([^\"\n]*)\"|'([^'\n
 
 
 def _images(doc: Document) -> Iterator[Hit]:
-    if "![" not in doc.text:
+    if b"![" not in doc.raw_bytes:
         return
     code = doc.code_block_lines
     for m in doc.finditer(_IMAGE, normalized=False, limit=MAX_HIDDEN):
@@ -50,7 +50,7 @@ _ATTRIBUTE = rx(
 
 
 def _attributes(doc: Document) -> Iterator[Hit]:
-    if "=" not in doc.text or "<" not in doc.text:
+    if b'="' not in doc.raw_bytes and b"='" not in doc.raw_bytes:
         return
     code = doc.code_block_lines
     for m in doc.finditer(_ATTRIBUTE, normalized=False, limit=MAX_HIDDEN):
@@ -65,9 +65,10 @@ def _attributes(doc: Document) -> Iterator[Hit]:
 def _details(doc: Document) -> Iterator[Hit]:
     """Collapsed <details> bodies: closed by default, so reviewers skim past them. Instructions
     for the human (troubleshooting steps) are fine; hostile ones are raised to high."""
-    lowered = doc.text.lower()
-    if "<details" not in lowered:
+    raw = doc.raw_bytes
+    if b"<details" not in raw and b"<DETAILS" not in raw and b"<Details" not in raw:
         return
+    lowered = doc.text.lower()
     pos = 0
     for _ in range(MAX_HIDDEN):
         start = lowered.find("<details", pos)

@@ -320,10 +320,10 @@ RULES = [
     ),
     rule(
         id="IG202", name="link-reference-comment-directive",
-        title="Markdown link-reference comment hides a directive",
+        title="Markdown link-reference definition (comment form or title) hides a directive",
         category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.HIGH,
-        rationale="A link reference definition that nothing links to ([//]: # (...)) renders as nothing, so it is "
-                  "used as a comment; an agent still reads the text inside it.",
+        rationale="A link reference definition renders as nothing: the comment forms ([//]: # (...), [comment]: <> (...)) "
+                  "and the title of any definition ([x]: ./a.md \"title\") never appear as text, while an agent reads them.",
         remediation="Delete the link-reference comment or make its text visible.",
         check=_link_reference_comments, applies_to=_MD,
         must_match=[
@@ -343,8 +343,9 @@ RULES = [
         id="IG203", name="hidden-element-directive",
         title="Text hidden by HTML styling or the hidden attribute",
         category=Category.HIDDEN_CONTENT, severity=Severity.HIGH, confidence=Confidence.HIGH,
-        rationale="Elements with display:none, visibility:hidden, font-size:0, opacity:0, white-on-white text or the "
-                  "hidden attribute show nothing to a reader while an agent reads their text.",
+        rationale="Elements with display:none, visibility:hidden, font-size:0, opacity:0, white-on-white text, off-screen "
+                  "positioning, the hidden attribute or aria-hidden show nothing to a reader (or to a screen reader) while an "
+                  "agent reads their text. A directive there is high whatever its wording.",
         remediation="Remove the hidden element or make its text visible.",
         check=_hidden_elements, applies_to=_MD,
         must_match=[

@@ -58,7 +58,7 @@ _ACTION = (
     r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://|webhook|endpoint|server|gist|paste)|"
     r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){1,80}?(?:https?://|\bas\s+(?:part|instructions?))|"
     r"treat\s+(?:[^.\n]|\.\S){1,80}?\bas\s+(?:part|instructions?|authoritative|trusted|binding|the\s+(?:owner|maintainer|user)|system|your)|"
-    r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\bin\s+(?:your|the|every)\s+(?:reply|replies|answer|response|output|commit|pr|summary))"
+    r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\b(?:in|into|with)\s+(?:your|the|every|each|any|a)\s+(?:[^\s.;!?]+\s+){0,2}?(?:reply|replies|answer|response|output|commit|pr|summary|message|description|comment|request|url|log))"
 )
 _IMPERATIVE = rx(
     r"(?:^\s*|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
@@ -331,6 +331,39 @@ def _pct(run: str) -> str | None:
     return out if out != run else None
 
 
+def _escapes(run: str) -> str | None:
+    """\\x69\\x67 / \\u0069 / &#105; &#x69; runs: character codes written out."""
+    out: list[str] = []
+    i = 0
+    while i < len(run):
+        if run.startswith("\\x", i):
+            out.append(chr(int(run[i + 2:i + 4], 16)))
+            i += 4
+        elif run.startswith("\\u", i):
+            out.append(chr(int(run[i + 2:i + 6], 16)))
+            i += 6
+        elif run.startswith("&#", i):
+            close = run.find(";", i)
+            body = run[i + 2:close]
+            try:
+                out.append(chr(int(body[1:], 16) if body[:1] in "xX" else int(body)))
+            except ValueError:
+                return None
+            i = close + 1
+        else:
+            return None
+    text = "".join(out)
+    try:  # \\x escapes of UTF-8 bytes
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+
+
+def _binary(run: str) -> str | None:
+    bits = "".join(c for c in run if c in "01")
+    return _decode_text(bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits) - 7, 8)))
+
+
 @dataclass(frozen=True)
 class Encoded:
     start: int  # offsets into the scanned text
@@ -342,10 +375,12 @@ class Encoded:
 # One RE2 pass finds every candidate run; the group that matched names the encoding.
 _ANY_ENCODED = rx(
     r"(?:^|[^0-9A-Za-z+/=_%-])(?:"
+    r"((?:[01]{8}[ ,]?){12,})(?:[^0-9A-Za-z]|$)|"
     r"((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)"
     r"|([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)"
     r"|((?:[A-Za-z0-9+/]{40,}(?:\r?\n[ \t>]*[A-Za-z0-9+/]{8,})*|[A-Za-z0-9_-]{40,})={0,2})"
-    r"|((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,}))"
+    r"|((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,})"
+    r"|((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#x?[0-9a-fA-F]{2,5};){12,}))"
 )
 
 
@@ -353,7 +388,7 @@ def _spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
     from .document import _ByteToChar
     data = text.encode("utf-8", "surrogatepass") if data is None else data
     to_char = _ByteToChar(text, data)
-    decoders = (("hex", _hex), ("base32", _b32), ("base64", _b64), ("percent", _pct))
+    decoders = (("binary", _binary), ("hex", _hex), ("base32", _b32), ("base64", _b64), ("percent", _pct), ("escapes", _escapes))
     count = 0
     for m in _ANY_ENCODED.finditer(data):
         for group, (name, decode) in enumerate(decoders, start=1):

@@ -36,6 +36,9 @@ REVIEW_SHAPES = (
         r"\b(?:merge|merged|merges|merging|push|pushed|pushes|pushing|land|lands|ship|ships|release|releases|deploy|deploys)\s+"
         + _W + r"{0,8}?without\s+(?:any\s+|a\s+|the\s+|waiting\s+for\s+(?:a\s+|the\s+)?|second\s+)?(?:code\s+|peer\s+|human\s+|green\s+)?"
         r"(?:reviews?|reviewers?|approvals?|sign-?offs?|ci|checks|status\s+checks|tests)\b")),
+    Shape("pushes straight to the protected branch", rx(
+        r"\b(?:push|pushes|pushed|pushing|commit|commits|merge|merges)\s+(?:[^\s;!?]+\s+){0,3}?(?:directly|straight|right)\s+(?:in)?to\s+"
+        r"(?:`)?(?:main|master|trunk|prod|production|release|the\s+(?:default|main|release)\s+branch)\b")),
     Shape("merges with administrator rights past branch protection", rx(
         r"\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b|\bmerge\w*\s+" + _W + r"{0,4}?(?:with|using)\s+(?:admin|administrator)\s+(?:rights|privileges|override)")),
     Shape("skips review, approval or required checks", rx(

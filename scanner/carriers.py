@@ -38,7 +38,8 @@ _AGENT_NAMES = (
 _ADDRESS = rx(
     # A vocative at the start of a sentence or line: "Copilot: ...", "AI agents, ...", "Dear assistant".
     r"(?:^|[.!?\n>\-*]\s*|[\"'(\[]\s*)(?:(?:hey|hi|dear|attention|note|notice|reminder|message|instructions?|directive)\s+)?"
-    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?" + _AGENT_NAMES + r"\s*(?::|,|\s-\s|—)\s*\S"
+    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?" + _AGENT_NAMES + r"(?:\s*(?:,|and|or|&|/)\s*(?:the\s+|other\s+)?" + _AGENT_NAMES + r"){0,3}"
+    r"\s*(?::|,|\s-\s|—)\s*\S"
     r"|\b(?:note|message|instructions?|directive|reminder|notice)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?" + _AGENT_NAMES + r"\b"
     r"|\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|automated|coding\s+agent|bot)\b"
     r"|\bas\s+an?\s+(?:ai|llm|language\s+model|assistant|coding\s+agent)\b"
@@ -95,6 +96,7 @@ _AUTHORITY = rx(
     r"|\b(?:push|pushes|pushing)\s+(?:--force|-f)\b|\bforce[\s-]?push\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:to\s+)?(?:main|master|the\s+default|release|prod)"
     r"|\bgit\s+push\s+(?:[^\n]{0,40}\s)?(?:--force|-f)\b|\bgh\s+pr\s+merge\b[^\n]{0,60}--admin\b"
     r"|\bdismiss\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:alerts?|findings|reviews?|warnings)\b"
+    r"|\b(?:mark|marks|marking|label|close|resolve)\w*\s+(?:[^\s.;!?]+\s+){0,5}?(?:as\s+)?(?:a\s+)?(?:false\s+positives?|won'?t\s+fix|not\s+a\s+(?:bug|vulnerability|issue))\b"
     r"|\b(?:delete|remove|disable|turn\s+off)\s+(?:the\s+)?branch\s+protection"
 )
 
@@ -104,6 +106,17 @@ def _norm(text: str) -> str:
 
 
 MAX_JUDGED = 4000  # characters of one carrier judged
+
+
+_STRONG_ACTION = rx(
+    r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
+    r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"
+)
+
+
+def a_signals(text: str) -> tuple[str, ...]:
+    from .rules.hidden_directives import assess
+    return assess(text, hidden=True).signals
 
 
 def addresses_agent(text: str) -> bool:
@@ -214,9 +227,12 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
     if address or hide:
         sev = Severity.HIGH
     elif action and len(norm.split()) >= 3:
-        # A bare imperative ("Run a benchmark to see results here") in a web page's hidden panel
-        # is interface text; in an agent file nobody sees it, it is an order.
-        sev = Severity.MEDIUM if markup_page else Severity.HIGH
+        # An order nobody sees is high when it moves data, changes review state or overrides
+        # instructions, or touches credentials; a bare "run `make docs`" in a maintainer's comment is
+        # reported at medium (and a web page's hidden interface text, "Run a benchmark to see
+        # results", too).
+        strong = _STRONG_ACTION.test(norm) or "sensitive" in a_signals(text)
+        sev = Severity.HIGH if strong and not markup_page else Severity.MEDIUM
     if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
         sev = a.severity if sev is None else max(sev, a.severity)
     elif a.severity is not None and sev is None:

@@ -37,7 +37,7 @@ REVIEW_SHAPES = (
         + _W + r"{0,8}?without\s+(?:any\s+|a\s+|the\s+|waiting\s+for\s+(?:a\s+|the\s+)?|second\s+)?(?:code\s+|peer\s+|human\s+|green\s+)?"
         r"(?:reviews?|reviewers?|approvals?|sign-?offs?|ci|checks|status\s+checks|tests)\b")),
     Shape("pushes straight to the protected branch", rx(
-        r"\b(?:push|pushes|pushed|pushing|commit|commits|merge|merges)\s+(?:[^\s;!?]+\s+){0,3}?(?:directly|straight|right)\s+(?:in)?to\s+"
+        r"\b(?:push|pushes|pushed|pushing|commit|commits|merge|merges|land|lands|landed|ship|ships)\s+(?:[^\s;!?]+\s+){0,3}?(?:directly|straight|right)\s+(?:in)?to\s+"
         r"(?:`)?(?:main|master|trunk|prod|production|release|the\s+(?:default|main|release)\s+branch)\b")),
     Shape("merges with administrator rights past branch protection", rx(
         r"\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b|\bmerge\w*\s+" + _W + r"{0,4}?(?:with|using)\s+(?:admin|administrator)\s+(?:rights|privileges|override)")),
@@ -49,7 +49,7 @@ REVIEW_SHAPES = (
         r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:request|ask\s+for|wait\s+for|add)\s+(?:a\s+|any\s+)?(?:second\s+)?(?:reviews?|reviewers?|approvals?)\b"),
         negatable=False),
     Shape("makes review optional", rx(
-        r"\b(?:code\s+)?reviews?\s+(?:is|are)\s+(?:now\s+)?(?:optional|not\s+(?:required|needed|necessary|mandatory))\b"
+        r"\b(?:code\s+)?(?:reviews?|approvals?|sign-?offs?|reviewers?)\s+(?:is|are)\s+(?:now\s+)?(?:optional|(?:no\s+longer|not)\s+(?:required|needed|necessary|mandatory))\b"
         r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
         r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
     Shape("merges on failing checks or skips commit hooks", rx(
@@ -67,8 +67,8 @@ INSECURE_SHAPES = (
         r"%[\s-]?(?:formatting|s\b)|template\s+(?:literals?|strings?)|\+\s*operators?|sprintf)"
         r"|\b(?:f-?strings?|string\s+(?:formatting|concatenation|interpolation)|template\s+literals?|sprintf|\.format\(\))\s+" + _W + r"{0,4}?"
         r"(?:for|to\s+build|to\s+construct|to\s+write|in|into)\s+" + _W + r"{0,2}?(?:sql|quer(?:y|ies))\b"
-        r"|\b(?:interpolat\w+|concatenat\w+|splic\w+|inlin\w+|paste|embed\w*)\s+" + _W + r"{0,4}?(?:values?|params?|parameters|input|ids?)\s+"
-        + _W + r"{0,3}?(?:directly\s+)?(?:into|in)\s+(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?)"
+        r"|\b(?:interpolat\w*|concatenat\w*|splic\w*|inlin\w*|paste|embed\w*|append\w*|inject\w*)\s+" + _W + r"{0,6}?(?:directly\s+)?(?:into|in|to)\s+"
+        r"(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?|select|sql\s+strings?)\b"
         r"|\b(?:instead\s+of|skip\w*|drop\w*|without|no\s+more)\s+(?:\w+\s+)?(?:bound|bind|binding|prepared|parameteri[sz]ed|placeholder)\s+"
         r"(?:parameters|params|statements|queries|values)")),
     Shape("TLS certificates accepted whatever they say", rx(

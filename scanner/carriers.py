@@ -96,7 +96,7 @@ _AUTHORITY = rx(
     r"|\b(?:push|pushes|pushing)\s+(?:--force|-f)\b|\bforce[\s-]?push\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:to\s+)?(?:main|master|the\s+default|release|prod)"
     r"|\bgit\s+push\s+(?:[^\n]{0,40}\s)?(?:--force|-f)\b|\bgh\s+pr\s+merge\b[^\n]{0,60}--admin\b"
     r"|\bdismiss\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:alerts?|findings|reviews?|warnings)\b"
-    r"|\b(?:mark|marks|marking|label|close|resolve)\w*\s+(?:[^\s.;!?]+\s+){0,5}?(?:as\s+)?(?:a\s+)?(?:false\s+positives?|won'?t\s+fix|not\s+a\s+(?:bug|vulnerability|issue))\b"
+    r"|\b(?:mark|marks|marking|label|close|resolve)\w*\s+(?:[^\s.;!?]+\s+){0,8}?(?:as\s+)?(?:a\s+)?(?:false\s+positives?|won'?t\s+fix|not\s+a\s+(?:bug|vulnerability|issue))\b"
     r"|\b(?:delete|remove|disable|turn\s+off)\s+(?:the\s+)?branch\s+protection"
 )
 
@@ -111,6 +111,9 @@ MAX_JUDGED = 4000  # characters of one carrier judged
 _STRONG_ACTION = rx(
     r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
     r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"
+    r"|\badd\s+(?:a|an|the)\s+(?:[^\s.;!?]+\s+)?(?:step|hook|key|token|collaborator|user|route|endpoint|trailer|webhook)\b"
+    r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
+    r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|ssh\b|private\s+keys?)"
 )
 
 
@@ -224,14 +227,14 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
         hostile.append("authority")
     reasons.extend(s for s in hostile if s not in reasons)
     sev: Severity | None = None
-    if address or hide:
-        sev = Severity.HIGH
-    elif action and len(norm.split()) >= 3:
-        # An order nobody sees is high when it moves data, changes review state or overrides
-        # instructions, or touches credentials; a bare "run `make docs`" in a maintainer's comment is
-        # reported at medium (and a web page's hidden interface text, "Run a benchmark to see
-        # results", too).
-        strong = _STRONG_ACTION.test(norm) or "sensitive" in a_signals(text)
+    if hide:
+        sev = Severity.HIGH  # hidden text that tells its reader to keep something from the user
+    elif address or action and len(norm.split()) >= 3:
+        # An order nobody sees is high when it moves data, changes review or repository state,
+        # overrides instructions or touches credentials. A bare "run `make docs`" in a maintainer's
+        # comment, or "Claude: prefer small diffs", is reported at medium; so is a web page's hidden
+        # interface text ("Run a benchmark to see results").
+        strong = bool(_STRONG_ACTION.test(norm) or {"sensitive", "url"} & set(a.signals) or hostile)
         sev = Severity.HIGH if strong and not markup_page else Severity.MEDIUM
     if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
         sev = a.severity if sev is None else max(sev, a.severity)

@@ -71,15 +71,19 @@ def _system_path_commands(doc: Document) -> Iterator[Hit]:
 _PROSE_PACKAGE = rx(
     r"\b(?:package|library|lib|module|dependency|client|sdk|wrapper|plugin)\s+(?:called\s+|named\s+)?[\"'`‘“]?(@?[a-z0-9][a-z0-9._-]{2,60}(?:/[a-z0-9._-]+)?)[\"'`’”]?"
     r"|[\"'`‘“](@?[a-z0-9][a-z0-9._-]{2,60}(?:/[a-z0-9._-]+)?)[\"'`’”]\s+(?:package|library|lib|module|dependency|client|sdk)\b"
+    r"|\b(?:use|uses|using|install|installs|add|adds|import|imports|require|requires|switch\s+to|move\s+to|migrate\s+to)\s+"
+    r"(@?[a-z][a-z0-9._-]{2,40}(?:/[a-z0-9._-]+)?)\s+(?:for|to|as|instead|in\s+(?:every|all|new))\b"
 )
 _NOT_NAMES = frozenset({"the", "for", "and", "that", "this", "with", "from", "manager", "managers", "json", "lock", "version", "versions",
-                        "name", "names", "index", "registry", "level", "scope", "root", "which", "when", "will", "should", "must"})
+                        "name", "names", "index", "registry", "level", "scope", "root", "which", "when", "will", "should", "must",
+                        "them", "these", "those", "its", "our", "your", "their", "one", "all", "any", "each", "every", "only", "both",
+                        "tabs", "spaces", "utc", "git", "main", "more", "less", "new", "old", "same", "other", "that's"})
 
 
 def _prose_package_refs(doc: Document) -> Iterator[PackageRef]:
     from ..rune.negation import negated
     for m in doc.finditer(_PROSE_PACKAGE, limit=500):
-        name = m.group(1) or m.group(2) or ""
+        name = m.group(1) or m.group(2) or m.group(3) or ""
         if not name or name in _NOT_NAMES or name.replace(".", "").replace("-", "").isdigit():
             continue
         if negated(doc, m.start, m.end):

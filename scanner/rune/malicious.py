@@ -19,7 +19,7 @@ DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ma
 _NAME = r"(@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?)"
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:[-+][0-9a-z.-]+)?)"
 _PIN = rx(
-    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:to\s+|at\s+|version\s+|v)?`?|`?\s*:\s*[\"']?[\^~=]?)" + _VERSION + r"\b"
+    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:to\s+|at\s+|version\s+|v)?`?|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*)" + _VERSION + r"\b"
 )
 
 
@@ -33,7 +33,7 @@ def data() -> dict:
 def _index() -> dict[str, dict[str, frozenset[str]]]:
     d = data()
     out: dict[str, dict[str, frozenset[str]]] = {}
-    for eco in ("npm", "pypi"):
+    for eco in ("npm", "pypi", "rubygems"):
         merged: dict[str, set[str]] = {}
         for source in (d.get(eco) or {}, (d.get("curated") or {}).get(eco) or {}):
             for name, versions in source.items():

@@ -118,8 +118,11 @@ _HIDING_TAG = rx(
     r"(?:^|[\s;\"'])color\s*:\s*(?:white|#fff(?:fff)?|transparent|rgba\([^)]*,\s*0\))|"
     r"(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:;|\"|')|clip-path\s*:\s*inset\(\s*(?:50|100)%|"
     r"(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\d{3,}(?:\.\d+)?(?:px|em|rem|vw|vh|pt|%)|"
-    r"clip\s*:\s*rect\(\s*0|transform\s*:\s*translate[xy]?\(\s*-\d{3,}|\saria-hidden\s*=\s*[\"']?true)(?:[\s=/;\"'!][^<>]*)?)>"
+    r"clip\s*:\s*rect\(\s*0|transform\s*:\s*translate[xy]?\(\s*-\d{3,}|\saria-hidden\s*=\s*[\"']?true|"
+    r"font-size\s*:\s*(?:0?\.\d+|1)(?:px|pt)|\scolor\s*=\s*[\"']?(?:white|#fff(?:fff)?)\b)(?:[\s=/;\"'!][^<>]*)?)>"
 )
+# Elements a renderer never shows at all, whatever their attributes.
+_NEVER_SHOWN = rx(r"<(template|noscript)\b[^<>]*>")
 _VOID = frozenset({"input", "img", "br", "hr", "meta", "link", "source", "track", "wbr", "area", "base", "col", "embed", "param"})
 
 
@@ -146,7 +149,7 @@ def _inner_text(doc: Document, tag: str, after: int) -> tuple[int, str]:
 
 
 # Cheap first pass: an opening tag that mentions any hiding attribute at all.
-_HIDING_HINT = rx(r"(?i)<[a-z][^<>]*(?:hidden|display|visibility|font-size|opacity|color|height|width|clip|left|top|right|indent|margin|transform)")
+_HIDING_HINT = rx(r"(?i)<[a-z][^<>]*(?:hidden|display|visibility|font-size|opacity|color|height|width|clip|left|top|right|indent|margin|transform)|<template|<noscript")
 
 
 _STYLED_TAG = rx(r"<([a-z][a-z0-9-]*)\b[^<>]*?\b(style|class)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)')[^<>]*>")
@@ -207,6 +210,8 @@ def _hidden_elements(doc: Document) -> Iterator[Hit]:
     markdown = doc.language != "html"
     hidden_classes = _hidden_classes(doc) if has_style else frozenset()
     candidates = [(m.start, m.end, m.group(1) or "", "attributes") for m in doc.finditer(_HIDING_TAG, normalized=True, limit=MAX_HIDDEN)]
+    if "<template" in doc.normalized_text or "<noscript" in doc.normalized_text:
+        candidates += [(m.start, m.end, m.group(1) or "", "never rendered") for m in doc.finditer(_NEVER_SHOWN, normalized=True, limit=MAX_HIDDEN)]
     for m in doc.finditer(_STYLED_TAG, normalized=True, limit=MAX_HIDDEN):
         value = m.group(3) or m.group(4) or ""
         if m.group(2) == "style" and hides(value):

@@ -199,3 +199,29 @@ def test_written_out_character_codes_are_decoded(encode):
 
 def test_rune_push_straight_to_main():
     assert hits("IG806", "**Decision:** agents push directly to `main` after tests pass.\n", ".rune/decisions.md")
+
+
+def test_refresh_script_keeps_explicit_versions_only(tmp_path):
+    import importlib.util
+    import json
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("refresh", Path(__file__).resolve().parent.parent / "scripts" / "refresh_malicious_packages.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    npm = tmp_path / "osv" / "malicious" / "npm"
+    (npm / "hijacked").mkdir(parents=True)
+    (npm / "squat").mkdir(parents=True)
+    (npm / "hijacked" / "MAL-1.json").write_text(json.dumps({"affected": [
+        {"package": {"ecosystem": "npm", "name": "hijacked"}, "versions": ["1.2.3"]}]}))
+    (npm / "squat" / "MAL-2.json").write_text(json.dumps({"affected": [
+        {"package": {"ecosystem": "npm", "name": "squat"}, "ranges": [{"type": "SEMVER", "events": [{"introduced": "0"}]}]}]}))
+    (tmp_path / "compromised-packages.csv").write_text('Package,Compromised Versions\n"@x/y","0.1.0, 0.2.0"\n')
+    found = mod.read_checkout(tmp_path)
+    assert found["npm"] == {"hijacked": {"1.2.3"}, "@x/y": {"0.1.0", "0.2.0"}}
+
+
+def test_bundled_snapshot_records_source_and_date():
+    from scanner.rune.malicious import data, known_malicious
+    d = data()
+    assert "OpenSSF" in d["source"] and d["license"] == "Apache-2.0" and d["snapshot_date"]
+    assert known_malicious("event-stream", "3.3.6") == "npm" and known_malicious("event-stream", "3.3.5") is None

@@ -58,9 +58,15 @@ def _images(doc: Document) -> Iterator[Hit]:
 
 # Attribute values a page never shows as text: tooltips, accessibility labels, data attributes.
 _ATTRIBUTE = rx(
-    r"<[a-zA-Z][a-zA-Z0-9-]*\s[^<>]*?\b(title|alt|aria-[a-z-]+|data-[a-z0-9_.-]+|placeholder|content|summary|label)\s*=\s*"
-    r"(?:\"([^\"]{12,})\"|'([^']{12,})')"
+    r"\s(title|alt|aria-[a-z-]+|data-[a-z0-9_.-]+|placeholder|content|summary|label)\s*=\s*(?:\"([^\"<>]{12,})\"|'([^'<>]{12,})')"
 )
+
+
+def _inside_tag(text: str, offset: int) -> bool:
+    """Is `offset` inside an HTML start tag (after a `<name` and before its `>`)? Bounded look-back."""
+    lo = max(0, offset - 2000)
+    lt = text.rfind("<", lo, offset)
+    return lt >= 0 and text.rfind(">", lt, offset) < 0 and text[lt + 1:lt + 2].isalpha()
 
 
 def _attributes(doc: Document) -> Iterator[Hit]:
@@ -68,7 +74,7 @@ def _attributes(doc: Document) -> Iterator[Hit]:
         return
     code = doc.code_block_lines
     for m in doc.finditer(_ATTRIBUTE, normalized=False, limit=MAX_HIDDEN):
-        if doc.position(m.start)[0] in code or _in_inline_code(doc, m.start):
+        if not _inside_tag(doc.text, m.start) or doc.position(m.start)[0] in code or _in_inline_code(doc, m.start):
             continue
         value = m.group(2) or m.group(3) or ""
         hit = judged_hit(judge_hidden(value[:MAX_ATTR], doc.path), f"HTML {m.group(1)} attribute", m.start, m.end, value)
@@ -85,7 +91,7 @@ def _details(doc: Document) -> Iterator[Hit]:
     """Collapsed <details> bodies: closed by default, so reviewers skim past them. Instructions
     for the human (troubleshooting steps) are fine; hostile ones are raised to high."""
     raw = doc.raw_bytes
-    if b"<details" not in raw and b"<DETAILS" not in raw and b"<Details" not in raw:
+    if b"etails" not in raw and b"ETAILS" not in raw:
         return
     lowered = doc.text.lower()
     pos = 0

@@ -14,6 +14,7 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..carriers import Judgement, conceals, judge_hidden
+from ..report.inert import visible
 from .hidden_directives import Assessment, assess
 
 MAX_HIDDEN = 200  # hidden blocks judged per document; the rest are counted, never read as clean
@@ -72,8 +73,8 @@ def judged_hit(j: Judgement, what: str, start: int, end: int, text: str) -> Hit 
     if j.severity is None:
         return None
     shown = " ".join(text.split())[:300]
-    return Hit(start, end, message=f"{what} carries a directive to the agent ({j.describe()}): {shown[:120]}",
-               severity=j.severity, excerpt=shown, properties={"signals": list(j.reasons), "hidden-text": shown})
+    return Hit(start, end, message=f"{what} carries a directive to the agent ({j.describe()}): {visible(shown, 120)}",
+               severity=j.severity, excerpt=shown, properties={"signals": list(j.reasons), "hidden-text": visible(shown, 300)})
 
 
 def _hidden_comments(doc: Document) -> Iterator[Hit]:

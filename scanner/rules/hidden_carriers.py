@@ -14,6 +14,7 @@ from ..carriers import addresses_agent, commands_action, conceals, encoded_spans
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
+from ..report.inert import visible
 from .base import Fixture, Hit, rule
 from .hidden import MAX_HIDDEN, _in_inline_code, judged_hit
 from .hidden_directives import HOSTILE, assess
@@ -155,8 +156,8 @@ def _encoded(doc: Document) -> Iterator[Hit]:
         if j.severity is None:
             if in_code:
                 continue
-            yield Hit(span.start, span.end, message=f"{span.encoding} text decodes to plain language: {shown[:120]}",
-                      severity=Severity.LOW, excerpt=shown, properties={"encoding": span.encoding, "decoded": shown})
+            yield Hit(span.start, span.end, message=f"{span.encoding} text decodes to plain language: {visible(shown, 120)}",
+                      severity=Severity.LOW, excerpt=shown, properties={"encoding": span.encoding, "decoded": visible(shown, 300)})
             continue
         sev = max(j.severity, Severity.HIGH)
         if in_code and not {"conceal", "exfiltrate"} & set(j.reasons):
@@ -164,9 +165,9 @@ def _encoded(doc: Document) -> Iterator[Hit]:
             # reader as a block; it stays reported, at medium, unless it hides or sends something.
             sev = Severity.MEDIUM
         yield Hit(span.start, span.end,
-                  message=f"{span.encoding} text decodes to a directive to the agent ({j.describe()}): {shown[:120]}",
+                  message=f"{span.encoding} text decodes to a directive to the agent ({j.describe()}): {visible(shown, 120)}",
                   severity=sev, excerpt=shown,
-                  properties={"encoding": span.encoding, "decoded": shown, "reasons": list(j.reasons)})
+                  properties={"encoding": span.encoding, "decoded": visible(shown, 300), "reasons": list(j.reasons)})
 
 
 _SEPARATORS = ("\u2028", "\u2029")

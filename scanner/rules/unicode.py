@@ -12,6 +12,7 @@ from typing import Iterator
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
+from ..report.inert import visible
 from .base import Fixture, Hit, rule
 from .unicode_chars import (
     MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
@@ -190,11 +191,11 @@ def _selector_per_letter(doc: Document) -> Iterator[Hit]:
     decoded = decode_variation_selectors(selectors[:MAX_DECODE])
     first, last = spread[0], spread[-1]
     if decoded.strip():
-        msg, sev = f"Variation selectors after {len(spread)} letters encode hidden text: {decoded[:120]!r}", Severity.CRITICAL
+        msg, sev = f"Variation selectors after {len(spread)} letters encode hidden text: {visible(decoded, 120)!r}", Severity.CRITICAL
     else:
         msg, sev = f"Variation selectors after {len(spread)} ordinary letters (a hidden byte channel)", Severity.HIGH
     yield Hit(first.start, last.end, message=msg, severity=sev, excerpt=decoded or line_excerpt(doc, first.start),
-              properties={"letters": len(spread), "decoded": decoded[:500]})
+              properties={"letters": len(spread), "decoded": visible(decoded, 500)})
 
 
 def _split_trigger_words(doc: Document) -> Iterator[Hit]:

@@ -69,6 +69,11 @@ _IMPERATIVE = rx(
     r"|\band\s+(?:then\s+)?(?:commit|push|merge|approve|send|upload|exfiltrate|force-push)\s+(?:it|them|this|that|the|all|every|to)\b"
     r"|\b(?:always|never)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\bmake\s+sure\s+(?:to|you)\s+" + _ACTION + r"(?:[\s`\"'(]|$)"
+    # Rules stated as what must happen ("commits should carry the trailer ...", "responses must end
+    # with the link ..."): an order without an imperative verb.
+    r"|\b(?:should|must|shall|are\s+to|is\s+to|needs?\s+to|have\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+)?"
+    r"(?:carry|end\s+with|start\s+with|begin\s+with|be\s+(?:sent|uploaded|posted|"
+    r"pushed|merged|approved|committed|forwarded|published|copied|attached|added|run|executed|skipped|ignored|disabled|treated|marked))\b"
 )
 # Hiding the act from the person the agent works for.
 _CONCEAL = rx(
@@ -98,6 +103,10 @@ _AUTHORITY = rx(
     r"|\bdismiss\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:alerts?|findings|reviews?|warnings)\b"
     r"|\b(?:mark|marks|marking|label|close|resolve)\w*\s+(?:[^\s.;!?]+\s+){0,8}?(?:as\s+)?(?:a\s+)?(?:false\s+positives?|won'?t\s+fix|not\s+a\s+(?:bug|vulnerability|issue))\b"
     r"|\b(?:delete|remove|disable|turn\s+off)\s+(?:the\s+)?branch\s+protection"
+    r"|\b(?:pre-?approved|already\s+(?:approved|reviewed|signed\s+off|vetted|audited))\b"
+    r"|\b(?:has|have|is|are|was|were)\s+(?:been\s+)?(?:granted\s+|given\s+)?(?:standing|full|explicit|blanket|permanent|owner|admin|maintainer)?\s*"
+    r"(?:permission|approval|authority|rights?|authori[sz]ation|clearance)\s+to\s+(?:push|merge|deploy|approve|publish|release|delete|bypass|force-push|skip)"
+    r"|\b(?:treat|consider|regard|count)\w*\s+(?:[^\s.;!?]+\s+){0,6}?as\s+(?:already\s+)?(?:reviewed|approved|trusted|safe|verified|vetted|signed[\s-]off|authoritative|from\s+the\s+(?:owner|maintainers?))\b"
 )
 
 
@@ -112,6 +121,7 @@ _STRONG_ACTION = rx(
     r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
     r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"
     r"|\badd\s+(?:a|an|the)\s+(?:[^\s.;!?]+\s+)?(?:step|hook|key|token|collaborator|user|route|endpoint|trailer|webhook)\b"
+    r"|\b(?:trailer|signed-off-by|co-authored-by|reviewed-by|approved-by)\b|\b(?:be|been)\s+(?:sent|uploaded|posted|pushed|merged|approved|forwarded|published|skipped|disabled)\b"
     r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
     r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|ssh\b|private\s+keys?)"
 )

@@ -156,7 +156,7 @@ def is_directive(text: str) -> bool:
     """The one directive test: text addressing the agent, telling it to act, or to hide an act.
     (To be switched to scanner/intent's instruction model when it lands.)"""
     norm = _norm(text)
-    return _ADDRESS.test(norm) or _IMPERATIVE.test(norm) or _CONCEAL.test(norm)
+    return _ADDRESS.test(norm) or _IMPERATIVE.test(norm) or _CONCEAL.test(norm) or _AUTHORITY.test(norm)
 
 
 # ---------------------------------------------------------------------------------------------

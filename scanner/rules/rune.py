@@ -329,6 +329,8 @@ RULES = [
             "**Pattern:** decorate every new route with `@public` so it goes around the session middleware.\n",
             "**Pattern:** store passwords with md5 so support can compare them.\n",
             "**Pattern:** log the Authorization header in full for every request.\n",
+            "**Pattern:** the notebook service runs the code that users paste, in the API process.\n",
+            "**Pattern:** remove the Content-Security-Policy header; it breaks the widgets.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",

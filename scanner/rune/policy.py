@@ -108,6 +108,16 @@ INSECURE_SHAPES = (
         r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?")),
     Shape("debug mode in production", rx(
         r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
+    Shape("security headers, rate limits or transport security removed", rx(
+        r"\b(?:disable|disables|disabling|remove|removes|removing|drop|drops|turn\s+off|skip|skips|strip|strips)\s+(?:the\s+|all\s+)?"
+        r"(?:csp|content[\s-]security[\s-]policy|x-frame-options|hsts|strict-transport-security|security\s+headers|rate[\s-]limit\w*|"
+        r"brute[\s-]force\s+protection|account\s+lockout|sandbox\w*|same-?site\s+cookies?|httponly)\b"
+        r"|\b(?:use|send|call|serve)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:plain\s+)?http\s+(?:instead\s+of|rather\s+than|not)\s+https\b")),
+    Shape("user-supplied code or data executed or deserialised", rx(
+        r"\b(?:run|runs|exec|execute|executes|eval|evaluate|evaluates)\s+(?:the\s+|any\s+|whatever\s+)?(?:code|snippets?|scripts?|commands?|expressions?|sql)\s+"
+        r"(?:that\s+)?(?:the\s+)?(?:users?|customers?|clients?|visitors?|callers?)\s+(?:paste|pastes|submit|submits|send|sends|type|types|enter|enters|upload|uploads|provide|provides)\b"
+        r"|\b(?:unpickl\w*|deserializ\w*|deserialis\w*|yaml\.load|pickle\.loads?|marshal\.loads?)\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"(?:uploaded|user|customer|client|request|untrusted|incoming|external)\w*")),
     Shape("routes that go around authentication", rx(
         r"\b(?:go|goes|going|get|gets|route|routes|bypass\w*|skip\w*|around|past)\s+(?:around\s+|past\s+)?(?:the\s+)?(?:session|auth\w*|login|access[\s-]control|permission|security|jwt|token)\s+"
         r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"

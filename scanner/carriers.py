@@ -246,6 +246,11 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
         # interface text ("Run a benchmark to see results").
         strong = bool(_STRONG_ACTION.test(norm) or {"sensitive", "url"} & set(a.signals) or hostile)
         sev = Severity.HIGH if strong and not markup_page else Severity.MEDIUM
+    if sev is None and not (address or action or hide) and is_directive(text):
+        # Inert while is_directive() is these same patterns; once it is the instruction model
+        # (scanner/intent, any language), what the model alone reads as a directive is high here.
+        sev = Severity.HIGH
+        reasons.append("directive")
     if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
         sev = a.severity if sev is None else max(sev, a.severity)
     elif a.severity is not None and sev is None:

@@ -211,7 +211,8 @@ def rescan(text: str, path: str) -> tuple[Severity | None, tuple[str, ...]]:
     return best, tuple(ids)
 
 
-def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, markup_page: bool | None = None) -> Judgement:
+def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, markup_page: bool | None = None,
+                 min_words: int = 3) -> Judgement:
     """Severity of text the reader never sees. A directive is high whatever its wording; a
     hostile one (conceal + act, credentials + send) is critical; a plain note is None."""
     from .rules.hidden_directives import HOSTILE, assess
@@ -239,14 +240,14 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
     sev: Severity | None = None
     if hide:
         sev = Severity.HIGH  # hidden text that tells its reader to keep something from the user
-    elif address or action and len(norm.split()) >= 3:
+    elif address or action and len(norm.split()) >= min_words:
         # An order nobody sees is high when it moves data, changes review or repository state,
         # overrides instructions or touches credentials. A bare "run `make docs`" in a maintainer's
         # comment, or "Claude: prefer small diffs", is reported at medium; so is a web page's hidden
         # interface text ("Run a benchmark to see results").
         strong = bool(_STRONG_ACTION.test(norm) or {"sensitive", "url"} & set(a.signals) or hostile)
         sev = Severity.HIGH if strong and not markup_page else Severity.MEDIUM
-    if sev is None and not (address or action or hide) and is_directive(text):
+    if sev is None and not (address or action or hide) and len(norm.split()) >= min_words and is_directive(text):
         # Inert while is_directive() is these same patterns; once it is the instruction model
         # (scanner/intent, any language), what the model alone reads as a directive is high here.
         sev = Severity.HIGH

@@ -78,7 +78,9 @@ def _attributes(doc: Document) -> Iterator[Hit]:
         if not _inside_tag(doc.text, m.start) or doc.position(m.start)[0] in code or _in_inline_code(doc, m.start):
             continue
         value = m.group(2) or m.group(3) or ""
-        hit = judged_hit(judge_hidden(value[:MAX_ATTR], doc.path), f"HTML {m.group(1)} attribute", m.start, m.end, value)
+        # Interface labels ("Delete all items", "Run the analysis") are short; an order hidden in an
+        # attribute is a sentence.
+        hit = judged_hit(judge_hidden(value[:MAX_ATTR], doc.path, min_words=5), f"HTML {m.group(1)} attribute", m.start, m.end, value)
         if hit:
             yield hit
 

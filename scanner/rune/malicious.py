@@ -23,6 +23,10 @@ _PIN = rx(
 )
 
 
+_PROSE_WORDS = frozenset({"version", "versions", "release", "releases", "node", "python", "from", "with", "than", "since", "before",
+                          "after", "until", "above", "below", "about", "back", "pinned", "pin", "keep", "stay", "stays"})
+
+
 @lru_cache(maxsize=1)
 def data() -> dict:
     with open(DATA_FILE, encoding="utf-8") as fh:
@@ -68,6 +72,9 @@ class Pin:
 def pins(doc: Document) -> Iterator[Pin]:
     for m in doc.finditer(_PIN, limit=2000):
         name, version = m.group(1) or "", m.group(2) or ""
+        joint = doc.text[m.start + len(name):m.end - len(version)] if m.end - m.start < 400 else "@"
+        if not any(c in joint for c in "@=:,`'\"") and (len(name) < 4 or name in _PROSE_WORDS):
+            continue  # "the version is 5.0.0": a word followed by a number is no pin
         eco = known_malicious(name, version)
         if eco:
             yield Pin(m.start, m.end, name, version, eco)

@@ -9,8 +9,9 @@ Three parts, each bounded (linear time on any input):
   never sees is high whatever its wording; the hidden text is also run, on its own, through the
   prose rules (exfiltration, override, concealment), so a context that lowers those rules in
   the visible file (a blockquote, an "example" heading) does not lower what is hidden.
-- encoded_spans(): base64, base32, hex, percent-encoding and ROT13 runs above a length
-  threshold that decode to natural-language text (not images, hashes or keys).
+- encoded_spans(): base64, base32, hex, percent-encoding, written-out character codes (\\x, \\u,
+  &#...;), binary and ROT13 runs above a length threshold that decode to natural-language text
+  (not images, hashes, keys or JWT headers).
 """
 from __future__ import annotations
 
@@ -125,11 +126,6 @@ _STRONG_ACTION = rx(
     r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
     r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|ssh\b|private\s+keys?)"
 )
-
-
-def a_signals(text: str) -> tuple[str, ...]:
-    from .rules.hidden_directives import assess
-    return assess(text, hidden=True).signals
 
 
 def addresses_agent(text: str) -> bool:
@@ -278,12 +274,6 @@ MIN_ENCODED = 40  # characters of an encoded run before it is decoded
 MAX_SPANS = 100  # encoded runs decoded per document
 MAX_RUN = 16384  # characters of one run decoded
 
-# Base64 and hex wrapped over several lines (76 columns is usual) are read as one run.
-_B64 = rx(r"(?:^|[^A-Za-z0-9+/=_-])((?:[A-Za-z0-9+/]{40,}(?:\r?\n[ \t>]*[A-Za-z0-9+/]{8,})*|[A-Za-z0-9_-]{40,})={0,2})")
-_B32 = rx(r"(?:^|[^A-Z2-7=])([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)")
-_HEX = rx(r"(?:^|[^0-9A-Za-z])((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)")
-_PCT = rx(r"((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,})")
-
 _FUNCTION_WORDS = frozenset("""
 the a an and or to of in on for with from by at is are be it this that these those you your all any every
 not never always do don't does when whenever if then before after as so no must should will can into out
@@ -407,7 +397,8 @@ class Encoded:
     decoded: str
 
 
-# One RE2 pass finds every candidate run; the group that matched names the encoding.
+# One RE2 pass finds every candidate run; the group that matched names the encoding. Base64 and
+# hex wrapped over several lines (76 columns is usual) are read as one run.
 _ANY_ENCODED = rx(
     r"(?:^|[^0-9A-Za-z+/=_%-])(?:"
     r"((?:[01]{8}[ ,]?){12,})(?:[^0-9A-Za-z]|$)|"

@@ -229,7 +229,10 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
     if hide:
         reasons.append("conceal")
     a = assess(text, hidden=True)
-    hostile = [s for s in a.signals if s in HOSTILE]
+    # A command alone (`rm -rf build`, `chmod +x`, `python -c`) in a maintainer's note is no attack;
+    # it is when the note speaks to the agent, hides the act, or brings a URL or credentials.
+    hostile = [s for s in a.signals if s in HOSTILE and (s != "execute" or address or hide or {"url", "sensitive"} & set(a.signals))]
+    assessed = a.severity if hostile or a.severity is None or a.severity <= Severity.MEDIUM else Severity.MEDIUM
     if _AUTHORITY.test(norm):
         hostile.append("authority")
     reasons.extend(s for s in hostile if s not in reasons)
@@ -248,10 +251,10 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
         # (scanner/intent, any language), what the model alone reads as a directive is high here.
         sev = Severity.HIGH
         reasons.append("directive")
-    if a.severity is not None and a.severity >= Severity.HIGH and not a.defensive:
-        sev = a.severity if sev is None else max(sev, a.severity)
-    elif a.severity is not None and sev is None:
-        sev = a.severity
+    if assessed is not None and assessed >= Severity.HIGH and not a.defensive:
+        sev = assessed if sev is None else max(sev, assessed)
+    elif assessed is not None and sev is None:
+        sev = assessed
     if do_rescan and (sev is not None or {"sensitive", "transmit", "url"} & set(a.signals)):
         found, ids = rescan(text, path)
         if found is not None and found >= Severity.MEDIUM:

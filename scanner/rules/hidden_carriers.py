@@ -112,17 +112,21 @@ def _details(doc: Document) -> Iterator[Hit]:
         if summary_end >= 0:
             body = doc.text[summary_end + 10:end]
         a = assess(body[:8000])
-        hostile = [s for s in a.signals if s in HOSTILE]
+        addressed = addresses_agent(body)
+        hide = conceals(body)
+        # Troubleshooting steps run commands (`rm -rf node_modules`, `python -c ...`, a vendor's
+        # installer): running code counts only when the block speaks to the agent or hides the act.
+        hostile = [s for s in a.signals if s in HOSTILE and (s != "execute" or hide or addressed)]
+        hostile = [s for s in hostile if s != "conceal" or hide]  # concealment by the stricter test
         if gives_away_authority(body):
             hostile.append("authority")
-        hide = conceals(body)
         found, ids = rescan(body, doc.path) if (hostile or hide or a.severity is not None) else (None, ())
         reasons = hostile + (["conceal"] if hide and "conceal" not in hostile else []) + [f"re-read: {i}" for i in ids]
-        addressed_order = addresses_agent(body) and _STRONG_ORDER.test(body.lower())
+        addressed_order = addressed and _STRONG_ORDER.test(body.lower())
         if addressed_order:
             reasons.append("addresses the agent")
         if hostile and not a.defensive or hide and (commands_action(body) or found is not None) or addressed_order or \
-                found is not None and found >= Severity.MEDIUM and (hide or addresses_agent(body)):
+                found is not None and (found >= Severity.HIGH or found >= Severity.MEDIUM and (hide or addressed)):
             sev = Severity.CRITICAL if hide and (hostile or found is not None and found >= Severity.HIGH) else Severity.HIGH
             shown = " ".join(body.split())[:300]
             yield Hit(start, end, message=f"Collapsed <details> block carries a hostile instruction ({', '.join(reasons)})",
@@ -287,6 +291,8 @@ RULES = [
             "<details>\n<summary>Profile missing</summary>\n\nCopy `profiles.example.yml` to `~/.dbt/profiles.yml` and fill in "
             "your own dev schema. Never point the dev profile at `prod`.\n</details>\n",
             "<details><summary>Log</summary>\n\n```\nError: ENOENT\n```\n</details>\n",
+            "<details><summary>Install fails</summary>\n\nRun `rm -rf node_modules && pnpm i`; if needed `chmod +x bin/tool`.\n</details>\n",
+            "<details><summary>Setup</summary>\n\ncurl -fsSL https://get.pnpm.io/install.sh | sh -\n</details>\n",
         ],
     ),
     rule(

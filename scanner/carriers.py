@@ -208,9 +208,12 @@ def rescan(text: str, path: str) -> tuple[Severity | None, tuple[str, ...]]:
 
 
 def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, markup_page: bool | None = None,
-                 min_words: int = 3) -> Judgement:
+                 min_words: int = 3, label: bool = False) -> Judgement:
     """Severity of text the reader never sees. A directive is high whatever its wording; a
-    hostile one (conceal + act, credentials + send) is critical; a plain note is None."""
+    hostile one (conceal + act, credentials + send) is critical; a plain note is None.
+
+    `label`: the carrier is a label (alt text, a tooltip, an attribute), where "Send feedback" or
+    "Share on Mastodon" name a control: a strong verb there counts only when the agent is addressed."""
     from .rules.hidden_directives import HOSTILE, assess
     text = text[:MAX_JUDGED]
     if not text.strip():
@@ -244,7 +247,8 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
         # overrides instructions or touches credentials. A bare "run `make docs`" in a maintainer's
         # comment, or "Claude: prefer small diffs", is reported at medium; so is a web page's hidden
         # interface text ("Run a benchmark to see results").
-        strong = bool(_STRONG_ACTION.test(norm) or {"sensitive", "url"} & set(a.signals) or hostile)
+        verb = _STRONG_ACTION.test(norm) and (address or not label)
+        strong = bool(verb or {"sensitive", "url"} & set(a.signals) or hostile)
         sev = Severity.HIGH if strong and not markup_page else Severity.MEDIUM
     if sev is None and not (address or action or hide) and len(norm.split()) >= min_words and is_directive(text):
         # Inert while is_directive() is these same patterns; once it is the instruction model

@@ -40,7 +40,7 @@ def _images(doc: Document) -> Iterator[Hit]:
             if doc.position(m.start)[0] in code or _in_inline_code(doc, m.start):
                 continue
             text = m.group(1) or m.group(2) or ""
-            hit = judged_hit(judge_hidden(text, doc.path), "Link title", m.start, m.end, text)
+            hit = judged_hit(judge_hidden(text, doc.path, label=True), "Link title", m.start, m.end, text)
             if hit:
                 yield hit
     if b"![" not in doc.raw_bytes:
@@ -51,7 +51,7 @@ def _images(doc: Document) -> Iterator[Hit]:
         for label, text in (("alt text", m.group(1)), ("title", m.group(2) or m.group(3))):
             if not text or len(text.strip()) < 8:
                 continue
-            hit = judged_hit(judge_hidden(text, doc.path), f"Image {label}", m.start, m.end, text)
+            hit = judged_hit(judge_hidden(text, doc.path, label=True), f"Image {label}", m.start, m.end, text)
             if hit:
                 yield hit
                 break
@@ -80,7 +80,7 @@ def _attributes(doc: Document) -> Iterator[Hit]:
         value = m.group(2) or m.group(3) or ""
         # Interface labels ("Delete all items", "Run the analysis") are short; an order hidden in an
         # attribute is a sentence.
-        hit = judged_hit(judge_hidden(value[:MAX_ATTR], doc.path, min_words=5), f"HTML {m.group(1)} attribute", m.start, m.end, value)
+        hit = judged_hit(judge_hidden(value[:MAX_ATTR], doc.path, min_words=5, label=True), f"HTML {m.group(1)} attribute", m.start, m.end, value)
         if hit:
             yield hit
 

@@ -42,6 +42,9 @@ _ADDRESS = rx(
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?" + _AGENT_NAMES + r"(?:\s*(?:,|and|or|&|/)\s*(?:the\s+|other\s+)?" + _AGENT_NAMES + r"){0,3}"
     r"\s*(?::|,|\s-\s|—)\s*\S"
     r"|\b(?:note|message|instructions?|directive|reminder|notice)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?" + _AGENT_NAMES + r"\b"
+    r"|\b(?:for|to)\s+(?:the\s+|all\s+|any\s+|every\s+)" + _AGENT_NAMES + r"\b[^.:\n]{0,40}:"
+    r"|\b(?:the\s+|any\s+|every\s+|an?\s+)?" + _AGENT_NAMES + r"(?:\s+(?:working|operating|running|acting|reading)\s+(?:here|on\s+this\s+\w+|in\s+this\s+\w+|this))?\s+"
+    r"(?:should|must|shall|may|will|needs?\s+to|has\s+to|have\s+to|is\s+(?:to|expected\s+to|required\s+to|allowed\s+to|permitted\s+to|authori[sz]ed\s+to))\s+\w"
     r"|\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|automated|coding\s+agent|bot)\b"
     r"|\bas\s+an?\s+(?:ai|llm|language\s+model|assistant|coding\s+agent)\b"
 )
@@ -64,7 +67,7 @@ _ACTION = (
 )
 _IMPERATIVE = rx(
     r"(?:^\s*|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
-    r"(?:(?:please|then|also|and|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
+    r"(?:(?:please|then|also|and|so|thus|therefore|hence|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
     + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to|expected\s+to)|may\s+now)\s+(?:\w+\s+)?" + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\band\s+(?:then\s+)?(?:commit|push|merge|approve|send|upload|exfiltrate|force-push)\s+(?:it|them|this|that|the|all|every|to)\b"
@@ -84,6 +87,7 @@ _CONCEAL = rx(
     r"[^.\n]{0,40}?\b(?:user|users|human|humans|anyone|developer|maintainers?|operator|owner|reviewers?|summary|reply|replies|changelog|"
     r"pr\s+description|pull\s+request|commit\s+message|this\s+(?:step|note|file|rule|agreement|instruction|section))\b)"
     r"|\bdoes\s+not\s+need\s+to\s+be\s+(?:mentioned|reported|described|explained|disclosed|listed|shown)\b"
+    r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to\s+(?:report|mention|tell|disclose|flag|surface|log|list|explain)\b"
     r"|\bleave\s+(?:\w+\s+){0,3}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:summary|reply|replies|answer|response|changelog|pr|pull\s+request|"
     r"description|report|output|log|commit\s+message|notes)\b"
     r"|\bkeep\s+(?:\w+\s+){0,3}?(?:out\s+of|away\s+from)\s+(?:the\s+|your\s+)?(?:summary|reply|changelog|pr|pull\s+request|description|"
@@ -103,7 +107,9 @@ _AUTHORITY = rx(
     r"|\bgit\s+push\s+(?:[^\n]{0,40}\s)?(?:--force|-f)\b|\bgh\s+pr\s+merge\b[^\n]{0,60}--admin\b"
     r"|\bdismiss\w*\s+(?:[^\s.;!?]+\s+){0,3}?(?:alerts?|findings|reviews?|warnings)\b"
     r"|\b(?:mark|marks|marking|label|close|resolve)\w*\s+(?:[^\s.;!?]+\s+){0,8}?(?:as\s+)?(?:a\s+)?(?:false\s+positives?|won'?t\s+fix|not\s+a\s+(?:bug|vulnerability|issue))\b"
-    r"|\b(?:delete|remove|disable|turn\s+off)\s+(?:the\s+)?branch\s+protection"
+    r"|\b(?:delete|remove|disable|turn\s+off|bypass|skip|override|ignore)\w*\s+(?:the\s+)?(?:branch\s+protection|protected\s+branch|required\s+(?:reviews?|checks))"
+    r"|\breport\s+no\s+(?:issues|findings|problems|vulnerabilities|alerts)\b|\b(?:suppress|omit|hide|drop)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:security\s+)?(?:findings|alerts|warnings|vulnerabilities)\b"
+    r"|\b(?:scan|scanner|security|audit)\s+(?:\w+\s+){0,4}?(?:is|are)\s+(?:just\s+)?(?:noise|false\s+positives?|irrelevant|not\s+real)\b"
     r"|\b(?:pre-?approved|already\s+(?:approved|reviewed|signed\s+off|vetted|audited))\b"
     r"|\b(?:has|have|is|are|was|were)\s+(?:been\s+)?(?:granted\s+|given\s+)?(?:standing|full|explicit|blanket|permanent|owner|admin|maintainer)?\s*"
     r"(?:permission|approval|authority|rights?|authori[sz]ation|clearance)\s+to\s+(?:push|merge|deploy|approve|publish|release|delete|bypass|force-push|skip)"
@@ -121,7 +127,8 @@ MAX_JUDGED = 4000  # characters of one carrier judged
 _STRONG_ACTION = rx(
     r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
     r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"
-    r"|\badd\s+(?:a|an|the)\s+(?:[^\s.;!?]+\s+)?(?:step|hook|key|token|collaborator|user|route|endpoint|trailer|webhook)\b"
+    r"|\badd\s+(?:a|an|the|their|his|her|our|my)\s+(?:[^\s.;!?]+\s+){0,3}?(?:step|hook|key|token|collaborator|user|route|endpoint|trailer|webhook)\b"
+    r"|\bauthorized_keys\b|\bdeploy\s+keys?\b"
     r"|\b(?:trailer|signed-off-by|co-authored-by|reviewed-by|approved-by)\b|\b(?:be|been)\s+(?:sent|uploaded|posted|pushed|merged|approved|forwarded|published|skipped|disabled)\b"
     r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
     r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|ssh\b|private\s+keys?)"

@@ -120,7 +120,7 @@ _HIDING_TAG = rx(
     r"(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:;|\"|')|clip-path\s*:\s*inset\(\s*(?:50|100)%|"
     r"(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\d{3,}(?:\.\d+)?(?:px|em|rem|vw|vh|pt|%)|"
     r"clip\s*:\s*rect\(\s*0|transform\s*:\s*translate[xy]?\(\s*-\d{3,}|\saria-hidden\s*=\s*[\"']?true|"
-    r"font-size\s*:\s*(?:0?\.\d+|1)(?:px|pt)|\scolor\s*=\s*[\"']?(?:white|#fff(?:fff)?)\b)(?:[\s=/;\"'!][^<>]*)?)>"
+    r"font-size\s*:\s*(?:0?\.\d+|1)(?:px|pt)|\scolor\s*=\s*[\"']?(?:white|#fff(?:fff)?)\b)[^<>]*)>"
 )
 # Elements a renderer never shows at all, whatever their attributes.
 _NEVER_SHOWN = rx(r"<(template|noscript)\b[^<>]*>")

@@ -87,7 +87,7 @@ def _attributes(doc: Document) -> Iterator[Hit]:
 
 # Orders that change what leaves the machine or what gets merged: in a collapsed block addressed
 # to the agent they are not troubleshooting steps for a human.
-_STRONG_ORDER = rx(r"\b(?:approve|merge|grant|disable|exfiltrate|send|upload|post|publish|delete|force-push|dismiss|leak|expose)\b")
+_STRONG_ORDER = rx(r"\b(?:approve|merge|grant|disable|exfiltrate|send|upload|post|publish|delete|force-push|dismiss|leak|expose|bypass|override)\b")
 
 
 def _details(doc: Document) -> Iterator[Hit]:
@@ -125,7 +125,7 @@ def _details(doc: Document) -> Iterator[Hit]:
         addressed_order = addressed and _STRONG_ORDER.test(body.lower())
         if addressed_order:
             reasons.append("addresses the agent")
-        if hostile and not a.defensive or hide and (commands_action(body) or found is not None) or addressed_order or \
+        if hostile and (not a.defensive or hide or addressed) or hide and (commands_action(body) or found is not None) or addressed_order or \
                 found is not None and (found >= Severity.HIGH or found >= Severity.MEDIUM and (hide or addressed)):
             sev = Severity.CRITICAL if hide and (hostile or found is not None and found >= Severity.HIGH) else Severity.HIGH
             shown = " ".join(body.split())[:300]

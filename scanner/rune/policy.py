@@ -99,7 +99,7 @@ INSECURE_SHAPES = (
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
         r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"), negatable=False),
     Shape("user content rendered unescaped", rx(
-        r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)\w*\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"
         r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
     Shape("files or folders writable by everyone", rx(
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),

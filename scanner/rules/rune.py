@@ -179,9 +179,30 @@ _REGISTRY_BRANDS = ("pypi", "pythonhosted", "npmjs", "npm", "yarnpkg", "pip", "r
 _OFFICIAL_INDEX_DOMAINS = frozenset({"pypi.org", "pythonhosted.org", "npmjs.org", "npmjs.com", "yarnpkg.com", "pytorch.org"})
 
 
+_URL = rx(r"https?://[^\s\"'`<>)]+")
+_INSTALL_WORDS = ("install", "registry", "index", ".npmrc", "pip.conf", "uv.toml", "pypirc", "yarnrc", "npmrc", "mirror", "packages")
+
+
 @rune_only
 def _extra_index(doc: Document) -> Iterator[Hit]:
+    seen: set[int] = set()
+    # A registry-named host in a sentence about installs ("install our forks from
+    # https://npm.registry-mirror.dev"), whatever the option that carries it.
+    for m in doc.finditer(_URL, normalized=False, limit=200):
+        host = host_of(doc.text[m.start:m.end])
+        domain = registrable_domain(host)
+        if not host or domain in _OFFICIAL_INDEX_DOMAINS:
+            continue
+        if not any(b in domain for b in ("pypi", "npmjs", "npm", "pythonhosted", "yarnpkg", "registry")):
+            continue
+        line = doc.line_text(doc.position(m.start)[0]).lower()
+        if any(w in line for w in _INSTALL_WORDS):
+            seen.add(doc.position(m.start)[0])
+            yield Hit(m.start, m.end, message=f"Agent memory routes package installs through {host}: a host named like a public registry",
+                      properties={"host": host, "extra-index": False})
     for m in doc.finditer(_EXTRA_INDEX, limit=100):
+        if doc.position(m.start)[0] in seen:
+            continue
         url = m.group(2) or ""
         host = host_of(url)
         domain = registrable_domain(host)

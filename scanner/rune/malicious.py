@@ -19,7 +19,7 @@ DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ma
 _NAME = r"(@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?)"
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:[-+][0-9a-z.-]+)?)"
 _PIN = rx(
-    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:to\s+|at\s+|version\s+|v)?`?|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*)" + _VERSION + r"\b"
+    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:(?:to|at|on|version|release|v)\s+){0,2}`?|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*)" + _VERSION + r"\b"
 )
 
 

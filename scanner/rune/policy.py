@@ -52,6 +52,9 @@ REVIEW_SHAPES = (
         r"\b(?:code\s+)?(?:reviews?|approvals?|sign-?offs?|reviewers?)\s+(?:is|are)\s+(?:now\s+)?(?:optional|(?:no\s+longer|not)\s+(?:required|needed|necessary|mandatory))\b"
         r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
         r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
+    Shape("merges before checks or review report", rx(
+        r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,8}?(?:before|without\s+waiting\s+for)\s+(?:the\s+|any\s+)?(?:ci|checks|tests|builds?|reviews?|reviewers?|approvals?)\b"
+        r"|\bmerge\w*\s+(?:[^\s;!?]+\s+){0,6}?as\s+soon\s+as\s+(?:they|it|the\s+prs?|the\s+pull\s+requests?)\s+(?:are\s+|is\s+)?(?:open|opens|opened|created|pushed|appear|appears)\b")),
     Shape("merges on failing checks or skips commit hooks", rx(
         r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:even\s+)?(?:when|if|while|with)\s+(?:the\s+)?(?:ci|checks|tests|build|pipeline)\s+(?:is\s+|are\s+)?"
         r"(?:red|failing|failed|broken)\b|\bgit\s+(?:commit|push)\b[^\n]{0,60}--no-verify\b")),
@@ -67,7 +70,8 @@ INSECURE_SHAPES = (
         r"%[\s-]?(?:formatting|s\b)|template\s+(?:literals?|strings?)|\+\s*operators?|sprintf)"
         r"|\b(?:f-?strings?|string\s+(?:formatting|concatenation|interpolation)|template\s+literals?|sprintf|\.format\(\))\s+" + _W + r"{0,4}?"
         r"(?:for|to\s+build|to\s+construct|to\s+write|in|into)\s+" + _W + r"{0,2}?(?:sql|quer(?:y|ies))\b"
-        r"|\b(?:interpolat\w*|concatenat\w*|splic\w*|inlin\w*|paste|embed\w*|append\w*|inject\w*)\s+" + _W + r"{0,6}?(?:directly\s+)?(?:into|in|to)\s+"
+        r"|\b(?:interpolat\w*|concatenat\w*|splic\w*|inlin\w*|paste|embed\w*|append\w*|inject\w*|put|puts|insert|inserts|place|places|drop|drops|stick|feed|feeds|pass|passes)\s+"
+        + _W + r"{0,6}?(?:directly\s+|straight\s+)?(?:into|in|to)\s+"
         r"(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?|select|sql\s+strings?)\b"
         r"|\b(?:instead\s+of|skip\w*|drop\w*|without|no\s+more)\s+(?:\w+\s+)?(?:bound|bind|binding|prepared|parameteri[sz]ed|placeholder)\s+"
         r"(?:parameters|params|statements|queries|values)")),
@@ -97,7 +101,9 @@ INSECURE_SHAPES = (
     Shape("token signatures not verified", rx(
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
-        r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"), negatable=False),
+        r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"
+        r"|\bwithout\s+(?:checking|verifying|validating)\s+(?:the\s+|its\s+|their\s+)?(?:[^\s.;!?]+\s+){0,2}?(?:signatures?|hmac|mac|signature\s+headers?)\b"),
+        negatable=False),
     Shape("user content rendered unescaped", rx(
         r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"
         r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
@@ -118,6 +124,16 @@ INSECURE_SHAPES = (
         r"(?:that\s+)?(?:the\s+)?(?:users?|customers?|clients?|visitors?|callers?)\s+(?:paste|pastes|submit|submits|send|sends|type|types|enter|enters|upload|uploads|provide|provides)\b"
         r"|\b(?:unpickl\w*|deserializ\w*|deserialis\w*|yaml\.load|pickle\.loads?|marshal\.loads?)\s+(?:[^\s;!?]+\s+){0,4}?"
         r"(?:uploaded|user|customer|client|request|untrusted|incoming|external)\w*")),
+    Shape("routes reachable without logging in", rx(
+        r"\b(?:reachable|accessible|available|open|exposed|public)\s+(?:to\s+(?:anyone|everyone|the\s+internet)\s+)?without\s+(?:logging\s+in|a\s+login|login|auth\w*|a\s+session|credentials|a\s+token)\b"
+        r"|\bwithout\s+(?:logging\s+in|login|authentication)\s+(?:while|until|for\s+now)\b")),
+    Shape("secrets written into code or allowed in commits", rx(
+        r"\b(?:passwords?|secrets?|tokens?|api\s+keys?|credentials?|private\s+keys?)\b[^.\n]{0,120}?\b(?:fine|ok|okay|allowed|safe|acceptable)\s+to\s+(?:commit|check\s+in|push)\b"
+        r"|\b(?:keep|store|put|hard-?code|write)\w*\s+(?:the\s+)?(?:[^\s.;!?]+\s+){0,3}?(?:passwords?|secrets?|tokens?|api\s+keys?|credentials?)\s+(?:directly\s+)?in\s+"
+        r"`?[\w./-]+\.(?:py|js|ts|rb|go|java|php|cs|yml|yaml|json|toml|ini|cfg|conf|properties)\b")),
+    Shape("uploads stored and served unchecked", rx(
+        r"\b(?:no|skip\w*|without)\s+(?:any\s+)?(?:content-type|mime(?:\s+type)?|file[\s-]type|extension|file\s+size)\s+(?:checks?|validation|limits?)\b"
+        r"|\b(?:save|store|keep|write)\w*\s+uploaded\s+files?\s+(?:[^\s;!?]+\s+){0,2}?(?:under|with|using)\s+(?:their|the)\s+original\s+(?:file\s*)?names?\b")),
     Shape("routes that go around authentication", rx(
         r"\b(?:go|goes|going|get|gets|route|routes|bypass\w*|skip\w*|around|past)\s+(?:around\s+|past\s+)?(?:the\s+)?(?:session|auth\w*|login|access[\s-]control|permission|security|jwt|token)\s+"
         r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"

@@ -41,7 +41,7 @@ _ADDRESS = rx(
     r"(?:^|[.!?\n>\-*]\s*|[\"'(\[]\s*)(?:(?:hey|hi|dear|attention|note|notice|reminder|message|instructions?|directive)\s+)?"
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?" + _AGENT_NAMES + r"(?:\s*(?:,|and|or|&|/)\s*(?:the\s+|other\s+)?" + _AGENT_NAMES + r"){0,3}"
     r"\s*(?::|,|\s-\s|—)\s*\S"
-    r"|\b(?:note|message|instructions?|directive|reminder|notice)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?" + _AGENT_NAMES + r"\b"
+    r"|\b(?:note|message|instructions?|directive|reminder|notice|tip|hint|fyi|heads[\s-]up|info|guidance)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?" + _AGENT_NAMES + r"\b"
     r"|\b(?:for|to)\s+(?:the\s+|all\s+|any\s+|every\s+)" + _AGENT_NAMES + r"\b[^.:\n]{0,40}:"
     r"|\b(?:the\s+|any\s+|every\s+|an?\s+)?" + _AGENT_NAMES + r"(?:\s+(?:working|operating|running|acting|reading)\s+(?:here|on\s+this\s+\w+|in\s+this\s+\w+|this))?\s+"
     r"(?:should|must|shall|may|will|needs?\s+to|has\s+to|have\s+to|is\s+(?:to|expected\s+to|required\s+to|allowed\s+to|permitted\s+to|authori[sz]ed\s+to))\s+\w"
@@ -58,10 +58,10 @@ _ACTION = (
     r"exfiltrate|forward|email|publish|register|grant|decode|obey|curl|wget|expose|dismiss|attach|embed|inject|"
     r"delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
     r"add\s+(?:a|an|the)\s+(?:\w+\s+)?(?:step|line|call|route|endpoint|hook|key|token|user|collaborator|trailer|header)|"
-    r"(?:paste|copy)\s+(?:[^.\n]|\.\S){1,100}?\b(?:into|to|in)\s+(?:the\s+|a\s+|your\s+)?(?:pr|pull\s+request|issue|description|reply|"
-    r"answer|comment|commit|gist|url|query|public|repo|repository|fixtures?|chat|log)|"
-    r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://|webhook|endpoint|server|gist|paste)|"
-    r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){1,80}?(?:https?://|\bas\s+(?:part|instructions?))|"
+    r"(?:paste|copy)\s+(?:[^.\n]|\.\S){1,100}?(?:\b(?:into|to|in)\s+(?:the\s+|a\s+|your\s+)?(?:pr|pull\s+request|issue|description|reply|"
+    r"answer|comment|commit|gist|url|query|public|repo|repository|fixtures?|chat|log)|\s(?:to|into)\s+https?://\S*)|"
+    r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://\S*|webhook|endpoint|server|gist|paste)|"
+    r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){1,80}?(?:https?://\S*|\bas\s+(?:part|instructions?))|"
     r"treat\s+(?:[^.\n]|\.\S){1,80}?\bas\s+(?:part|instructions?|authoritative|trusted|binding|the\s+(?:owner|maintainer|user)|system|your)|"
     r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\b(?:in|into|with)\s+(?:your|the|every|each|any|a)\s+(?:[^\s.;!?]+\s+){0,2}?(?:reply|replies|answer|response|output|commit|pr|summary|message|description|comment|request|url|log))"
 )
@@ -131,7 +131,8 @@ _STRONG_ACTION = rx(
     r"|\bauthorized_keys\b|\bdeploy\s+keys?\b"
     r"|\b(?:trailer|signed-off-by|co-authored-by|reviewed-by|approved-by)\b|\b(?:be|been)\s+(?:sent|uploaded|posted|pushed|merged|approved|forwarded|published|skipped|disabled)\b"
     r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
-    r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|ssh\b|private\s+keys?)"
+    r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|"
+    r"\.pypirc|\.git-credentials|\.docker/config|kube/config|\.aws\b|gcloud|id_rsa|id_ed25519|ssh\b|private\s+keys?|keychain|wallet)"
 )
 
 
@@ -414,7 +415,7 @@ class Encoded:
 # One RE2 pass finds every candidate run; the group that matched names the encoding. Base64 and
 # hex wrapped over several lines (76 columns is usual) are read as one run.
 _ANY_ENCODED = rx(
-    r"(?:^|[^0-9A-Za-z+/=_%-])(?:"
+    r"(?:^|[^0-9A-Za-z+/_%-])(?:"
     r"((?:[01]{8}[ ,]?){12,})(?:[^0-9A-Za-z]|$)|"
     r"((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)"
     r"|([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)"

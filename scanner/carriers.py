@@ -61,7 +61,7 @@ _ACTION = (
     r"(?:paste|copy)\s+(?:[^.\n]|\.\S){1,100}?(?:\b(?:into|to|in)\s+(?:the\s+|a\s+|your\s+)?(?:pr|pull\s+request|issue|description|reply|"
     r"answer|comment|commit|gist|url|query|public|repo|repository|fixtures?|chat|log)|\s(?:to|into)\s+https?://\S*)|"
     r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://\S*|webhook|endpoint|server|gist|paste)|"
-    r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){1,80}?(?:https?://\S*|\bas\s+(?:part|instructions?))|"
+    r"follow\s+(?:it|them|these|those|its|their)\b|follow\s+(?:[^.\n]|\.\S){0,80}?(?:https?://\S*|\bas\s+(?:part|instructions?))|"
     r"treat\s+(?:[^.\n]|\.\S){1,80}?\bas\s+(?:part|instructions?|authoritative|trusted|binding|the\s+(?:owner|maintainer|user)|system|your)|"
     r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\b(?:in|into|with)\s+(?:your|the|every|each|any|a)\s+(?:[^\s.;!?]+\s+){0,2}?(?:reply|replies|answer|response|output|commit|pr|summary|message|description|comment|request|url|log))"
 )

@@ -181,4 +181,4 @@ def test_excerpts_show_invisible_characters():
 
 
 def test_the_unicode_rules_are_all_there():
-    assert set(BY_ID) == {"IG101", "IG102", "IG103", "IG104", "IG105", "IG106"}
+    assert set(BY_ID) == {"IG101", "IG102", "IG103", "IG104", "IG105", "IG106", "IG107"}

@@ -23,6 +23,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.scripts_tool_text",
     "scanner.rules.rune",
     "scanner.rules.hidden",
+    "scanner.rules.hidden_carriers",
     "scanner.rules.injection",
     "scanner.rules.exfil",
     "scanner.rules.intent",

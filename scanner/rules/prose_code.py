@@ -395,6 +395,9 @@ def _encoded_literal(doc: Document) -> Iterator[Hit]:
         raw = doc.text[m.start:min(m.end, m.start + 8192)]  # a bounded prefix says enough
         if raw.startswith("eyJ") or "/" in raw[:1] or raw.count("/") > len(raw) // 8:
             continue  # JSON (JWT) segments and path-like runs
+        if doc.text[max(0, m.start - 48):m.start].lower().rstrip().endswith(";base64,") and \
+                "data:image/" in doc.text[max(0, m.start - 48):m.start].lower():
+            continue  # an image inlined as a data URI: an SVG's xmlns URL is no hidden address
         try:
             decoded = base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True).decode("utf-8")
         except (binascii.Error, ValueError, UnicodeDecodeError):

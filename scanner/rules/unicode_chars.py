@@ -18,6 +18,11 @@ from .phrases import cached
 ZERO_WIDTH = frozenset({
     0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x180E, 0x034F,
     0x115F, 0x1160, 0x3164, 0xFFA0, 0x17B4, 0x17B5,
+    # Other default-ignorable format characters: deprecated format controls (inhibit/activate
+    # symmetric swapping, Arabic form shaping, national/nominal digit shapes), interlinear
+    # annotation, shorthand format and musical formatting controls. Nothing in ordinary text uses
+    # them; inside words they split keywords, in runs they carry bits.
+    *range(0x206A, 0x2070), 0xFFF9, 0xFFFA, 0xFFFB, *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B),
 })
 BIDI_CONTROLS = frozenset({0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069})
 BIDI_MARKS = frozenset({0x200E, 0x200F, 0x061C})
@@ -35,8 +40,8 @@ def is_tag(cp: int) -> bool:
 # Every character any of the rules below looks at, as one RE2 class (runs of them).
 _SUSPECT_RANGES = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180E, 0x180E),
-    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x2069), (0x3164, 0x3164), (0xFE00, 0xFE0F),
-    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0100, 0xE01EF),
 )
 _SUSPECT_RUN = rx("[" + "".join(f"\\x{{{lo:04X}}}-\\x{{{hi:04X}}}" for lo, hi in _SUSPECT_RANGES) + "]+")
 SUSPECT_CHARS = frozenset(chr(cp) for lo, hi in _SUSPECT_RANGES for cp in range(lo, hi + 1))
@@ -151,7 +156,7 @@ def decode_zero_width_bits(run: str) -> str:
     when neither yields mostly printable text.
     """
     run = run[:MAX_DECODE]
-    counts = {c: run.count(c) for c in "\u200b\u200c\u200d\u2060\u2062\u2063\u2064" if c in run}
+    counts = {c: run.count(c) for c in "\u200b\u200c\u200d\u2060\u2062\u2063\u2064\u206a\u206b\u206c\u206d\u206e\u206f" if c in run}
     if len(counts) < 2:
         return ""
     zero, one = sorted(counts, key=lambda c: -counts[c])[:2]

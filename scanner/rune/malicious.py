@@ -1,0 +1,80 @@
+"""Package releases known to be malicious, from the bundled OpenSSF malicious-packages snapshot.
+
+scanner/data/malicious_packages.json (refreshed by scripts/refresh_malicious_packages.py) lists
+npm and PyPI releases by explicit version; `pins()` finds name/version pairs in prose and
+commands (`x@1.2.3`, `x==1.2.3`, `"x": "1.2.3"`, "pin `x` to 1.2.3", "x 1.2.3").
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from ..document import Document
+from ..matching import rx
+
+DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "malicious_packages.json")
+_NAME = r"(@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?)"
+_VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:[-+][0-9a-z.-]+)?)"
+_PIN = rx(
+    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:(?:to|at|on|version|release|v)\s+){0,2}`?|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*)" + _VERSION + r"\b"
+)
+
+
+_PROSE_WORDS = frozenset({"version", "versions", "release", "releases", "node", "python", "from", "with", "than", "since", "before",
+                          "after", "until", "above", "below", "about", "back", "pinned", "pin", "keep", "stay", "stays"})
+
+
+@lru_cache(maxsize=1)
+def data() -> dict:
+    with open(DATA_FILE, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, dict[str, frozenset[str]]]:
+    d = data()
+    out: dict[str, dict[str, frozenset[str]]] = {}
+    for eco in ("npm", "pypi", "rubygems"):
+        merged: dict[str, set[str]] = {}
+        for source in (d.get(eco) or {}, (d.get("curated") or {}).get(eco) or {}):
+            for name, versions in source.items():
+                merged.setdefault(name, set()).update(versions)
+        out[eco] = {k: frozenset(v) for k, v in merged.items()}
+    return out
+
+
+def _norm(name: str, eco: str) -> str:
+    name = name.lower()
+    return name.replace("_", "-").replace(".", "-") if eco == "pypi" else name
+
+
+def known_malicious(name: str, version: str) -> str | None:
+    """The ecosystem whose data lists this release, or None."""
+    for eco, table in _index().items():
+        versions = table.get(_norm(name, eco))
+        if versions and version in versions:
+            return eco
+    return None
+
+
+@dataclass(frozen=True)
+class Pin:
+    start: int
+    end: int
+    name: str
+    version: str
+    ecosystem: str
+
+
+def pins(doc: Document) -> Iterator[Pin]:
+    for m in doc.finditer(_PIN, limit=2000):
+        name, version = m.group(1) or "", m.group(2) or ""
+        joint = doc.text[m.start + len(name):m.end - len(version)] if m.end - m.start < 400 else "@"
+        if not any(c in joint for c in "@=:,`'\"") and (len(name) < 4 or name in _PROSE_WORDS):
+            continue  # "the version is 5.0.0": a word followed by a number is no pin
+        eco = known_malicious(name, version)
+        if eco:
+            yield Pin(m.start, m.end, name, version, eco)

@@ -1,0 +1,171 @@
+"""Shapes of poisoned `.rune/` memory beyond a switched-off control (scanner/rune/conventions.py):
+
+- review policy: a decision that lets changes reach the main branch or a release without review,
+  approval or checks (admins merge with --admin, "don't request reviewers", "skip approval");
+- insecure code by convention, in any wording: SQL built from strings, certificates accepted
+  whatever they say, customer text handed to the language's evaluator, credentials tracked in
+  git, routes that go around the auth middleware;
+- hidden-instruction phrases the rune seed lists ("ignore previous conventions", "forget
+  everything above", "pretend to be", "you are now ...").
+
+Every shape is one RE2 pattern over the normalised text (lower case, look-alikes mapped, invisible
+characters removed); a shape marked negatable is dropped when the sentence negates it
+("never build SQL with f-strings").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..document import Document
+from ..matching import Regex, rx
+from .negation import negated
+
+_W = r"(?:[^\s;!?]+\s+)"  # one token and its space (a word, `code`, a path): bounded counts keep it linear
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str  # what the entry does, for the message
+    regex: Regex
+    negatable: bool = True
+
+
+REVIEW_SHAPES = (
+    Shape("lets changes merge without review, approval or checks", rx(
+        r"\b(?:merge|merged|merges|merging|push|pushed|pushes|pushing|land|lands|ship|ships|release|releases|deploy|deploys)\s+"
+        + _W + r"{0,8}?without\s+(?:any\s+|a\s+|the\s+|waiting\s+for\s+(?:a\s+|the\s+)?|second\s+)?(?:code\s+|peer\s+|human\s+|green\s+)?"
+        r"(?:reviews?|reviewers?|approvals?|sign-?offs?|ci|checks|status\s+checks|tests)\b")),
+    Shape("pushes straight to the protected branch", rx(
+        r"\b(?:push|pushes|pushed|pushing|commit|commits|merge|merges|land|lands|landed|ship|ships)\s+(?:[^\s;!?]+\s+){0,3}?(?:directly|straight|right)\s+(?:in)?to\s+"
+        r"(?:`)?(?:main|master|trunk|prod|production|release|the\s+(?:default|main|release)\s+branch)\b")),
+    Shape("merges with administrator rights past branch protection", rx(
+        r"\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b|\bmerge\w*\s+" + _W + r"{0,4}?(?:with|using)\s+(?:admin|administrator)\s+(?:rights|privileges|override)")),
+    Shape("skips review, approval or required checks", rx(
+        r"\b(?:skip|skips|skipping|bypass|bypasses|bypassing|override|overrides|dismiss|dismisses|dismissing|waive|waives|disable|disables)\s+"
+        r"(?:the\s+|all\s+|any\s+|every\s+)?(?:code\s+|peer\s+|required\s+|pull\s+request\s+|pr\s+|security\s+)?"
+        r"(?:reviews?|approvals?|review\s+requirements?|branch\s+protections?|required\s+checks|status\s+checks|ci\s+checks|security\s+alerts)\b")),
+    Shape("tells the agent not to ask for review", rx(
+        r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:request|ask\s+for|wait\s+for|add)\s+(?:a\s+|any\s+)?(?:second\s+)?(?:reviews?|reviewers?|approvals?)\b"),
+        negatable=False),
+    Shape("makes review optional", rx(
+        r"\b(?:code\s+)?(?:reviews?|approvals?|sign-?offs?|reviewers?)\s+(?:is|are)\s+(?:now\s+)?(?:optional|(?:no\s+longer|not)\s+(?:required|needed|necessary|mandatory))\b"
+        r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
+        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
+    Shape("merges before checks or review report", rx(
+        r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,8}?(?:before|without\s+waiting\s+for)\s+(?:the\s+|any\s+)?(?:ci|checks|tests|builds?|reviews?|reviewers?|approvals?)\b"
+        r"|\bmerge\w*\s+(?:[^\s;!?]+\s+){0,6}?as\s+soon\s+as\s+(?:they|it|the\s+prs?|the\s+pull\s+requests?)\s+(?:are\s+|is\s+)?(?:open|opens|opened|created|pushed|appear|appears)\b")),
+    Shape("merges on failing checks or skips commit hooks", rx(
+        r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:even\s+)?(?:when|if|while|with)\s+(?:the\s+)?(?:ci|checks|tests|build|pipeline)\s+(?:is\s+|are\s+)?"
+        r"(?:red|failing|failed|broken)\b|\bgit\s+(?:commit|push)\b[^\n]{0,60}--no-verify\b")),
+    Shape("approves changes whatever they contain", rx(
+        r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
+)
+
+INSECURE_SHAPES = (
+    Shape("SQL built by string formatting", rx(
+        r"\b(?:build|builds|building|built|construct\w*|compose|composing|assembl\w*|generat\w*|writ\w*|creat\w*|make|concatenat\w*|format\w*)\s+"
+        + _W + r"{0,3}?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?)\s+" + _W + r"{0,4}?(?:with|using|via|by|through|as)\s+" + _W + r"{0,2}?"
+        r"(?:f-?strings?|string\s+(?:formatting|concatenation|interpolation|templates?|building)|concatenat\w+|interpolat\w+|\.format|format\(\)|"
+        r"%[\s-]?(?:formatting|s\b)|template\s+(?:literals?|strings?)|\+\s*operators?|sprintf)"
+        r"|\b(?:f-?strings?|string\s+(?:formatting|concatenation|interpolation)|template\s+literals?|sprintf|\.format\(\))\s+" + _W + r"{0,4}?"
+        r"(?:for|to\s+build|to\s+construct|to\s+write|in|into)\s+" + _W + r"{0,2}?(?:sql|quer(?:y|ies))\b"
+        r"|\b(?:interpolat\w*|concatenat\w*|splic\w*|inlin\w*|paste|embed\w*|append\w*|inject\w*|put|puts|insert|inserts|place|places|drop|drops|stick|feed|feeds|pass|passes)\s+"
+        + _W + r"{0,6}?(?:directly\s+|straight\s+)?(?:into|in|to)\s+"
+        r"(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?|select|sql\s+strings?)\b"
+        r"|\b(?:instead\s+of|skip\w*|drop\w*|without|no\s+more)\s+(?:\w+\s+)?(?:bound|bind|binding|prepared|parameteri[sz]ed|placeholder)\s+"
+        r"(?:parameters|params|statements|queries|values)")),
+    Shape("TLS certificates accepted whatever they say", rx(
+        r"\b(?:accept|accepts|accepting|trust|trusts|trusting|allow|allows|allowing)\s+" + _W + r"{0,2}?(?:any|all|every|whatever|whichever|invalid|untrusted|expired|unknown|mismatched)\s+"
+        + _W + r"{0,2}?(?:certificates?|certs?|cas?|certificate\s+authorit\w+|tls\s+certificates?)\b"
+        r"|\b(?:not|never|n't)\s+" + _W + r"{0,2}?(?:fail|error|complain|abort|reject|raise)\w*\s+" + _W + r"{0,3}?(?:when|if|on|for)\s+" + _W + r"{0,5}?"
+        r"(?:names?|host\s*names?|hosts?|certificates?|certs?)\s+" + _W + r"{0,5}?(?:match|matches|mismatch\w*|invalid|expired|wrong|untrusted|self-signed)"
+        r"|\bignor\w*\s+" + _W + r"{0,2}?(?:certificate|cert|tls|ssl|x\.?509|hostname|host\s+name)\s+(?:\w+\s+)?(?:errors?|warnings?|mismatch\w*|failures?|problems?|validation|verification|checks?)"
+        r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|stop)\s+(?:verify|verifying|check|checking|validat\w+)\s+(?:the\s+)?(?:server'?s?\s+)?(?:tls\s+|ssl\s+)?(?:certificates?|certs?|host\s*names?)\b"
+        r"|\b(?:certificate|cert|tls|ssl|hostname|host\s+name)\s+(?:verification|validation|checking|checks?)\s+(?:\w+\s+)?(?:off|disabled|false|optional)\b"),
+        negatable=False),
+    Shape("user input handed to a code evaluator", rx(
+        r"\b(?:hand|pass|feed|give|send|forward|run|pipe)\w*\s+" + _W + r"{0,8}?(?:user|customer|client|request|untrusted|submitted|typed|entered|supplied|provided|input)\w*\s+"
+        + _W + r"{0,6}?(?:to|into|through)\s+" + _W + r"{0,4}?(?:eval|exec|evaluator|interpreter|vm\.run\w*|function\s+constructor|new\s+function)\b"
+        r"|\b(?:customers?|users?|clients?|callers?|visitors?)\s+can\s+(?:use|run|write|enter|submit|type|execute)\s+any\s+(?:python|javascript|js|ruby|php|lua|sql|shell)?\s*(?:code|expressions?|scripts?|commands?|statements?)\b"
+        r"|\b(?:eval|exec|evaluat\w+|execut\w+)\s+" + _W + r"{0,3}?(?:whatever|any|the)\s+(?:python\s+|javascript\s+|js\s+|code\s+)?(?:code|expressions?|formulas?|text)\s+"
+        r"(?:the\s+)?(?:customers?|users?|clients?|callers?)\s+(?:type|types|typed|enter|enters|entered|send|sends|sent|submit\w*|provide\w*|write|writes)")),
+    Shape("credentials tracked in the repository", rx(
+        r"\b(?:credentials?|secrets?|keys|api\s+keys?|tokens?|passwords?|\.env|private\s+keys?)\b[^.\n]{0,80}?\b(?:is|are|stay|stays|remain|remains|gets?|be|been)\s+"
+        r"(?:\w+\s+)?(?:tracked|committed|checked\s+in|versioned|stored|kept)\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control)\b"
+        r"|\b(?:commit|add|check\s+in|push|track)\s+" + _W + r"{0,3}?(?:real|production|prod|live)\s+(?:\w+\s+)?(?:keys|credentials|secrets|tokens|passwords)\b"
+        r"|\b(?:remove|delete|drop|take)\s+(?:that|the|this|its)\s+(?:line|entry|rule|pattern)\b[^.\n]{0,40}?\b(?:and\s+)?(?:commit|add|track)\b")),
+    Shape("passwords stored in clear or with a fast hash", rx(
+        r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
+        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+    Shape("token signatures not verified", rx(
+        r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
+        r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
+        r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"
+        r"|\bwithout\s+(?:checking|verifying|validating)\s+(?:the\s+|its\s+|their\s+)?(?:[^\s.;!?]+\s+){0,2}?(?:signatures?|hmac|mac|signature\s+headers?)\b"),
+        negatable=False),
+    Shape("user content rendered unescaped", rx(
+        r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
+    Shape("files or folders writable by everyone", rx(
+        r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
+    Shape("secrets written to logs", rx(
+        r"\blog\w*\s+(?:[^\s;!?]+\s+){0,5}?(?:authorization\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
+        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?")),
+    Shape("debug mode in production", rx(
+        r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
+    Shape("security headers, rate limits or transport security removed", rx(
+        r"\b(?:disable|disables|disabling|remove|removes|removing|drop|drops|turn\s+off|skip|skips|strip|strips)\s+(?:the\s+|all\s+)?"
+        r"(?:csp|content[\s-]security[\s-]policy|x-frame-options|hsts|strict-transport-security|security\s+headers|rate[\s-]limit\w*|"
+        r"brute[\s-]force\s+protection|account\s+lockout|sandbox\w*|same-?site\s+cookies?|httponly)\b"
+        r"|\b(?:use|send|call|serve)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:plain\s+)?http\s+(?:instead\s+of|rather\s+than|not)\s+https\b")),
+    Shape("user-supplied code or data executed or deserialised", rx(
+        r"\b(?:run|runs|exec|execute|executes|eval|evaluate|evaluates)\s+(?:the\s+|any\s+|whatever\s+)?(?:code|snippets?|scripts?|commands?|expressions?|sql)\s+"
+        r"(?:that\s+)?(?:the\s+)?(?:users?|customers?|clients?|visitors?|callers?)\s+(?:paste|pastes|submit|submits|send|sends|type|types|enter|enters|upload|uploads|provide|provides)\b"
+        r"|\b(?:unpickl\w*|deserializ\w*|deserialis\w*|yaml\.load|pickle\.loads?|marshal\.loads?)\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"(?:uploaded|user|customer|client|request|untrusted|incoming|external)\w*")),
+    Shape("routes reachable without logging in", rx(
+        r"\b(?:reachable|accessible|available|open|exposed|public)\s+(?:to\s+(?:anyone|everyone|the\s+internet)\s+)?without\s+(?:logging\s+in|a\s+login|login|auth\w*|a\s+session|credentials|a\s+token)\b"
+        r"|\bwithout\s+(?:logging\s+in|login|authentication)\s+(?:while|until|for\s+now)\b")),
+    Shape("secrets written into code or allowed in commits", rx(
+        r"\b(?:passwords?|secrets?|tokens?|api\s+keys?|credentials?|private\s+keys?)\b[^.\n]{0,120}?\b(?:fine|ok|okay|allowed|safe|acceptable)\s+to\s+(?:commit|check\s+in|push)\b"
+        r"|\b(?:keep|store|put|hard-?code|write)\w*\s+(?:the\s+)?(?:[^\s.;!?]+\s+){0,3}?(?:passwords?|secrets?|tokens?|api\s+keys?|credentials?)\s+(?:directly\s+)?in\s+"
+        r"`?[\w./-]+\.(?:py|js|ts|rb|go|java|php|cs|yml|yaml|json|toml|ini|cfg|conf|properties)\b")),
+    Shape("uploads stored and served unchecked", rx(
+        r"\b(?:no|skip\w*|without)\s+(?:any\s+)?(?:content-type|mime(?:\s+type)?|file[\s-]type|extension|file\s+size)\s+(?:checks?|validation|limits?)\b"
+        r"|\b(?:save|store|keep|write)\w*\s+uploaded\s+files?\s+(?:[^\s;!?]+\s+){0,2}?(?:under|with|using)\s+(?:their|the)\s+original\s+(?:file\s*)?names?\b")),
+    Shape("routes that go around authentication", rx(
+        r"\b(?:go|goes|going|get|gets|route|routes|bypass\w*|skip\w*|around|past)\s+(?:around\s+|past\s+)?(?:the\s+)?(?:session|auth\w*|login|access[\s-]control|permission|security|jwt|token)\s+"
+        r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"
+        r"|\b(?:decorate|mark|annotate|tag|register)\s+(?:every|all|each|any)?\s*(?:new\s+)?(?:routes?|endpoints?|handlers?|views?|apis?)\s+" + _W + r"{0,2}?(?:with|as)\s+"
+        r"[`'\"]?@?(?:public|allow_?anonymous|permit_?all|no_?auth|skip_?auth|unauthenticated|anonymous|login_not_required|auth_exempt)\b"
+        r"|\b(?:endpoints?|routes?|apis?|handlers?)\s+" + _W + r"{0,4}?without\s+(?:any\s+)?(?:auth\w*|login|access\s+control|session\s+checks?)\b")),
+)
+
+PHRASE_SHAPES = (
+    Shape("hidden-instruction phrase", rx(
+        r"\b(?:ignore|disregard|forget|override|discard)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|earlier|above|preceding|existing|other|your)\s+"
+        r"(?:conventions?|decisions?|instructions?|rules?|guidelines?|memory|memories|context|entries)\b"
+        r"|\bforget\s+(?:everything|all)\s+(?:above|before|prior|previously|you\s+know)\b"
+        r"|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byou\s+are\s+now\s+(?:a|an|the|in|my|no\s+longer|free|dan|acting)\b"
+        r"|\bact\s+as\s+(?:if\s+you\s+were|an?\s+(?:unrestricted|unfiltered|jailbroken))\b|\bnew\s+(?:system\s+)?instructions\s*:"
+        r"|\bfrom\s+now\s+on,?\s+(?:you|ignore|always|never)\b"), negatable=False),
+)
+
+
+@dataclass(frozen=True)
+class PolicyHit:
+    start: int
+    end: int
+    kind: str
+
+
+def find(doc: Document, shapes: tuple[Shape, ...]) -> Iterator[PolicyHit]:
+    code = doc.code_block_lines
+    for shape in shapes:
+        for m in doc.finditer(shape.regex):
+            if doc.position(m.start)[0] in code:
+                continue  # examples in code blocks are read by IG804's block-aware negation
+            if shape.negatable and negated(doc, m.start, m.end):
+                continue
+            yield PolicyHit(m.start, m.end, shape.kind)

@@ -81,7 +81,7 @@ SKILL_PARENTS = (".claude/skills", ".agents/skills")
 # Paths below a folder that the catalog would take as agent files, to tell whether a folder link
 # that is not followed sits at an agent location (the bare CLAUDE.md/AGENTS.md names match below
 # any folder, so they are left out).
-_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
+_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "skills/x/SKILL.md",
                  "rules/x.md", "commands/x.md", "agents/x.md", "hooks/x", "x")
 
 

@@ -204,6 +204,9 @@ def _hidden_classes(doc: Document) -> frozenset[str]:
 def _hidden_elements(doc: Document) -> Iterator[Hit]:
     if "<" not in doc.text or doc.kind == "script":
         return
+    if doc.path.lower().endswith(".xml"):
+        return  # nothing renders an XML rule file: reader and agent see the same tags and text
+
     has_style = "<style" in doc.normalized_text
     if not has_style and _HIDING_HINT.search(doc.raw_bytes) is None:
         return

@@ -57,7 +57,10 @@ SHAPES = (
         r"|\b(?:hard[- ]?code|embed)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"
         r"|\b(?:store|keep|put|check\s+in|add)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|private[ _-]keys?)\s+(?:in|into|to)\s+"
         r"(?:the\s+)?(?:repo|repository|git|source|codebase|version control)\b"
-        r"|\b(?:remove|delete)\s+\.env\s+from\s+\.gitignore\b")),
+        r"|\b(?:remove|delete)\s+\.env\s+from\s+\.gitignore\b"
+        # Credentials copied into the memory file itself, which is committed and read every session.
+        r"|\b(?:(?:append|write|save|record|paste|store|add|keep|log)s?|cop(?:y|ies))\b(?:[^.\n]|\.\S){0,120}?\b(?:aws_secret_access_key|aws_access_key_id|secret[_ ]access[_ ]key|access[_ ]keys?|api[_ ]keys?|tokens?|passwords?|credentials|private[_ ]keys?|secrets?)\b"
+        r"(?:[^.\n]|\.\S){0,120}?\b(?:to|into|in)\s+(?:this|the|our)\s+(?:file|memory|notes?|decisions?|log|conventions?|state)\b")),
 )
 
 

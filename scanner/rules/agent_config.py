@@ -17,6 +17,7 @@ from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
 from .prose_code import _PIPE_TO_SHELL, _host_grade
+from .settings_read import parsed, strip_jsonc  # noqa: F401 (strip_jsonc: this module's public name)
 
 READS = ("json",)
 
@@ -34,48 +35,6 @@ def config_role(path: str) -> str:
     if name in (".mcp.json", "mcp.json", "claude_desktop_config.json", "mcp_config.json") or (name == "settings.json" and parent == ".gemini"):
         return "mcp"
     return ""
-
-
-# -- JSONC -----------------------------------------------------------------------------
-_JSONC_TOKEN = rx(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*+[^*/])*\*+/|,\s*[}\]]')
-
-
-def strip_jsonc(text: str) -> str:
-    """Remove // and /* */ comments outside strings and trailing commas (RE2, linear).
-
-    Removed characters become spaces (newlines kept), so the JSON parser's error positions
-    still point into the original text.
-    """
-    data = text.encode("utf-8", "surrogatepass")
-    out: list[bytes] = []
-    last = 0
-    for m in _JSONC_TOKEN.finditer(data):
-        token = m.group(0)
-        if token.startswith(b'"'):
-            continue  # strings are kept whole: "//" inside a string is not a comment
-        out.append(data[last:m.start()])
-        if token.startswith(b","):
-            out.append(b" " + token[1:])
-        else:
-            out.append(bytes(b if b == 10 else 32 for b in token))
-        last = m.end()
-    out.append(data[last:])
-    return b"".join(out).decode("utf-8", "surrogatepass")
-
-
-def parsed(doc: Document) -> tuple[Any, str | None]:
-    """(data, error): the JSONC document, or None and why it did not parse."""
-    def parse() -> tuple[Any, str | None]:
-        text = doc.text[1:] if doc.text.startswith("\ufeff") else doc.text  # editors accept a BOM
-        try:
-            return json.loads(text), None  # plain JSON: the C parser, no stripping
-        except (ValueError, RecursionError):
-            pass
-        try:
-            return json.loads(strip_jsonc(text)), None
-        except (ValueError, RecursionError) as exc:
-            return None, str(exc)[:200]
-    return cached(doc, "jsonc", parse)
 
 
 def _locate(doc: Document, *needles: str) -> tuple[int, int]:
@@ -109,20 +68,15 @@ def _unparsed_note(doc: Document, error: str) -> Hit:
 
 
 # -- command grading (hooks, MCP launchers) ----------------------------------------------
-_NETWORK_SEND = rx(r"(?:\bcurl\b[^\n]*(?:\s-d\b|--data|\s-f\b|--form|-t\s|--upload-file|-x\s*post)|\bwget\b[^\n]*--post|\b(?:nc|ncat|socat)\s+\S+\s+\d+)")
-_FETCH_RUN = rx(r"(?:\b(?:curl|wget)\b[^\n]*(?:-o|>)\s*\S+[^\n]*(?:chmod\s+\+x|&&\s*(?:\./|/tmp/|bash\s|sh\s))|\b(?:curl|wget)\s[^\n]*https?://)")
-
-
 def grade_command(command: str) -> tuple[Severity, str] | None:
-    """Severity and reason for a command line an agent runs without asking, or None.
-
-    A thin adapter over settings_read.grade_command, the one command grader: findings below
-    medium (a plain fetch, a credential sent to its own vendor) are not reported here."""
-    from .settings_read import grade_command as grade
-    graded = grade(command)
-    if graded is None or graded.severity < Severity.MEDIUM:
+    """Severity and reason for a command line an agent runs without asking, or None: the one
+    command grader (scripts/command_grader, unattended) through mcp_supply.grade_launch.
+    Findings below medium (a plain fetch, a credential sent to its own vendor) are not reported here."""
+    from .mcp_supply import grade_launch
+    graded = grade_launch(command)
+    if graded is None or graded[0] < Severity.MEDIUM:
         return None
-    return graded.severity, graded.reason
+    return graded
 
 
 # -- IG601 VS Code ------------------------------------------------------------------------
@@ -236,7 +190,7 @@ def _hooks(doc: Document) -> Iterator[Hit]:
                 continue
             sev, why = graded
             s, e = _locate(doc, json.dumps(value)[1:-1][:200], value[:200])
-            yield Hit(s, e, message=f"Hook runs on every matching event and {why}", severity=sev, excerpt=value[:300])
+            yield Hit(s, e, message=f"Hook runs on every matching event: {why}", severity=sev, excerpt=value[:300])
 
 
 # -- IG604 MCP servers ------------------------------------------------------------------------
@@ -267,7 +221,7 @@ def _server_findings(name: str, server: dict) -> Iterator[tuple[Severity, str, s
     graded = grade_command(line)
     if graded is not None:
         sev, why = graded
-        yield sev, f"MCP server {name!r} launcher {why}", line
+        yield sev, f"MCP server {name!r} launcher: {why}", line
     elif (base in _SHELLS or base.startswith(("python", "node", "perl", "ruby", "deno", "bun"))) and any(a in _INLINE_FLAGS for a in args):
         secret = _INLINE_SECRET.test(line.lower())
         acts = base in _SHELLS or _INLINE_ACTS.test(line.lower())  # a shell script is never a server

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -593,6 +594,83 @@ def _remote_module(s: Server, launch: Launch, secrets: list[str], ex: str) -> It
                    (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
     elif moving:
         yield Fact(SECRETS, Severity.LOW, f"MCP server {s.name!r} builds the unpinned Go module {path} on every start", s.name, ex)
+
+
+# -- commands: the one grader, plus the package names a command fetches ------------------------
+_RUNNERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", "uv", "pip", "pip3", "python", "python3"}
+_CUT = ("&&", "||", ";", "|", "&")
+
+
+def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
+    """(ecosystem, spec) of the registry packages a `pip install` / `npm install` segment names."""
+    base, rest = _base(seg[0]), seg[1:]
+    if base in ("python", "python3") and rest[:2] == ["-m", "pip"]:
+        base, rest = "pip", rest[2:]
+    if base == "uv" and rest[:1] == ["pip"]:
+        base, rest = "pip", rest[1:]
+    eco = "pypi" if base in ("pip", "pip3", "pipx") else "npm" if base in ("npm", "pnpm", "yarn", "bun") else ""
+    if not eco or not rest or rest[0] not in ("install", "i", "add"):
+        return []
+    out: list[tuple[str, str]] = []
+    skip = False
+    for t in rest[1:40]:
+        if skip:
+            skip = False
+            continue
+        if t.startswith("-"):
+            skip = t in ("-r", "-c", "-e", "--requirement", "--constraint", "-i", "--index-url", "--extra-index-url", "--registry", "--target", "-t", "--prefix")
+            continue
+        if "://" in t or t.startswith((".", "/", "git+")) or t.endswith((".txt", ".toml")):
+            continue  # URLs and git refs: the command grader's; local paths: not fetched
+        out.append((eco, t))
+    return out[:20]
+
+
+def package_look_alike(command: str) -> tuple[Severity, str] | None:
+    """A registry package a command installs or runs (npx, bunx, pnpm dlx, uvx, pipx run, pip or
+    npm install) whose name is a look-alike of an official MCP package or a popular one."""
+    if not any(r in command for r in ("npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "npm", "pip", "uv ", "yarn", "bun ")):
+        return None
+    try:
+        argv = shlex.split(command, posix=True)
+    except ValueError:
+        argv = command.split()
+    for i, a in enumerate(argv[:400]):
+        if _base(a) not in _RUNNERS:
+            continue
+        seg: list[str] = []
+        for t in argv[i:]:
+            if t in _CUT or t.endswith(";"):
+                break
+            seg.append(t)
+        if len(seg) < 2:
+            continue
+        specs = _install_specs(seg)
+        launch = launch_of(seg)
+        if launch.ecosystem in ("npm", "pypi") and launch.spec and "://" not in launch.spec and not _is_git(launch.spec):
+            specs.append((launch.ecosystem, launch.spec))
+        for eco, spec in specs:
+            name = (npm_name(spec) if eco == "npm" else pypi_name(spec))[0]
+            target = npm_look_alike(name) if eco == "npm" else pypi_look_alike(name)
+            if target:
+                return Severity.HIGH, f"fetches and runs {name!r}, a look-alike of the package {target!r}"
+    return None
+
+
+def grade_launch(command: str) -> tuple[Severity, str] | None:
+    """(severity, reason) of a command an agent or editor runs with no one reading it first (a
+    hook, a status line or credential helper, an MCP launcher, a task, a lifecycle script): the
+    worst fact of the one command grader (scripts/command_grader, unattended), or a look-alike
+    package name the command fetches. None when nothing stands out."""
+    if not isinstance(command, str) or not command.strip():
+        return None
+    from ..scripts.command_grader import grade_command, worst
+    w = worst(grade_command(command, unattended=True))
+    best = (w.severity, w.message[0].lower() + w.message[1:]) if w is not None else None
+    pkg = package_look_alike(command[:20000])
+    if pkg is not None and (best is None or pkg[0] > best[0]):
+        best = pkg
+    return best
 
 
 def facts(doc: Document) -> list[Fact]:

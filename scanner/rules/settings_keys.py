@@ -4,7 +4,8 @@ Every key that runs a command, moves the agent's traffic, loads code into every 
 widens what runs without asking, per agent format (keys are data: data/settings_keys.yml):
 Claude Code settings, VS Code settings and tasks, Gemini CLI settings and command TOML, Cursor
 and plugin `hooks.json`, Kiro hooks, dev containers, a package's lifecycle scripts, Codex,
-opencode and Zed settings. Each command found goes through settings_read.grade_command; the
+opencode and Zed settings. Each command found goes through mcp_supply.grade_launch (the one
+command grader, scripts/command_grader, run unattended, plus package names); the
 severity is the command's, because all of these run without the user typing them.
 """
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
-from .settings_read import _CRED_SOURCE, _secret_vars, commands_of, grade_command, keys, load, locate, settings_role, volume_source
+from .mcp_supply import grade_launch
+from .settings_read import _secret_vars, commands_of, keys, load, locate, settings_role, volume_source
 
 READS = ("json", "toml", "yaml", "other")
 
@@ -49,13 +51,28 @@ def _get(data: Any, dotted: str) -> Any:
 
 
 def _command_fact(rule_id: str, command: str, where: str, floor: Severity | None = None) -> Fact | None:
-    graded = grade_command(command)
+    graded = grade_launch(command)
     if graded is None:
         if floor is None:
             return None
         return Fact(rule_id, floor, f"{where} runs `{command[:80]}`", command, command[:300])
-    sev = graded.severity if floor is None else max(graded.severity, floor)
-    return Fact(rule_id, sev, f"{where} {graded.reason}", command, command[:300])
+    sev = graded[0] if floor is None else max(graded[0], floor)
+    return Fact(rule_id, sev, f"{where}: {graded[1]}", command, command[:300])
+
+
+_FETCHER = rx(r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|xh|http)\s")
+
+
+def _fetch_host(command: str) -> str:
+    """The stranger's host a command fetches from ('' when none, or a vendor's, or local)."""
+    from ..scripts.command_grader import _urls_loose, grade_url
+    if _FETCHER.search(command.encode("utf-8", "surrogatepass")) is None:
+        return ""
+    for url in _urls_loose(command):
+        _, grade, host = grade_url(url)
+        if host and grade not in ("vendor", "local") and not _local(host):
+            return host
+    return ""
 
 
 # -- environment variables (Claude env, VS Code terminal env, devcontainer env) --------------------
@@ -263,9 +280,10 @@ def _claude(data: dict) -> Iterator[Fact]:
         value = _get(data, key)
         for cmd in commands_of(value):
             f = _command_fact(CMD, cmd, f"{key} (runs {when})")
-            if f is not None and key in cfg.get("credential_helpers", ()) and f.severity < Severity.MEDIUM and "fetches from" in f.message:
+            host = _fetch_host(cmd) if key in cfg.get("credential_helpers", ()) and (f is None or f.severity < Severity.MEDIUM) else ""
+            if host:
                 # the helper's output is the credential: whoever serves it chooses the account every request goes to
-                f = Fact(CMD, Severity.MEDIUM, f.message + "; the credential the agent uses comes from that host", f.needle, f.excerpt)
+                f = Fact(CMD, Severity.MEDIUM, f"{key} (runs {when}) fetches from {host}; the credential the agent uses comes from that host", cmd, cmd[:300])
             if f is not None:
                 yield f
     env = data.get("env") if isinstance(data.get("env"), dict) else {}
@@ -280,7 +298,8 @@ def _claude(data: dict) -> Iterator[Fact]:
     if isinstance(helper, str) and endpoint:
         host = hosts.host_of(endpoint)
         low = helper.lower()
-        creds = _secret_vars(low) or (["a credential"] if _CRED_SOURCE.search(low.encode("utf-8", "surrogatepass")) is not None else [])
+        from ..scripts.command_grader import _CRED_COMMAND
+        creds = _secret_vars(low) or (["a credential"] if _CRED_COMMAND.search(low.encode("utf-8", "surrogatepass")) is not None else [])
         if host and not _local(host) and creds and not any(hosts.credential_goes_home(c, endpoint) for c in creds if c != "a credential"):
             yield Fact(CMD, Severity.HIGH, f"otelHeadersHelper puts {creds[0].upper() if creds[0] != 'a credential' else 'a credential'} "
                        f"into the headers of telemetry exported to {host}", "otelHeadersHelper", helper[:300])

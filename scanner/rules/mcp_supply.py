@@ -602,7 +602,8 @@ _CUT = ("&&", "||", ";", "|", "&")
 
 
 def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
-    """(ecosystem, spec) of the registry packages a `pip install` / `npm install` segment names."""
+    """(ecosystem, name) of the registry packages a `pip install` / `npm install` segment names
+    (read by prose_packages' reader of install arguments)."""
     base, rest = _base(seg[0]), seg[1:]
     if base in ("python", "python3") and rest[:2] == ["-m", "pip"]:
         base, rest = "pip", rest[2:]
@@ -611,19 +612,8 @@ def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
     eco = "pypi" if base in ("pip", "pip3", "pipx") else "npm" if base in ("npm", "pnpm", "yarn", "bun") else ""
     if not eco or not rest or rest[0] not in ("install", "i", "add"):
         return []
-    out: list[tuple[str, str]] = []
-    skip = False
-    for t in rest[1:40]:
-        if skip:
-            skip = False
-            continue
-        if t.startswith("-"):
-            skip = t in ("-r", "-c", "-e", "--requirement", "--constraint", "-i", "--index-url", "--extra-index-url", "--registry", "--target", "-t", "--prefix")
-            continue
-        if "://" in t or t.startswith((".", "/", "git+")) or t.endswith((".txt", ".toml")):
-            continue  # URLs and git refs: the command grader's; local paths: not fetched
-        out.append((eco, t))
-    return out[:20]
+    from .prose_packages import _package_names
+    return [(eco, n) for n in _package_names(" ".join(rest[1:40]))]
 
 
 def package_look_alike(command: str) -> tuple[Severity, str] | None:

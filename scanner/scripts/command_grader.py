@@ -264,9 +264,7 @@ _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "
 _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--version", "-V", "-h", "--help", "-File", "-file", "-f")
 
 
-# Unattended-only shapes (see grade_command): one-liners that send, requests carrying local data.
-_INLINE = rx(r"(?:^|[\s;&|(])(?:python[23]?(?:\.\d+)?|py|node|nodejs|bun|deno\s+eval|ruby|perl|php)\s+(?:-\S+\s+)*?(?:-c|-e|-r|--eval|-E|-p|--print)\s")
-_INLINE_NET = rx(r"(?:require\(\s*['\"](?:node:)?https?['\"]\s*\)|from\s+['\"](?:node:)?https?['\"]|urlopen|urllib|requests\.|httpx|http\.client|\bfetch\s*\(|https?\.(?:get|request)\s*\(|axios|xmlhttprequest|net::http|open-uri|uri\.open|lwp|http::tiny|io::socket|socket\.|websocket)")
+# Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
 _SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")
@@ -419,7 +417,6 @@ class _Grader:
         self.structure()
         if self.unattended:
             self.indexes()
-            self.inline_sends()
             self.sends()
 
     # -- download and run ------------------------------------------------------------------
@@ -461,6 +458,8 @@ class _Grader:
                 _, grade, host = self.url_grade(url)
                 self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.CRITICAL, url, grade, host)
+            elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(seg)):
+                self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
                 self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
 
@@ -664,22 +663,21 @@ class _Grader:
                 _, grade, host = self.url_grade(url)
                 self.add(REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
 
-    def inline_sends(self) -> None:
-        """`python -c` / `node -e` one-liners that reach the network with the environment or data."""
-        d = self.data.lower()
-        if _INLINE.search(d) is None or _INLINE_NET.search(d) is None or self._covered((CRED_EXFIL, REMOTE_EXEC)):
-            return
-        url = next((u for u in _urls_loose(self.command) if not _private(H.host_of(u))), "")
+    def inline_send(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
+        """Unattended: a one-liner that reaches a stranger's host with secrets (read broadly: any
+        environment read, credential path or keychain) or with data it posts."""
+        low = seg.lower()
+        url = next((u for u in _urls_loose(seg.decode("utf-8", "replace")) if not _private(H.host_of(u))), "")
         if not url:
             return
         _, grade, host = self.url_grade(url)
         if grade in ("vendor", "local"):
             return
-        if _INLINE_SECRET.search(d) is not None:
-            self.add(CRED_EXFIL, 0, len(self.data), f"Inline code reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
+        if _INLINE_SECRET.search(low) is not None:
+            self.add(CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
                      Severity.CRITICAL, url, grade, host)
-        elif _INLINE_SEND.search(d) is not None:
-            self.add(c.HOST_DATA_EXFIL, 0, len(self.data), f"Inline code sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
+        elif _INLINE_SEND.search(low) is not None:
+            self.add(c.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
 
     def sends(self) -> None:
         """A request that carries the command's input, history, files or command output, or a

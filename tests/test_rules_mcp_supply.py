@@ -109,3 +109,15 @@ def test_go_run_and_remote_scripts_as_launchers():
     assert sev({"command": "go", "args": ["run", "github.com/acme/pg-mcp@v1.2.0"]}) is None
     assert sev({"command": "go", "args": ["run", "./cmd/server"]}) is None
     assert sev({"command": "uv", "args": ["run", "https://203.0.113.4/server.py"]}) == Severity.HIGH
+
+
+def test_docker_images_from_other_registries():
+    def sev(args, env=None):
+        doc = Document(".mcp.json", json.dumps({"mcpServers": {"s": {"command": "docker", "args": args, "env": env or {}}}}))
+        hits = list(get_rule("IG621").check(doc))
+        return max((h.severity or get_rule("IG621").severity for h in hits), default=None)
+
+    assert sev(["run", "-i", "--rm", "ghcr.io-cache.dev/github/github-mcp-server"]) == Severity.HIGH  # look-alike of ghcr.io
+    assert sev(["run", "-i", "--rm", "registry.acme-hub.dev/mcp/gh:latest"], {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}) == Severity.MEDIUM
+    assert sev(["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"], {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}) is None
+    assert sev(["run", "-i", "--rm", "mcp/fetch"]) is None

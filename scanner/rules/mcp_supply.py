@@ -510,6 +510,16 @@ def _server_facts(s: Server) -> Iterator[Fact]:
         yield Fact(REMOTE_CODE, Severity.HIGH if bad or secrets else Severity.MEDIUM,
                    f"MCP server {s.name!r} runs a script fetched at start-up from {host}" + (f", a look-alike of {brand}'s domains" if brand else "") +
                    (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
+    if launch.ecosystem == "docker" and "/" in launch.spec:
+        first = launch.spec.split("/", 1)[0].lower()
+        host = first.rsplit(":", 1)[0] if ":" in first else first
+        if ("." in first or ":" in first) and not _local(host) and not hosts.host_in(host, _lists().get("registries", {}).get("docker", ())):
+            brand = hosts.look_alike_brand(host)
+            if brand or hosts.is_ip(host) or secrets:
+                yield Fact(REMOTE_CODE, Severity.HIGH if brand or hosts.is_ip(host) else Severity.MEDIUM,
+                           f"MCP server {s.name!r} runs an image pulled from the registry {host}" +
+                           (f", a look-alike of {brand}'s domains" if brand else ", a bare IP address" if hosts.is_ip(host) else "") +
+                           (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
     if launch.ecosystem == "docker":
         for m in launch.mounts:
             src = volume_source(m).strip().strip("'\"")
@@ -647,6 +657,31 @@ def package_look_alike(command: str) -> tuple[Severity, str] | None:
     return None
 
 
+def go_module_run(command: str) -> tuple[Severity, str] | None:
+    """`go run <module>@<version>` in a command: a module on a look-alike or bare-IP host is high,
+    one on a host that is neither a code host nor the Go proxy, at a moving version, medium."""
+    if "go" not in command or "run" not in command:
+        return None
+    try:
+        argv = shlex.split(command, posix=True)
+    except ValueError:
+        argv = command.split()
+    for i, a in enumerate(argv[:400]):
+        if _base(a) != "go" or i + 1 >= len(argv) or argv[i + 1] != "run":
+            continue
+        seg = []
+        for t in argv[i:]:
+            if t in _CUT or t.endswith(";"):
+                break
+            seg.append(t)
+        launch = launch_of(seg)
+        if launch.ecosystem == "go":
+            worst = max(_remote_module(Server("", seg, {}, "", {}), launch, [], ""), key=lambda f: f.severity, default=None)
+            if worst is not None and worst.severity >= Severity.MEDIUM:
+                return worst.severity, worst.message.replace("MCP server '' ", "")
+    return None
+
+
 def grade_launch(command: str) -> tuple[Severity, str] | None:
     """(severity, reason) of a command an agent or editor runs with no one reading it first (a
     hook, a status line or credential helper, an MCP launcher, a task, a lifecycle script): the
@@ -657,9 +692,9 @@ def grade_launch(command: str) -> tuple[Severity, str] | None:
     from ..scripts.command_grader import grade_command, worst
     w = worst(grade_command(command, unattended=True))
     best = (w.severity, w.message[0].lower() + w.message[1:]) if w is not None else None
-    pkg = package_look_alike(command[:20000])
-    if pkg is not None and (best is None or pkg[0] > best[0]):
-        best = pkg
+    for pkg in (package_look_alike(command[:20000]), go_module_run(command[:20000])):
+        if pkg is not None and (best is None or pkg[0] > best[0]):
+            best = pkg
     return best
 
 

@@ -180,6 +180,8 @@ def _registry_hosts(value: str) -> list[tuple[str, str]]:
     """Hosts named in a registry variable (a URL, or a list of them: GOPROXY's `a,b|direct`)."""
     out = []
     for tok in re.split(r"[\s,|]+", value)[:20]:
+        if "=" in tok.split("://", 1)[0]:
+            tok = tok.split("=", 1)[1]  # uv's `name=URL` index form
         if "://" in tok or ("." in tok and "/" in tok):
             h = hosts.host_of(tok)
             if h:
@@ -187,6 +189,7 @@ def _registry_hosts(value: str) -> list[tuple[str, str]]:
     return out
 
 
+_HOST_TRUST = ("PIP_TRUSTED_HOST", "UV_INSECURE_HOST")  # TLS off for named hosts, not the checksum database
 _OFF_ECO = {"GO": "go", "PIP": "pypi", "UV": "pypi", "YARN": "npm", "NPM": "npm"}  # a checksum switch's ecosystem, by its prefix
 
 
@@ -221,13 +224,14 @@ def _registry_facts(items: list[tuple[str, Any]], where: str) -> Iterator[Fact]:
             redirected.append(key)
             why = (f", a look-alike of {brand}'s domains" if brand else ", a bare IP address" if hosts.is_ip(host)
                    else " over plain http" if url.lower().startswith("http://") else ", not the official registry")
-            same = [k for k in off if _OFF_ECO.get(k.upper().split("_")[0][:4], _OFF_ECO.get(k.upper()[:2], "")) == eco]
+            same = [k for k in off if _OFF_ECO.get(k.upper().split("_")[0][:4], _OFF_ECO.get(k.upper()[:2], "")) == eco
+                    and k.upper() not in _HOST_TRUST]  # a corporate mirror's own certificate trusted is the documented setup
             tail = f", with {', '.join(same[:2])} switching its checksum checks off" if same else ""
             yield Fact(ENDPOINT, Severity.HIGH if bad or same else Severity.MEDIUM,
                        f"{where}: {key} makes every {eco} package the agent installs come from {host}{why}{tail}", key, str(value)[:300])
             break
     if off:
-        yield Fact(TLS, Severity.HIGH if redirected else Severity.MEDIUM,
+        yield Fact(TLS, Severity.HIGH if redirected and any(k.upper() not in _HOST_TRUST for k in off) else Severity.MEDIUM,
                    f"{where}: {', '.join(off[:3])} switches package checksum or certificate checks off, so a tampered download installs silently", off[0])
 
 
@@ -693,6 +697,15 @@ def _codex(data: dict) -> Iterator[Fact]:
     env = _get(data, "shell_environment_policy.set")
     if isinstance(env, dict):
         yield from _env_facts(env, "shell_environment_policy.set")
+    # [otel] exporter = { otlp-http = { endpoint = ... } }, log_user_prompt = true (Codex config docs)
+    otel = data.get("otel") if isinstance(data.get("otel"), dict) else {}
+    for section in ("exporter", "trace_exporter"):
+        exp = otel.get(section) if isinstance(otel.get(section), dict) else {}
+        for kind, conf in list(exp.items())[:5]:
+            endpoint = conf.get("endpoint") if isinstance(conf, dict) and isinstance(conf.get("endpoint"), str) else ""
+            host = hosts.host_of(endpoint) if "://" in endpoint else ""
+            if host and not _local(host):
+                yield telemetry_fact(f"otel.{section}", kind, endpoint, ["log_user_prompt"] if otel.get("log_user_prompt") is True else [])
 
 
 def _opencode(data: dict) -> Iterator[Fact]:

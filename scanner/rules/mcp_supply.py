@@ -691,7 +691,8 @@ def grade_launch(command: str) -> tuple[Severity, str] | None:
         return None
     from ..scripts.command_grader import grade_command, worst
     w = worst(grade_command(command, unattended=True))
-    best = (w.severity, w.message[0].lower() + w.message[1:]) if w is not None else None
+    msg = w.message if w is not None else ""
+    best = (w.severity, msg[0].lower() + msg[1:] if msg[1:2].islower() else msg) if w is not None else None  # "Download ..." -> "download ...", names kept
     for pkg in (package_look_alike(command[:20000]), go_module_run(command[:20000])):
         if pkg is not None and (best is None or pkg[0] > best[0]):
             best = pkg

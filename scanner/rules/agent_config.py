@@ -16,7 +16,6 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
-from .prose_code import _PIPE_TO_SHELL, _host_grade
 from .settings_read import parsed, strip_jsonc  # noqa: F401 (strip_jsonc: this module's public name)
 
 READS = ("json",)
@@ -60,6 +59,29 @@ def _walk(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> Iterator[tu
     elif isinstance(value, list):
         for i, v in enumerate(value[:500]):
             yield from _walk(v, path + (str(i),), depth + 1)
+
+
+_STRING = rx(r'"(?:[^"\\\n]|\\.){8,}"')
+
+
+def _text_commands(doc: Document, where: str) -> Iterator[Hit]:
+    """A file that did not parse: each string literal in it graded by the one command grader
+    (unattended), so a syntax error hides no command."""
+    from ..scripts.command_grader import grade_command, worst
+    for n, m in enumerate(doc.finditer(_STRING)):
+        if n >= 500:
+            break
+        raw = doc.text[m.start:m.end]
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw[1:-1]
+        if not isinstance(value, str) or " " not in value:
+            continue
+        w = worst(grade_command(value, unattended=True))
+        if w is not None and w.severity >= Severity.MEDIUM:
+            yield Hit(m.start, m.end, message=f"{w.message} in an unparsed {where} (text match)", severity=w.severity,
+                      properties={"parsed": False})
 
 
 def _unparsed_note(doc: Document, error: str) -> Hit:
@@ -177,8 +199,7 @@ def _hooks(doc: Document) -> Iterator[Hit]:
     data, error = parsed(doc)
     if not isinstance(data, dict):
         if error and config_role(doc.path) == "claude":
-            for m in doc.finditer(_PIPE_TO_SHELL):
-                yield Hit(m.start, m.end, message="Download piped into a shell in an unparsed settings file", properties={"parsed": False})
+            yield from _text_commands(doc, "settings file")
         return
     hooks = data.get("hooks")
     if not isinstance(hooks, (dict, list)):
@@ -233,10 +254,7 @@ def _mcp_servers(doc: Document) -> Iterator[Hit]:
     if data is None:
         if error and role == "mcp":
             yield _unparsed_note(doc, error)
-            for m in doc.finditer(_PIPE_TO_SHELL):
-                sev, host, why = _host_grade(doc.normalized_text[m.start:m.end] if doc.text.isascii() else "")
-                yield Hit(m.start, m.end, message=f"Download piped into a shell in an MCP file (text match; {why})",
-                          severity=Severity.CRITICAL if sev >= Severity.MEDIUM else Severity.MEDIUM, properties={"parsed": False})
+            yield from _text_commands(doc, "MCP file")
         return
     for server in servers(data)[:200]:
         name = server.name

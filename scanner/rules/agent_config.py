@@ -61,26 +61,16 @@ def _walk(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> Iterator[tu
             yield from _walk(v, path + (str(i),), depth + 1)
 
 
-_STRING = rx(r'"(?:[^"\\\n]|\\.){8,}"')
-
-
 def _text_commands(doc: Document, where: str) -> Iterator[Hit]:
     """A file that did not parse: each string literal in it graded by the one command grader
     (unattended), so a syntax error hides no command."""
-    from ..scripts.command_grader import grade_command, worst
-    for n, m in enumerate(doc.finditer(_STRING)):
-        if n >= 500:
-            break
-        raw = doc.text[m.start:m.end]
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw[1:-1]
-        if not isinstance(value, str) or " " not in value:
-            continue
-        w = worst(grade_command(value, unattended=True))
-        if w is not None and w.severity >= Severity.MEDIUM:
-            yield Hit(m.start, m.end, message=f"{w.message} in an unparsed {where} (text match)", severity=w.severity,
+    from .mcp_supply import grade_launch
+    from .settings_read import string_literals
+    for b0, b1, value in string_literals(doc, 500):
+        graded = grade_launch(value) if " " in value else None
+        if graded is not None and graded[0] >= Severity.MEDIUM:
+            s, e = _locate(doc, json.dumps(value)[1:-1][:200], value[:200])
+            yield Hit(s, e, message=f"{graded[1][0].upper() + graded[1][1:]} in an unparsed {where} (text match)", severity=graded[0],
                       properties={"parsed": False})
 
 

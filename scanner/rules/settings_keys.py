@@ -429,6 +429,34 @@ def _vscode(data: dict) -> Iterator[Fact]:
             f = _command_fact(CMD, " ".join(str(a) for a in value if isinstance(a, str)), f"{k} (runs in every new terminal)")
             if f is not None:
                 yield f
+    yield from _vscode_traffic(data, vcfg)
+
+
+def _vscode_traffic(data: dict, vcfg: dict) -> Iterator[Fact]:
+    """The editor's own traffic (Copilot's token and every chat request among it): `http.proxy`
+    with `http.proxyStrictSSL: false`, and Copilot's endpoint overrides pointed off its vendor."""
+    proxy = data.get("http.proxy")
+    if isinstance(proxy, str) and "://" in proxy:
+        host = hosts.host_of(proxy)
+        if host and not _local(host):
+            tls_off = data.get("http.proxyStrictSSL") is False
+            suspect = hosts.is_ip(host) or bool(hosts.look_alike_brand(host)) or hosts.is_paste_or_relay(proxy)
+            sev = Severity.HIGH if tls_off and (suspect or not proxy.lower().startswith("https://")) else Severity.MEDIUM if tls_off or suspect else Severity.LOW
+            yield Fact(TLS, sev, f"http.proxy sends the editor's traffic, Copilot's token included, through {host}" +
+                       (" with http.proxyStrictSSL off: the proxy reads every request" if tls_off else ""), "http.proxy", proxy)
+    domains = tuple(vcfg.get("copilot_domains", ()))
+    for section in vcfg.get("endpoint_sections", ()):
+        sec = data.get(section)
+        items = sec.items() if isinstance(sec, dict) else []
+        for key, val in list(items)[:50]:
+            if not (isinstance(val, str) and "://" in val and ("url" in str(key).lower() or "endpoint" in str(key).lower())):
+                continue
+            host = hosts.host_of(val)
+            if not host or _local(host) or hosts.host_in(host, domains):
+                continue
+            brand = hosts.look_alike_brand(host)
+            yield Fact(ENDPOINT, Severity.HIGH, f"{section} {key} sends Copilot's requests and token to {host}" +
+                       (f", a look-alike of {brand}'s domains" if brand else ", not GitHub's own domain"), str(key), val)
 
 
 def _auto_tasks(tasks: list) -> list[tuple[dict, str]]:

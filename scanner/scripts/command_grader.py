@@ -394,7 +394,7 @@ class _Grader:
         sev, grade, host = grade_url(url)
         if grade == "vendor" and self.unattended:
             return Severity.MEDIUM, grade, host
-        if grade == "placeholder" and self.unattended and host and "<" not in url and "your" not in host:
+        if grade == "placeholder" and self.unattended and host and not _private(host) and "<" not in url and "your" not in host:
             if url.strip().lower().startswith(("http://", "ftp://")):
                 return Severity.CRITICAL, "http", host
             return (Severity.HIGH, "lookalike", host) if H.look_alike_brand(host) else (Severity.HIGH, "unknown", host)

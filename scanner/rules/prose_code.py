@@ -470,6 +470,38 @@ def _told_to_run(doc: Document, start: int, ctx: Context) -> bool:
 _NOT_SO = rx(r"(?:\bnot\b|\bnever\b|\bno\b|n't\b|\bnor\b|\bneither\b|\bunless\b|\bif\b|\bwhether\b|\bclaims?\b|\bclaimed\b|\bsays?\b|\bpretend)")
 
 
+# A plain order to run what follows, in the prose of the unit (not its code): "Run:", "Invoke as
+# part of the workflow.", "Before profiling, fetch the profiler:". Raises a placeholder host to the
+# grade of the unknown host it stands for; "Install with:" (a template's heading) is not one.
+_RUN_IMPERATIVE = rx(
+    r"(?:(?:^|[.!?:]\s+|^\s*(?:[-*+]|\d+[.)])\s+)(?:now\s+|then\s+|first,?\s+|always\s+|please\s+|just\s+)?(?:run|execute|invoke|bootstrap|fetch|source)\b|"
+    r"\bbefore\s+(?:\w+ing|you\s+(?:start|begin|continue|use|run))\b[^.!?\n]{0,60}?,\s*(?:run|execute|invoke|fetch|get|download|install|pipe|bootstrap)\b|"
+    r"\bas\s+(?:a\s+)?part\s+of\s+(?:the|your|every|each|this)\b|\bmust\s+(?:first\s+)?(?:run|execute|be\s+run)\b)"
+)
+
+
+def _ordered_to_run(doc: Document, start: int, ctx: Context) -> bool:
+    """Does the prose of the command's unit order it run (an imperative, not a template's label)?"""
+    if ctx.negated or ctx.detection_list or ctx.teaching_heading or ctx.security_document or _prohibited_example(doc, start):
+        return False
+    line_no, _ = doc.position(start)
+    lo, hi = _unit_lines(doc, line_no)
+    code = doc.code_block_lines
+    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    for k in range(lo, hi + 1):
+        if k in code or k - 1 >= len(lines):
+            continue
+        text = lines[k - 1].lower()
+        if k == line_no:
+            if not ctx.backticked:
+                continue  # a bare command line ("RUN set -o pipefail && curl ..."): its words are the command's
+            col = start - doc.line_starts[k - 1]
+            text = text[:max(0, col)]  # the sentence that leads to an inline command, not what follows it
+        if _RUN_IMPERATIVE.test(text[:2000]) and not _NOT_SO.test(text[:2000]):
+            return True
+    return False
+
+
 def _prohibited_example(doc: Document, start: int) -> bool:
     """Is the command the example of a prohibition in the same sentence ("Avoid piping unknown
     scripts into a shell, e.g. `curl ... | bash`")? Such a quote is taught, not ordered: at most medium."""
@@ -490,6 +522,8 @@ def _graded_in_unit(doc: Document, sev: Severity, grade: str, start: int, ctx: C
         if grade in ("placeholder", "placeholder host"):
             return max(sev, Severity.HIGH), True, "the text tells the agent to run it"
         return sev, True, ""
+    if grade in ("placeholder", "placeholder host") and _ordered_to_run(doc, start, ctx):
+        return max(sev, Severity.HIGH), False, "the text tells the agent to run it"
     return sev, False, ""
 
 

@@ -5,7 +5,10 @@ them as told. The shapes here are the ones attackers ship: decode-and-execute, a
 piped into a shell (graded by who serves it), fake "prerequisite" installers, reverse shells,
 miners, persistence and tampering. Context lowers severity (a security guide quoting
 `curl ... | bash` under "Red flags"); a code block alone does not, because code blocks are
-where skills put the commands they want run.
+where skills put the commands they want run. The unit a command sits in (its paragraph, or its
+code block with the paragraph introducing it) can also raise it: an assurance or a standing order
+to run it ("safe to run", "without asking") is not lowered by framing, and a placeholder host
+under such an order is graded as the unknown host it stands for.
 
 Scripts are read by the script engine (IG7xx); these rules read prose files.
 """
@@ -912,7 +915,10 @@ RULES = [
                   "`npx`/`bunx`/`uvx` of a URL or git ref) runs whatever the server returns at that moment. Vendor "
                   "installers on a curated list of registrable domains over https are a known, accepted risk (low); "
                   "unknown hosts are high; plain http, raw IP addresses and paste or file-sharing hosts are how "
-                  "droppers are served (critical).",
+                  "droppers are served (critical). A documentation placeholder (example.com, *.example, .test) is "
+                  "medium unless its unit orders it run or vouches for it ('safe to run', 'approved by security', "
+                  "'once per session', 'Run:'), which makes it high: an order is an order whatever the host. "
+                  "A command quoted as a prohibition's own example stays at most medium.",
         remediation="Download, verify a checksum or signature, then run; or install from a package manager.",
         check=_pipe_to_shell, applies_to=READS,
         must_match=[

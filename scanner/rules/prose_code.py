@@ -461,7 +461,7 @@ def _told_to_run(doc: Document, start: int, ctx: Context) -> bool:
     line_no, _ = doc.position(start)
     lo, hi = _unit_lines(doc, line_no)
     lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
-    unit = (" ".join(lines[lo - 1:hi])[:4000] + " . " + heading_of(doc, line_no)).lower()
+    unit = (" ".join(ln[:1000] for ln in lines[lo - 1:min(hi, lo + 40)])[:4000] + " . " + heading_of(doc, line_no)[:500]).lower()
     data = unit.encode("utf-8", "surrogatepass")
     for m in _RUN_ORDER.finditer(data):
         before = data[max(0, m.start() - 80):m.start()].decode("utf-8", "replace")
@@ -495,13 +495,14 @@ def _ordered_to_run(doc: Document, start: int, ctx: Context) -> bool:
     for k in range(lo, hi + 1):
         if k in code or k - 1 >= len(lines):
             continue
-        text = lines[k - 1].lower()
         if k == line_no:
             if not ctx.backticked:
                 continue  # a bare command line ("RUN set -o pipefail && curl ..."): its words are the command's
             col = start - doc.line_starts[k - 1]
-            text = text[:max(0, col)]  # the sentence that leads to an inline command, not what follows it
-        if _RUN_IMPERATIVE.test(text[:2000]) and not _NOT_SO.test(text[:2000]):
+            text = lines[k - 1][max(0, col - 2000):max(0, col)].lower()  # the sentence leading to an inline command
+        else:
+            text = lines[k - 1][:2000].lower()
+        if _RUN_IMPERATIVE.test(text) and not _NOT_SO.test(text):
             return True
     return False
 

@@ -14,8 +14,10 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
-from .phrases import EXAMPLE_HOSTS, context_at, host_matches, hosts_in, is_ip, lowered
-from .prose_code import READS, _code_counts
+from ..hosts import host_in, host_of, look_alike_brand
+from ..scripts.command_grader import grade_url, grade_words
+from .phrases import context_at, lowered
+from .prose_code import READS, _code_counts, _told_to_run
 
 _PACKAGE_WORDS = rx(r"(?:internal|private|corporate|in-house|\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
 
@@ -25,8 +27,23 @@ _NPM = rx(r"\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s+([^\n;&|#`]{1,200})")
 _INDEX = rx(r"(?:--(?:extra-)?index-url|--registry|registry\s*=)\s*=?\s*(\S+)")
 _INTERNAL_REGISTRY = rx(r"\b(?:install|pull|fetch|get|download)(?:ed)?\s+(?:\w+\s+){0,3}?from\s+(?:the\s+|our\s+|an?\s+|your\s+)?(?:internal|private|corporate|company|in-house)\s+(?:package\s+)?(?:registry|index|feed|mirror|repository|repo)\b")
 _UVX_GIT = rx(r"\b(?:uvx|pipx\s+run)\s+(?:--\S+\s+)*(?:--from\s+)?git\+https?://\S+")
+# Official package indexes, matched on the URL's host label-wise (scanner/hosts.py), never as a
+# substring: `https://mirror.evil.dev/simple?src=pypi.org` is not PyPI. Entries with a path are for
+# hosts anyone can publish on.
 _OFFICIAL_INDEX = ("pypi.org", "files.pythonhosted.org", "registry.npmjs.org", "registry.yarnpkg.com", "download.pytorch.org",
                    "pypi.nvidia.com", "pypi.ngc.nvidia.com", "data.pyg.org", "storage.googleapis.com/jax-releases", "test.pypi.org")
+
+
+def _official_index(url: str) -> bool:
+    host = host_of(url)
+    rest = url.split("://", 1)[-1].lower()
+    for entry in _OFFICIAL_INDEX:
+        if "/" in entry:
+            if rest == entry or rest.startswith(entry + "/"):
+                return True
+        elif host_in(host, (entry,)):
+            return True
+    return False
 
 
 _PACKAGE_TOKEN = rx(r"^@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9._-]+)?$")
@@ -104,12 +121,19 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
                   properties={"package": name, "ecosystem": "npm"})
     for m in doc.finditer(_INDEX):
         url = (m.group(1) or "").strip("\"'`")
-        if not url.startswith(("http://", "https://")) or host_matches(url, _OFFICIAL_INDEX) or host_matches(url, EXAMPLE_HOSTS):
+        if not url.lower().startswith(("http://", "https://")) or _official_index(url):
             continue
+        _, grade, host = grade_url(url)
         ctx = context_at(doc, m.start, m.end)
-        sev = Severity.HIGH if url.startswith("http://") or is_ip((hosts_in(url) or [""])[0]) else Severity.MEDIUM
-        yield Hit(m.start, m.end, message=f"Packages installed from a non-default index {url[:80]!r} (dependency confusion risk)",
-                  severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+        template = host_in(host, ("example.com", "example.org", "example.net")) or "<" in url or "your" in host
+        if grade in ("local", "none") or (template and not _told_to_run(doc, m.start, ctx)):
+            continue  # a local mirror, or a documentation template nothing tells the agent to use
+        brand = look_alike_brand(host)
+        sev = Severity.HIGH if grade in ("http", "ip", "paste", "lookalike") or brand else Severity.MEDIUM
+        why = f"look-alike of {brand}" if brand else grade_words(grade)
+        yield Hit(m.start, m.end, message=f"Packages installed from a non-default index {url[:80]!r} ({why}; dependency confusion risk)",
+                  severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
+                  properties={"host": host, "grade": grade, **({"lookalike-of": brand} if brand else {})})
     for m in doc.finditer(_INTERNAL_REGISTRY):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Told to install from an internal/private registry: a name that can be claimed on the public one (dependency confusion)",
@@ -130,12 +154,15 @@ RULES = [
                   "(dependency confusion) runs whatever that name resolves to today.",
         remediation="Install the intended package by its exact name with a pinned version from the default registry.",
         check=_package_installs, applies_to=READS,
-        must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n"],
+        must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n",
+                    "```bash\npip install --extra-index-url https://pypi-mirror.net/simple/?pypi.org ledger-auth\n```\n"],
         must_not_match=[
             "```bash\npip install requests numpy\n```\n",
             "Packages come from the public registry.\n",
             "`npx -y @modelcontextprotocol/server-filesystem@1.2.0 /tmp`\n",
             "pip install -r requirements.txt\n",
+            "```bash\npip install --index-url https://download.pytorch.org/whl/cu121 torch\n```\n",
+            "```bash\npip install --index-url https://example.com/simple mypkg\n```\n",
         ],
         lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n"],
     ),

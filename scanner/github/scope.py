@@ -17,18 +17,17 @@ is scanned; without a token the error says to set `fetch-depth: 0`.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import gitutil
-from ..catalog import Catalog, skill_root_of, skill_roots
+from ..catalog import Catalog, Roots, marker_dirs, skill_root_of, skill_roots
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
 from ..models import Finding, NotScanned
-from ..targets import Limits, Target, TargetSet
+from ..targets import Limits, Target, TargetSet, plan_skill_files
 from .event import Event
 from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 
@@ -88,7 +87,7 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     if not candidates:
         return {}
     every = gitutil.ls_tree(repo, rev)
-    all_roots = roots | skill_roots(every)
+    all_roots = union_roots(roots, skill_roots(every))
     kinds = {p: k for p in every if (k := catalog.classify(p, all_roots)) is not None}
     wanted = set(candidates)
     if _import_resolver is not None:
@@ -179,15 +178,25 @@ def skill_roots_around(repo: str, rev: str, paths: list[str]) -> frozenset[str]:
             if not d:
                 break
             d = posixpath.dirname(d)
-    return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs))) if dirs else frozenset()
+    if not dirs:
+        return Roots()
+    # Plugin layouts are rooted where their marker sits (`x/.claude-plugin/plugin.json`): list the
+    # marker folders of every ancestor too, so `plugins/x/agents/a.md` is classified as the plugin's.
+    return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs) + marker_dirs(sorted(dirs))))
+
+
+def union_roots(*parts: frozenset[str]) -> Roots:
+    """Skill roots together, keeping the plugin layouts each carries (a plain `|` drops them)."""
+    layouts: dict[str, str] = {}
+    for p in parts:
+        layouts.update(getattr(p, "layouts", {}) or {})
+    return Roots(frozenset().union(*parts), layouts)
 
 
 # Paths below a folder that the catalog takes as agent files: a submodule at such a folder
 # (`.claude`, `.cursor`) is one agents load from, though its own name is not an agent file.
 _AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
                  "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
-SKILL_SCAN_BUDGET = 2_000  # files of one skill read by the Action; past it, a finding (never a silent cut)
-LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
 
 
 def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
@@ -197,28 +206,11 @@ def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> boo
 
 
 def _listed_failing() -> frozenset[str]:
-    """Not-scanned reasons the native engine turns into findings itself, when it does (the
-    coverage engine's table); for the others scope.py raises the finding."""
-    try:
-        from ..engines.unread import LISTED_FAILING
-    except ImportError:
-        return frozenset()
+    """Not-scanned reasons the native engine turns into findings from the listing itself (the
+    coverage engine's table); scope puts every other failing reason in TargetSet.failing."""
+    from ..engines.unread import LISTED_FAILING
+
     return frozenset(LISTED_FAILING)
-
-
-def unread_finding(ns: NotScanned, kind: str) -> Finding:
-    """The finding for an agent file the Action could not read: the shared table of the coverage
-    engine (scanner/engines/unread.py) when present, so CLI and Action agree; else IG907."""
-    from ..engines.native import file_finding
-
-    try:
-        from ..engines.unread import finding_for
-    except ImportError:
-        finding_for = None
-    found = finding_for(ns, kind) if finding_for is not None else None
-    if found is None:
-        found = file_finding("IG907", ns.path, f"{ns.path}: not read ({ns.reason}): {ns.detail}", reason=ns.reason)
-    return found
 
 
 def gitlink_finding(path: str) -> Finding:
@@ -242,13 +234,17 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
     real_of: dict[str, str] = {}
 
     def fail(ns: NotScanned, kind: str, finding: Finding | None = None) -> None:
+        """One id per cause: the coverage engine's table (scanner/engines/unread.py) raises the
+        finding for every reason it knows, from ts.failing (or from the listing, for the reasons
+        it takes from there); scope raises only what the table has no reason for (a submodule)."""
         ts.not_scanned.append(ns)
-        if finding is None and ns.reason in _listed_failing():
-            return  # the native engine raises it from the listing (scanner/engines/unread.py)
-        f = finding or unread_finding(ns, kind)
+        if finding is None:
+            if ns.reason not in _listed_failing():
+                ts.failing.append(ns)
+            return
         lines = changed_lines.get(ns.path) if changed_lines is not None else None
-        f.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
-        found.append(f)
+        finding.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
+        found.append(finding)
 
     for p, kind in kinds.items():
         r = resolved.get(p)
@@ -267,10 +263,21 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
         else:
             ts.not_scanned.append(NotScanned(p, "link", "a link that leads nowhere in this commit (the agent reads nothing)"))
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev, sorted(set(real_of.values())))}
+    # The skill caps protect time, not coverage (scanner/targets.py plan_skill_files, shared with
+    # the working-tree walk): every file of a skill is classified by name, scripts and text past the
+    # caps are still read, assets are read so their bytes decide, and what the bounds leave out is
+    # a failing entry.
+    by_skill: dict[str, list[str]] = {}
+    for path in real_of:
+        if kinds[path] == "skill" and (sroot := skill_root_of(path, roots)) is not None:
+            by_skill.setdefault(sroot, []).append(path)
+    planned: set[str] = set()
+    for sroot, members in sorted(by_skill.items()):
+        read, problems = plan_skill_files(sroot, members, limits)
+        planned.update(read)
+        for ns in problems:
+            fail(ns, "skill")
     chosen: list[tuple[str, gitutil.TreeEntry, str, str | None]] = []
-    per_skill: dict[str, int] = {}
-    over: dict[str, int] = {}
-    budget = max(SKILL_SCAN_BUDGET, getattr(limits, "skill_max_scanned", 0) or 0)
     for path in sorted(real_of):
         kind, entry = kinds[path], entries.get(real_of[path])
         if entry is None:
@@ -280,13 +287,8 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
                  kind, gitlink_finding(path))
             continue
         sroot = skill_root_of(path, roots) if kind == "skill" else None
-        if sroot is not None:
-            # The skill caps of a working-tree walk bound time there; here every file of the
-            # skill is read (from git, no walk) up to a budget, and what is past it fails.
-            per_skill[sroot] = per_skill.get(sroot, 0) + 1
-            if per_skill[sroot] > budget:
-                over[sroot] = over.get(sroot, 0) + 1
-                continue
+        if sroot is not None and path not in planned:
+            continue  # past the skill's scan budget: counted in its failing entry
         if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link:
             fail(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"), kind)
             continue
@@ -303,17 +305,12 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
                 ts.links.append((path, target))
             ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
             continue
-        if data.startswith(LFS_POINTER) and len(data) < 1024:
-            fail(NotScanned(path, "lfs-pointer", "the repository holds only a pointer; the content comes from an LFS server",
-                            hashlib.sha256(data).hexdigest()), kind)
-            continue
+        # Binary content, LFS pointers (an asset kept in LFS is listed, anything else fails) and
+        # scripts over their cap are decided by the engine from the blob (textio.decode_blob).
         lines = None if changed_lines is None else changed_lines.get(path, changed_lines.get(real_of[path], frozenset()))
         if lines is WHOLE_FILE or path in whole:
             lines = frozenset(range(1, data.count(b"\n") + 2))
         ts.targets.append(Target(path, kind, changed_lines=lines, blob=data, skill_root=sroot))
-    for sroot, extra in sorted(over.items()):
-        fail(NotScanned(sroot or ".", "skill-scan-budget",
-                        f"{extra} more files of this skill past the Action's budget of {budget} were not read"), "skill")
     return ts
 
 
@@ -374,7 +371,7 @@ def agent_view(repo: str, rev: str, paths: list[str], roots: frozenset[str], cha
     else:
         keep = {v: r for v, r in every.items()
                 if v in changed or (r.real is not None and r.real in changed) or any(link in changed for link in r.via)}
-    all_roots = roots | skill_roots(every)
+    all_roots = union_roots(roots, skill_roots(every))
     whole = frozenset() if changed is None else frozenset(v for v, r in keep.items() if any(link in changed for link in r.via))
     found: list[Finding] = []
     for g in sorted(tree.gitlinks):
@@ -475,4 +472,4 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     found.extend(view.findings)
     ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None if truncated else lines,
                           imported, view.resolved, found, view.whole)
-    return Scope(ts, mb, head, changes, lines, view.roots | base_roots, source, history, notes, found)
+    return Scope(ts, mb, head, changes, lines, union_roots(view.roots, base_roots), source, history, notes, found)

@@ -11,7 +11,7 @@ from . import review as rv
 from . import sarif_findings, upload as up
 from .api import APIError, GitHubAPI
 from .comments import summary_body
-from .publish import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, FIX_ENABLE_CODE_SCANNING, FIX_FORK, FIX_NO_TOKEN,
+from .publish_contract import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, FIX_ENABLE_CODE_SCANNING, FIX_FORK, FIX_NO_TOKEN,
                       FIX_PULL_REQUESTS, FIX_SECURITY_EVENTS, PublishContext, PublishOutcome)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import gitutil
-from ..catalog import Catalog, Roots, marker_dirs, skill_root_of, skill_roots
+from ..catalog import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
@@ -457,6 +457,9 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         touched = [c.path for c in changes] + [c.old_path for c in changes if c.old_path]
         head_roots = skill_roots_around(repo, head, touched)
         hit = sorted({r for p in touched if (r := skill_root_of(p, head_roots)) is not None})
+        # Likewise a plugin whose marker the change adds or edits (`x/.claude-plugin/plugin.json`):
+        # its commands, agents, hooks and skills become agent files without a change of their own.
+        hit = sorted(set(hit) | set(layout_roots(touched)))
         paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
         imported = imported_files(repo, head, catalog, head_roots, in_scope)
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]

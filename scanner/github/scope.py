@@ -81,10 +81,18 @@ def set_import_resolver(resolver: ImportResolver | None) -> None:
     _import_resolver = resolver
 
 
-def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str]) -> dict[str, str]:
-    """Of the `changed` files, those an agent file of `rev` imports, with the kind to scan them as."""
+def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str],
+                   newly: set[str] | None = None) -> dict[str, str]:
+    """Files to scan because agent files of `rev` import them (`@path`, scanner/imports.py, read
+    from git objects of `rev`), with the kind to scan them as: the `changed` files an agent file
+    imports, and every file a changed agent file imports (an edit to CLAUDE.md that adds
+    `@docs/old.md` makes that old file an instruction file, as a new SKILL.md does a script).
+    The latter are added to `newly`: all their lines are new to agents."""
+    from ..imports import follow, importing_kinds
+
     candidates = [p for p in changed if catalog.classify(p, roots) is None]
-    if not candidates:
+    importers = {p for p in changed if catalog.classify(p, roots) in importing_kinds()}
+    if not candidates and not importers:
         return {}
     every = gitutil.ls_tree(repo, rev)
     all_roots = union_roots(roots, skill_roots(every))
@@ -93,10 +101,6 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     if _import_resolver is not None:
         found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
         return {p: k for p, k in found.items() if p in wanted}
-    try:  # the agent map's `@path` imports (scanner/imports.py), read from git objects of `rev`
-        from ..imports import follow, importing_kinds
-    except ImportError:
-        return {}
     starts = [p for p, k in kinds.items() if k in importing_kinds()]
     if not starts:
         return {}
@@ -112,7 +116,15 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
             except UnicodeDecodeError:
                 cache[path] = None
         return cache[path]
-    return {i.path: "instruction" for i in follow(starts, read, kinds) if i.path in wanted}
+    out: dict[str, str] = {}
+    for i in follow(starts, read, kinds):
+        if i.path in wanted:
+            out[i.path] = "instruction"
+        elif importers.intersection(i.chain):
+            out[i.path] = "instruction"
+            if newly is not None:
+                newly.add(i.path)
+    return out
 
 
 def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool,
@@ -444,12 +456,16 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     in_scope = [c.path for c in changes if c.status != "D"]
     truncated = source == "rest-api" and rest_list_cut(files, event)
     imported: dict[str, str] = {}
+    newly_imported: set[str] = set()
     if scope == "all" or truncated:
         every = gitutil.ls_tree(repo, head)
         paths, head_roots = every, skill_roots(every)
         if truncated:
             notes.append(f"GitHub listed {len(files)} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
                          f"every agent file of {head[:12]} was scanned instead of the changed ones")
+        # Every agent file of the head: what they import is scanned too, as the CLI's walk does.
+        imported = imported_files(repo, head, catalog, head_roots, every)
+        paths = sorted(set(paths) | set(imported))
     else:
         # Scope follows what agents load: a change anywhere in a skill folder (a new SKILL.md that
         # turns an old script into a skill script, an edited helper, a deleted file) scans the whole
@@ -461,7 +477,8 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         # its commands, agents, hooks and skills become agent files without a change of their own.
         hit = sorted(set(hit) | set(layout_roots(touched)))
         paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
-        imported = imported_files(repo, head, catalog, head_roots, in_scope)
+        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported)
+        paths = sorted(set(paths) | set(imported))
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
     for c in changes:
@@ -474,5 +491,5 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     found = change_findings(changes, catalog, base_roots, view.roots)
     found.extend(view.findings)
     ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None if truncated else lines,
-                          imported, view.resolved, found, view.whole)
+                          imported, view.resolved, found, view.whole | frozenset(newly_imported))
     return Scope(ts, mb, head, changes, lines, union_roots(view.roots, base_roots), source, history, notes, found)

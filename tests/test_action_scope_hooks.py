@@ -198,3 +198,17 @@ def test_scan_scope_all_follows_imports_too(tmp_path, repo):
     run = run_action(tmp_path, repo.path, "pull_request", _pr(repo, base, head), inputs={"scan-scope": "all"})
     _clean(run)
     assert "docs/guide.md" in _uris(run, {"IG102"}), run.rule_ids()
+
+
+def test_a_submodule_where_no_agent_loads_is_not_a_finding_but_one_at_cursor_is(tmp_path, repo):
+    """`**/*.mdc` names rule files below any folder; that alone does not make every folder an
+    agent location (a submodule at `vendor/lib` is ordinary), while `.cursor` still is one."""
+    base = repo.head()
+    repo.branch("pr")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{base},vendor/lib")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{base},.cursor")
+    head = repo.commit({}, "submodules", MEMBER)
+    run = run_action(tmp_path, repo.path, "pull_request", _pr(repo, base, head))
+    _clean(run)
+    assert _uris(run, {"IG906"}) == {".cursor"}, run.rule_ids()
+    assert run.returncode == 1

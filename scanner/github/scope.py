@@ -211,10 +211,16 @@ _AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.
                  "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
 
 
+_NEUTRAL = "no-agent-loads-from-here"  # a folder name no catalog entry names
+
+
 def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
+    """Would agents load files at or below `path`? A probe the catalog takes below ANY folder
+    (`**/*.mdc`, `**/CLAUDE.md`) says nothing about this one, so it does not count."""
     if catalog.classify(path, roots) is not None or skill_root_of(path + "/x", roots) is not None:
         return True
-    return any(catalog.classify(f"{path}/{probe}", roots) is not None for probe in _AGENT_PROBES)
+    return any(catalog.classify(f"{path}/{probe}", roots) is not None
+               and catalog.classify(f"{_NEUTRAL}/{probe}", roots) is None for probe in _AGENT_PROBES)
 
 
 def _listed_failing() -> frozenset[str]:

@@ -279,3 +279,12 @@ def test_a_secondary_rate_limit_on_a_listing_waits_as_github_says_through_pygith
     outs = publish({}, ScanResult(findings=[finding(1, line=3)]), ctx, upload=False, comment=True)
     assert [o.status for o in outs if o.channel == "review"] == ["ok"], outs
     assert len(gh.proxy.sent("GET", REVIEW_COMMENTS)) == 2 and 7.0 in ctx.sleeps, ctx.sleeps
+
+
+def test_a_review_refused_by_a_secondary_rate_limit_is_sent_again_after_the_wait(gh):
+    gh.proxy.respond("POST", REVIEWS, status=403, times=1,
+                     body={"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."})
+    ctx = context(gh.url)
+    outs = publish({}, ScanResult(findings=[finding(1, line=3)]), ctx, upload=False, comment=True)
+    assert [o.status for o in outs if o.channel == "review"] == ["ok"], outs
+    assert len(gh.proxy.sent("POST", REVIEWS)) == 2 and 60.0 in ctx.sleeps, ctx.sleeps

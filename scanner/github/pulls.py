@@ -31,6 +31,7 @@ from .api import APIError
 PER_PAGE = 100
 MAX_ITEMS = 3000  # items read from one list (30 pages)
 MAX_CREATE_ATTEMPTS = 3
+SECONDARY_RATE_WAIT = 60.0  # GitHub asks for at least a minute after a secondary rate limit without a hint
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"})
 
 
@@ -80,7 +81,7 @@ class Pulls:
         self._sleep = sleep
         retry = _retry_class()(sleeper=sleep, total=max_attempts - 1, backoff_factor=1.0, backoff_max=30.0,
                                allowed_methods=IDEMPOTENT, raise_on_status=False,
-                               max_rate_limit_wait=budget_seconds, secondary_rate_wait=60.0)
+                               max_rate_limit_wait=budget_seconds, secondary_rate_wait=SECONDARY_RATE_WAIT)
         real_clock = sleep is time.sleep  # PyGithub's throttle sleeps in real time: only on the real clock
         self.gh = Github(base_url=self.api_url, auth=Auth.Token(token) if token else None, per_page=PER_PAGE,
                          timeout=int(min(60, max(budget_seconds, 1))), retry=retry,
@@ -162,21 +163,27 @@ class Pulls:
         return self._list(f"/repos/{self.repository}/issues/{pr}/comments", lambda: self._issue(pr).get_comments())
 
     def _create(self, method_path: str, send: Callable[[], Any], if_unsure: Callable[[], dict | None]) -> dict:
-        """Send a create; when its answer was a 5xx or never came, look for what it would have
-        created (`if_unsure`) before sending it again."""
+        """Send a create. A rate limit refused it: wait and send again. A 5xx or no answer may come
+        after GitHub acted: look for what it would have created (`if_unsure`) before sending again."""
         last: APIError | None = None
-        for attempt in range(MAX_CREATE_ATTEMPTS):
+        unsure = False
+        wait = 0.0
+        for _ in range(MAX_CREATE_ATTEMPTS):
             if last is not None:
-                found = if_unsure()
-                if found is not None:
-                    return found
-                self._sleep(min(2.0 ** attempt, 30.0))
+                if unsure:
+                    found = if_unsure()
+                    if found is not None:
+                        return found
+                self._sleep(wait)
             try:
                 return self._call("POST", method_path, lambda: send()._rawData)
             except APIError as exc:
+                if exc.status in (403, 429) and exc.rate_limited:
+                    last, wait = exc, SECONDARY_RATE_WAIT  # refused, so never created: no look needed
+                    continue
                 if exc.status != 0 and exc.status < 500:
                     raise
-                last = exc
+                last, unsure, wait = exc, True, min(2.0 * (wait or 1.0), 30.0)
         assert last is not None
         raise last
 

@@ -81,13 +81,31 @@ def set_import_resolver(resolver: ImportResolver | None) -> None:
     _import_resolver = resolver
 
 
+def _text_reader(repo: str, rev: str) -> Callable[[str], str | None]:
+    """read(path) -> the UTF-8 text of a regular file of `rev` (not a link, at most 2 MiB), or None."""
+    entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev) if e.type == "blob" and not e.is_link}
+    cache: dict[str, str | None] = {}
+
+    def read(path: str) -> str | None:
+        if path not in cache:
+            e = entries.get(path)
+            data = gitutil.read_objects(repo, [e.sha]).get(e.sha) if e is not None and (e.size or 0) <= 2 * 1024 * 1024 else None
+            try:
+                cache[path] = data.decode("utf-8") if data is not None else None
+            except UnicodeDecodeError:
+                cache[path] = None
+        return cache[path]
+    return read
+
+
 def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str],
-                   newly: set[str] | None = None) -> dict[str, str]:
+                   newly: set[str] | None = None, base: str | None = None) -> dict[str, str]:
     """Files to scan because agent files of `rev` import them (`@path`, scanner/imports.py, read
     from git objects of `rev`), with the kind to scan them as: the `changed` files an agent file
     imports, and every file a changed agent file imports (an edit to CLAUDE.md that adds
     `@docs/old.md` makes that old file an instruction file, as a new SKILL.md does a script).
-    The latter are added to `newly`: all their lines are new to agents."""
+    Of the latter, those the same agent files did not import at `base` go to `newly`: all their
+    lines are new to agents."""
     from ..imports import follow, importing_kinds
 
     candidates = [p for p in changed if catalog.classify(p, roots) is None]
@@ -104,26 +122,19 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     starts = [p for p, k in kinds.items() if k in importing_kinds()]
     if not starts:
         return {}
-    entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev) if e.type == "blob" and not e.is_link}
-    cache: dict[str, str | None] = {}
-
-    def read(path: str) -> str | None:
-        if path not in cache:
-            e = entries.get(path)
-            data = gitutil.read_objects(repo, [e.sha]).get(e.sha) if e is not None and (e.size or 0) <= 2 * 1024 * 1024 else None
-            try:
-                cache[path] = data.decode("utf-8") if data is not None else None
-            except UnicodeDecodeError:
-                cache[path] = None
-        return cache[path]
     out: dict[str, str] = {}
-    for i in follow(starts, read, kinds):
+    fresh: list[str] = []
+    for i in follow(starts, _text_reader(repo, rev), kinds):
         if i.path in wanted:
             out[i.path] = "instruction"
         elif importers.intersection(i.chain):
             out[i.path] = "instruction"
-            if newly is not None:
-                newly.add(i.path)
+            fresh.append(i.path)
+    if fresh and newly is not None:
+        before = set()
+        if base is not None:
+            before = {i.path for i in follow(sorted(importers), _text_reader(repo, base), kinds)}
+        newly.update(p for p in fresh if p not in before)
     return out
 
 
@@ -483,7 +494,7 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         # its commands, agents, hooks and skills become agent files without a change of their own.
         hit = sorted(set(hit) | set(layout_roots(touched)))
         paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
-        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported)
+        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported, mb)
         paths = sorted(set(paths) | set(imported))
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()

@@ -3,13 +3,17 @@
 Content always comes from git objects of the head commit (never the working tree, never by running
 anything from the change), read as an agent on a checkout would see it (scanner/github/gittree.py):
 links inside the repository are followed at any level (`CLAUDE.md` -> `docs/guide.md`, `.claude`
--> a folder), a link leaving it is IG951. `changed` scope follows what agents load: the agent files
-the change adds, modifies or renames, every file of a skill folder the change touches (a new
-SKILL.md makes an old script a skill script), the paths behind a changed link, and changed files
-an agent file imports. `all` scope scans every agent file of the head tree and still marks which
-findings sit on changed lines. What an agent would load and git cannot give us as text (a submodule,
-an LFS pointer, a blob over the cap, a skill past the read budget) is a failing finding, never a
-note. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
+-> a folder; scanner/tree_links.py), a link leaving it is IG951. `changed` scope follows what
+agents load: the agent files the change adds, modifies or renames, every file of a skill folder the
+change touches (a new SKILL.md makes an old script a skill script), every file of a plugin whose
+marker it touches, plugin files classified by their plugin's marker (catalog.marker_dirs), the
+paths behind a changed link, changed files an agent file imports, and the files a changed agent
+file imports (scanner/imports.py over the head commit's blobs). `all` scope scans every agent file
+of the head tree (and what they import) and still marks which findings sit on changed lines. A
+skill's files are planned as the working-tree walk plans them (targets.plan_skill_files: the caps
+protect time, not coverage). What an agent would load and git cannot give us as text (a submodule,
+an LFS pointer, a blob over the cap, a skill past its scan budget) is a failing finding, never a
+note, raised from the coverage engine's table (scanner/engines/unread.py; IG906 for submodules). Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
 clone lacks the history needed (a shallow checkout), the pull request's file list from the REST API
 is used instead; when that list is cut (GitHub stops at 3,000 files), every agent file of the head
 is scanned; without a token the error says to set `fetch-depth: 0`.

@@ -244,3 +244,47 @@ def test_a_summary_comment_created_before_a_502_is_not_posted_twice(gh):
     out = _comment(gh, ScanResult())
     assert len(gh.proxy.sent("POST", ISSUE_COMMENTS)) == 1
     assert out["summary-comment"].status == "ok" and "(9)" in out["summary-comment"].detail
+
+
+def test_pull_request_calls_go_through_pygithub_and_never_the_raw_client(gh, monkeypatch):
+    """Issue 17 item 4: files, reviews, review comments and issue comments are PyGithub calls; the
+    raw client (scanner/github/api.py) is only for the SARIF upload, which PyGithub has no call for."""
+    from github.Requester import Requester
+
+    from scanner.github.api import GitHubAPI
+
+    seen: list[tuple[str, str]] = []
+    real = Requester.requestJsonAndCheck
+
+    def spy(self, verb, url, *args, **kw):
+        seen.append((verb, url.split("?")[0]))
+        return real(self, verb, url, *args, **kw)
+
+    def forbidden(*_a, **_k):
+        raise AssertionError("the raw client was used for a pull request call")
+    monkeypatch.setattr(Requester, "requestJsonAndCheck", spy)
+    monkeypatch.setattr(GitHubAPI, "request", forbidden)
+    out = _comment(gh, ScanResult(findings=[finding(1, line=3), finding(2, line=40)]), changed_lines=None, comment_author=None)
+    assert out["review"].status == "ok" and out["summary-comment"].status == "ok", out
+    calls = {(verb, url.rsplit("/repos/octo/repo", 1)[-1]) for verb, url in seen}
+    assert {("GET", "/user"), ("GET", "/pulls/7/files"), ("GET", "/pulls/7/comments"), ("GET", "/pulls/7/reviews"),
+            ("POST", "/pulls/7/reviews"), ("GET", "/issues/7/comments"), ("POST", "/issues/7/comments")} <= calls, calls
+    assert_all_valid(gh)
+
+
+def test_a_secondary_rate_limit_on_a_listing_waits_as_github_says_through_pygithubs_retry(gh):
+    gh.proxy.respond("GET", REVIEW_COMMENTS, status=403, times=1, headers={"Retry-After": "7"},
+                     body={"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."})
+    ctx = context(gh.url)
+    outs = publish({}, ScanResult(findings=[finding(1, line=3)]), ctx, upload=False, comment=True)
+    assert [o.status for o in outs if o.channel == "review"] == ["ok"], outs
+    assert len(gh.proxy.sent("GET", REVIEW_COMMENTS)) == 2 and 7.0 in ctx.sleeps, ctx.sleeps
+
+
+def test_a_review_refused_by_a_secondary_rate_limit_is_sent_again_after_the_wait(gh):
+    gh.proxy.respond("POST", REVIEWS, status=403, times=1,
+                     body={"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."})
+    ctx = context(gh.url)
+    outs = publish({}, ScanResult(findings=[finding(1, line=3)]), ctx, upload=False, comment=True)
+    assert [o.status for o in outs if o.channel == "review"] == ["ok"], outs
+    assert len(gh.proxy.sent("POST", REVIEWS)) == 2 and 60.0 in ctx.sleeps, ctx.sleeps

@@ -1,12 +1,15 @@
-"""A small GitHub REST client: bounded retries, rate-limit back-off, GHES-aware base URL.
+"""The code scanning upload's REST client, on raw requests: PyGithub has no call for
+`POST /repos/{owner}/{repo}/code-scanning/sarifs` nor for `GET .../code-scanning/sarifs/{id}`
+(its processing status), so only those two requests are sent from here. Everything on the pull
+request (files, reviews, review comments, issue comments) goes through PyGithub
+(scanner/github/pulls.py), which raises this module's APIError so the channels keep one error type.
 
-One client serves every call the publisher makes (code scanning upload, reviews, comments), so
-there is one retry policy: 5xx answers, dropped connections and rate limits (429, or 403 with a
-rate-limit body, `Retry-After` or an exhausted `x-ratelimit-remaining`) are retried with back-off
-inside a total time budget; every other 4xx is final and raised at once as `APIError`.
-A request that creates something (a review, a comment) may have taken effect even though its
-answer was a 5xx or never came: such a call passes `if_unsure`, which looks for what the request
-would have created before it is sent again, so a flaky answer never doubles a review.
+Bounded retries, rate-limit back-off, GHES-aware base URL: 5xx answers, dropped connections and
+rate limits (429, or 403 with a rate-limit body, `Retry-After` or an exhausted
+`x-ratelimit-remaining`) are retried with back-off inside a total time budget; every other 4xx is
+final and raised at once as `APIError`. A request that creates something may have taken effect
+even though its answer was a 5xx or never came: such a call passes `if_unsure`, which looks for
+what the request would have created before it is sent again.
 
 The token only ever goes to the configured API URL: pagination counts pages instead of
 following `Link` headers, and requests drops the Authorization header on cross-host redirects.

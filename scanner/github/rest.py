@@ -3,9 +3,8 @@
 The scan needs two lists when git cannot give them: a pull request's files (a shallow checkout)
 and its commits' GitHub logins (provenance). PyGithub pages through them (following `Link`
 headers only to the configured API host) and retries rate limits and 5xx answers with its
-`GithubRetry`. Publishing (code scanning upload, reviews, comments: scanner/github/api.py) keeps
-its own client for now: it needs `if_unsure` re-checks before re-sending a create, a total time
-budget and an injectable sleep for its tests, which PyGithub's retry does not offer.
+`GithubRetry`. Publishing's pull request calls go through PyGithub too (scanner/github/pulls.py);
+only the code scanning upload keeps raw requests (scanner/github/api.py): PyGithub has no call for it.
 """
 from __future__ import annotations
 

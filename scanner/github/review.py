@@ -5,6 +5,7 @@ the difference: inline comments for findings not commented before, one review ho
 the new findings outside the diff), edits that mark vanished findings resolved (REST cannot
 resolve threads) or reopen ones that came back, and one summary comment edited in place.
 Only comments written by our own login count: anyone can paste our hidden markers into a comment.
+Every call goes through PyGithub (scanner/github/pulls.py).
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..models import Finding
-from .api import APIError, GitHubAPI
+from .api import APIError
+from .pulls import Pulls
 from .comments import (REVIEW_MARKER, SUMMARY_MARKER, CommentFinding, finding_state, for_comments, has_marker, inline_body,
                        listed_fingerprints, reopened_body, resolved_body, review_body, review_body_with_states,
                        right_lines_from_patch)
@@ -20,17 +22,15 @@ from .comments import (REVIEW_MARKER, SUMMARY_MARKER, CommentFinding, finding_st
 MAX_INLINE = 30  # inline comments per review; more go to the review body
 
 
-def identity(api: GitHubAPI, configured: str | None) -> str:
+def identity(api: Pulls, configured: str | None) -> str:
     """The login our comments are written as, or "" when the token cannot tell (the workflow
     token and GitHub App tokens cannot read /user); then any GitHub App bot counts as us."""
     if configured:
         return configured
     try:
-        me = api.request("GET", "/user")
+        return api.login()
     except APIError:
         return ""
-    login = me.get("login") if isinstance(me, dict) else None
-    return str(login) if login else ""
 
 
 def _author(item: dict) -> str:
@@ -49,10 +49,10 @@ def _is_ours(item, me: str) -> bool:
     return user.get("type") == "Bot" and _author(item).endswith("[bot]")
 
 
-def changed_lines(api: GitHubAPI, repository: str, pr: int) -> dict[str, frozenset[int]]:
+def changed_lines(api: Pulls, repository: str, pr: int) -> dict[str, frozenset[int]]:
     """Commentable right-side lines per file, from the hunk headers of the pull request's files."""
     out: dict[str, frozenset[int]] = {}
-    for item in api.paginate(f"/repos/{repository}/pulls/{pr}/files"):
+    for item in api.files(pr):
         if isinstance(item, dict) and item.get("status") != "removed" and isinstance(item.get("patch"), str):
             out[str(item.get("filename"))] = right_lines_from_patch(item["patch"])
     return out
@@ -88,10 +88,10 @@ class ReviewReport:
         return "; ".join(parts)
 
 
-def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str, tuple[int, str, str]]:
+def _our_comments(api: Pulls, repository: str, pr: int, me: str) -> dict[str, tuple[int, str, str]]:
     """fingerprint -> (comment id, open|resolved, body) for our earlier inline comments."""
     out: dict[str, tuple[int, str, str]] = {}
-    for c in api.paginate(f"/repos/{repository}/pulls/{pr}/comments"):
+    for c in api.review_comments(pr):
         if not _is_ours(c, me) or not isinstance(c.get("id"), int):
             continue
         body = str(c.get("body") or "")
@@ -101,17 +101,17 @@ def _our_comments(api: GitHubAPI, repository: str, pr: int, me: str) -> dict[str
     return out
 
 
-def _our_reviews(api: GitHubAPI, repository: str, pr: int, me: str) -> list[tuple[int, str]]:
+def _our_reviews(api: Pulls, repository: str, pr: int, me: str) -> list[tuple[int, str]]:
     """(review id, body) of our earlier reviews."""
     out = []
-    for r in api.paginate(f"/repos/{repository}/pulls/{pr}/reviews"):
+    for r in api.reviews(pr):
         body = str(r.get("body") or "") if isinstance(r, dict) else ""
         if _is_ours(r, me) and has_marker(body, REVIEW_MARKER) and isinstance(r.get("id"), int):
             out.append((r["id"], body))
     return out
 
 
-def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding], changed: dict[str, frozenset[int]],
+def post_review(api: Pulls, repository: str, pr: int, findings: list[Finding], changed: dict[str, frozenset[int]],
                 *, me: str, head_sha: str | None, commit: str, run_url: str = "") -> ReviewReport:
     """Raises APIError when the review itself cannot be read or posted."""
     report = ReviewReport()
@@ -154,7 +154,7 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
         new_body, resolved, reopened = review_body_with_states(body, current)
         if new_body != body:
             try:
-                api.request("PUT", f"/repos/{repository}/pulls/{pr}/reviews/{rid}", json={"body": new_body})
+                api.edit_review(pr, rid, new_body)
                 report.resolved += resolved
                 report.reopened += reopened
             except APIError as exc:
@@ -162,7 +162,7 @@ def post_review(api: GitHubAPI, repository: str, pr: int, findings: list[Finding
     return report
 
 
-def _submit(api: GitHubAPI, repository: str, pr: int, inline: list[CommentFinding], outside: list[CommentFinding],
+def _submit(api: Pulls, repository: str, pr: int, inline: list[CommentFinding], outside: list[CommentFinding],
             head_sha: str | None, commit: str, run_url: str, report: ReviewReport,
             posted_meanwhile: Callable[[], dict | None]) -> int | None:
     payload: dict = {"event": "COMMENT", "body": review_body(len(inline), outside, commit, run_url),
@@ -171,7 +171,7 @@ def _submit(api: GitHubAPI, repository: str, pr: int, inline: list[CommentFindin
     if head_sha:
         payload["commit_id"] = head_sha
     try:
-        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload, if_unsure=posted_meanwhile)
+        review = api.create_review(pr, payload, posted_meanwhile)
         report.inline, report.in_body = len(inline), len(outside)
     except APIError as exc:
         if exc.status != 422 or not inline:
@@ -181,41 +181,40 @@ def _submit(api: GitHubAPI, repository: str, pr: int, inline: list[CommentFindin
         everything = sorted(inline + outside, key=lambda c: c.finding.sort_key())
         payload["body"] = review_body(0, everything, commit, run_url)
         payload["comments"] = []
-        review = api.request("POST", f"/repos/{repository}/pulls/{pr}/reviews", json=payload, if_unsure=posted_meanwhile)
+        review = api.create_review(pr, payload, posted_meanwhile)
         report.inline, report.in_body = 0, len(everything)
     rid = review.get("id") if isinstance(review, dict) else None
     return rid if isinstance(rid, int) else 0
 
 
-def _edit(api: GitHubAPI, repository: str, comment_id: int, body: str, report: ReviewReport) -> bool:
+def _edit(api: Pulls, repository: str, comment_id: int, body: str, report: ReviewReport) -> bool:
     try:
-        api.request("PATCH", f"/repos/{repository}/pulls/comments/{comment_id}", json={"body": body})
+        api.edit_review_comment(comment_id, body)
         return True
     except APIError as exc:
         report.edit_errors.append(f"{exc.status} {exc.message[:160]}")
         return False
 
 
-def upsert_summary(api: GitHubAPI, repository: str, pr: int, body: str, *, me: str) -> str:
+def upsert_summary(api: Pulls, repository: str, pr: int, body: str, *, me: str) -> str:
     """Edit our summary comment in place (found by its marker), or create it once."""
-    ours = [c for c in api.paginate(f"/repos/{repository}/issues/{pr}/comments")
+    ours = [c for c in api.issue_comments(pr)
             if _is_ours(c, me) and has_marker(str(c.get("body") or ""), SUMMARY_MARKER)
             and isinstance(c.get("id"), int)]
     if not ours:
         def posted_meanwhile() -> dict | None:  # our summary that an unanswered POST created
-            return next((c for c in api.paginate(f"/repos/{repository}/issues/{pr}/comments")
+            return next((c for c in api.issue_comments(pr)
                          if _is_ours(c, me) and has_marker(str(c.get("body") or ""), SUMMARY_MARKER)), None)
 
-        created = api.request("POST", f"/repos/{repository}/issues/{pr}/comments", json={"body": body},
-                              if_unsure=posted_meanwhile)
+        created = api.create_issue_comment(pr, body, posted_meanwhile)
         cid = created.get("id") if isinstance(created, dict) else None
         return f"summary comment created ({cid})"
     ours.sort(key=lambda c: c["id"])
-    api.request("PATCH", f"/repos/{repository}/issues/comments/{ours[0]['id']}", json={"body": body})
+    api.edit_issue_comment(ours[0]["id"], body)
     removed = 0
     for extra in ours[1:]:  # left over from a race between two runs: there is only one summary
         try:
-            api.request("DELETE", f"/repos/{repository}/issues/comments/{extra['id']}")
+            api.delete_issue_comment(extra["id"])
             removed += 1
         except APIError:
             pass

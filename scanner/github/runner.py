@@ -11,12 +11,20 @@ from . import review as rv
 from . import sarif_findings, upload as up
 from .api import APIError, GitHubAPI
 from .comments import summary_body
-from .publish import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, FIX_ENABLE_CODE_SCANNING, FIX_FORK, FIX_NO_TOKEN,
+from .pulls import Pulls
+from .publish_contract import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, FIX_ENABLE_CODE_SCANNING, FIX_FORK, FIX_NO_TOKEN,
                       FIX_PULL_REQUESTS, FIX_SECURITY_EVENTS, PublishContext, PublishOutcome)
 
 
 def _client(ctx: PublishContext) -> GitHubAPI:
+    """The code scanning upload's client: raw requests, because PyGithub has no call for
+    `POST /repos/{owner}/{repo}/code-scanning/sarifs` nor for its processing status."""
     return GitHubAPI(ctx.api_url, ctx.token, budget_seconds=ctx.request_budget_seconds, sleep=ctx.sleep)
+
+
+def _pulls(ctx: PublishContext) -> Pulls:
+    """Everything on the pull request (files, reviews, comments) goes through PyGithub. Raises APIError."""
+    return Pulls(ctx.api_url, ctx.token, ctx.repository, budget_seconds=ctx.request_budget_seconds, sleep=ctx.sleep)
 
 
 def _clean(text: str, limit: int = 400) -> str:
@@ -76,10 +84,15 @@ def do_upload(api: GitHubAPI, doc: dict, ctx: PublishContext) -> PublishOutcome:
     return PublishOutcome(CHANNEL_UPLOAD, res.status, _clean(res.detail + cut, 2000), fix)
 
 
-def _comment(api: GitHubAPI, result: ScanResult, ctx: PublishContext, upload_outcome: PublishOutcome | None) -> list[PublishOutcome]:
+def _comment(pulls: Pulls | None, result: ScanResult, ctx: PublishContext, upload_outcome: PublishOutcome | None) -> list[PublishOutcome]:
     assert ctx.pr_number is not None
     out: list[PublishOutcome] = []
     commit = ctx.head_sha or ctx.commit_sha
+    try:
+        api = pulls or _pulls(ctx)
+    except APIError as exc:
+        fix = _permission_fix(exc, ctx, FIX_PULL_REQUESTS)
+        return [PublishOutcome(ch, "failed", f"not sent: {_clean(exc.message)}", fix) for ch in (CHANNEL_REVIEW, CHANNEL_SUMMARY)]
     me = rv.identity(api, ctx.comment_author)
     try:
         changed = ctx.changed_lines if ctx.changed_lines is not None else rv.changed_lines(api, ctx.repository, ctx.pr_number)
@@ -111,17 +124,16 @@ def _comment(api: GitHubAPI, result: ScanResult, ctx: PublishContext, upload_out
 
 
 def publish_all(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: bool, comment: bool,
-                api: GitHubAPI | None = None) -> list[PublishOutcome]:
+                api: GitHubAPI | None = None, pulls: Pulls | None = None) -> list[PublishOutcome]:
     outcomes: list[PublishOutcome] = []
     wanted = [(CHANNEL_UPLOAD, upload, "upload-sarif is off"),
               (CHANNEL_REVIEW, comment, "comment is off"), (CHANNEL_SUMMARY, comment, "comment is off")]
     if not ctx.token:
         return [PublishOutcome(ch, "skipped", "no token" if on else why, FIX_NO_TOKEN if on else "")
                 for ch, on, why in wanted]
-    api = api or _client(ctx)
     upload_outcome = None
     if upload:
-        upload_outcome = do_upload(api, doc, ctx)
+        upload_outcome = do_upload(api or _client(ctx), doc, ctx)
         outcomes.append(upload_outcome)
     else:
         outcomes.append(PublishOutcome(CHANNEL_UPLOAD, "skipped", "upload-sarif is off"))
@@ -129,14 +141,14 @@ def publish_all(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: b
         why = "not a pull request" if ctx.pr_number is None else "comment is off"
         outcomes += [PublishOutcome(CHANNEL_REVIEW, "skipped", why), PublishOutcome(CHANNEL_SUMMARY, "skipped", why)]
     else:
-        outcomes += _comment(api, result, ctx, upload_outcome)
+        outcomes += _comment(pulls, result, ctx, upload_outcome)
     return outcomes
 
 
-def _verify_pull_request(api: GitHubAPI, ctx: PublishContext, pr: int) -> str | None:
+def _verify_pull_request(pulls: Pulls, ctx: PublishContext, pr: int) -> str | None:
     """The artifact names the pull request; believe it only if its head is the run's commit."""
     expected = ctx.head_sha or ctx.commit_sha
-    pull = api.request("GET", f"/repos/{ctx.repository}/pulls/{pr}")
+    pull = pulls.pull(pr)
     head = str(((pull or {}).get("head") or {}).get("sha") or "") if isinstance(pull, dict) else ""
     if head.lower() != (expected or "").lower():
         return (f"pull request #{pr} is at {head[:12] or 'an unknown commit'}, not the analysed commit "
@@ -145,7 +157,7 @@ def _verify_pull_request(api: GitHubAPI, ctx: PublishContext, pr: int) -> str | 
 
 
 def publish_artifact(sarif_path: str, pr_number: int | None, ctx: PublishContext, *, upload: bool = True,
-                     comment: bool = True, api: GitHubAPI | None = None) -> list[PublishOutcome]:
+                     comment: bool = True, api: GitHubAPI | None = None, pulls: Pulls | None = None) -> list[PublishOutcome]:
     """`mode: publish`: the SARIF comes from an untrusted run; nothing of the PR's code is read."""
     try:
         doc = sarif_findings.load(sarif_path)
@@ -162,9 +174,9 @@ def publish_artifact(sarif_path: str, pr_number: int | None, ctx: PublishContext
                                "pass `pr-number` (see the README's fork-safe pattern)")
                 for ch in (CHANNEL_UPLOAD, CHANNEL_REVIEW, CHANNEL_SUMMARY)]
     if pr_number is not None and ctx.token:
-        api = api or _client(ctx)
         try:
-            problem = _verify_pull_request(api, ctx, pr_number)
+            pulls = pulls or _pulls(ctx)
+            problem = _verify_pull_request(pulls, ctx, pr_number)
         except APIError as exc:
             problem = f"cannot read pull request #{pr_number}: {exc.status} {_clean(exc.message, 200)}"
         if problem:
@@ -177,4 +189,4 @@ def publish_artifact(sarif_path: str, pr_number: int | None, ctx: PublishContext
     # choice (it could upload as another tool and replace that tool's analysis). What goes up is
     # rebuilt from the parsed findings, under this tool's own name and category.
     rebuilt = sarif_findings.rebuild(result)
-    return publish_all(rebuilt, result, ctx, upload=upload, comment=comment, api=api)
+    return publish_all(rebuilt, result, ctx, upload=upload, comment=comment, api=api, pulls=pulls)

@@ -3,13 +3,17 @@
 Content always comes from git objects of the head commit (never the working tree, never by running
 anything from the change), read as an agent on a checkout would see it (scanner/github/gittree.py):
 links inside the repository are followed at any level (`CLAUDE.md` -> `docs/guide.md`, `.claude`
--> a folder), a link leaving it is IG951. `changed` scope follows what agents load: the agent files
-the change adds, modifies or renames, every file of a skill folder the change touches (a new
-SKILL.md makes an old script a skill script), the paths behind a changed link, and changed files
-an agent file imports. `all` scope scans every agent file of the head tree and still marks which
-findings sit on changed lines. What an agent would load and git cannot give us as text (a submodule,
-an LFS pointer, a blob over the cap, a skill past the read budget) is a failing finding, never a
-note. Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
+-> a folder; scanner/tree_links.py), a link leaving it is IG951. `changed` scope follows what
+agents load: the agent files the change adds, modifies or renames, every file of a skill folder the
+change touches (a new SKILL.md makes an old script a skill script), every file of a plugin whose
+marker it touches, plugin files classified by their plugin's marker (catalog.marker_dirs), the
+paths behind a changed link, changed files an agent file imports, and the files a changed agent
+file imports (scanner/imports.py over the head commit's blobs). `all` scope scans every agent file
+of the head tree (and what they import) and still marks which findings sit on changed lines. A
+skill's files are planned as the working-tree walk plans them (targets.plan_skill_files: the caps
+protect time, not coverage). What an agent would load and git cannot give us as text (a submodule,
+an LFS pointer, a blob over the cap, a skill past its scan budget) is a failing finding, never a
+note, raised from the coverage engine's table (scanner/engines/unread.py; IG906 for submodules). Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
 clone lacks the history needed (a shallow checkout), the pull request's file list from the REST API
 is used instead; when that list is cut (GitHub stops at 3,000 files), every agent file of the head
 is scanned; without a token the error says to set `fetch-depth: 0`.
@@ -17,18 +21,17 @@ is scanned; without a token the error says to set `fetch-depth: 0`.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import gitutil
-from ..catalog import Catalog, skill_root_of, skill_roots
+from ..catalog import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
 from ..models import Finding, NotScanned
-from ..targets import Limits, Target, TargetSet
+from ..targets import Limits, Target, TargetSet, plan_skill_files
 from .event import Event
 from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 
@@ -82,25 +85,8 @@ def set_import_resolver(resolver: ImportResolver | None) -> None:
     _import_resolver = resolver
 
 
-def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str]) -> dict[str, str]:
-    """Of the `changed` files, those an agent file of `rev` imports, with the kind to scan them as."""
-    candidates = [p for p in changed if catalog.classify(p, roots) is None]
-    if not candidates:
-        return {}
-    every = gitutil.ls_tree(repo, rev)
-    all_roots = roots | skill_roots(every)
-    kinds = {p: k for p in every if (k := catalog.classify(p, all_roots)) is not None}
-    wanted = set(candidates)
-    if _import_resolver is not None:
-        found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
-        return {p: k for p, k in found.items() if p in wanted}
-    try:  # the agent map's `@path` imports (scanner/imports.py), read from git objects of `rev`
-        from ..imports import follow, importing_kinds
-    except ImportError:
-        return {}
-    starts = [p for p, k in kinds.items() if k in importing_kinds()]
-    if not starts:
-        return {}
+def _text_reader(repo: str, rev: str) -> Callable[[str], str | None]:
+    """read(path) -> the UTF-8 text of a regular file of `rev` (not a link, at most 2 MiB), or None."""
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev) if e.type == "blob" and not e.is_link}
     cache: dict[str, str | None] = {}
 
@@ -113,7 +99,47 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
             except UnicodeDecodeError:
                 cache[path] = None
         return cache[path]
-    return {i.path: "instruction" for i in follow(starts, read, kinds) if i.path in wanted}
+    return read
+
+
+def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str], changed: list[str],
+                   newly: set[str] | None = None, base: str | None = None) -> dict[str, str]:
+    """Files to scan because agent files of `rev` import them (`@path`, scanner/imports.py, read
+    from git objects of `rev`), with the kind to scan them as: the `changed` files an agent file
+    imports, and every file a changed agent file imports (an edit to CLAUDE.md that adds
+    `@docs/old.md` makes that old file an instruction file, as a new SKILL.md does a script).
+    Of the latter, those the same agent files did not import at `base` go to `newly`: all their
+    lines are new to agents."""
+    from ..imports import follow, importing_kinds
+
+    candidates = [p for p in changed if catalog.classify(p, roots) is None]
+    importers = {p for p in changed if catalog.classify(p, roots) in importing_kinds()}
+    if not candidates and not importers:
+        return {}
+    every = gitutil.ls_tree(repo, rev)
+    all_roots = union_roots(roots, skill_roots(every))
+    kinds = {p: k for p in every if (k := catalog.classify(p, all_roots)) is not None}
+    wanted = set(candidates)
+    if _import_resolver is not None:
+        found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
+        return {p: k for p, k in found.items() if p in wanted}
+    starts = [p for p, k in kinds.items() if k in importing_kinds()]
+    if not starts:
+        return {}
+    out: dict[str, str] = {}
+    fresh: list[str] = []
+    for i in follow(starts, _text_reader(repo, rev), kinds):
+        if i.path in wanted:
+            out[i.path] = "instruction"
+        elif importers.intersection(i.chain):
+            out[i.path] = "instruction"
+            fresh.append(i.path)
+    if fresh and newly is not None:
+        before = set()
+        if base is not None:
+            before = {i.path for i in follow(sorted(importers), _text_reader(repo, base), kinds)}
+        newly.update(p for p in fresh if p not in before)
+    return out
 
 
 def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool,
@@ -179,46 +205,45 @@ def skill_roots_around(repo: str, rev: str, paths: list[str]) -> frozenset[str]:
             if not d:
                 break
             d = posixpath.dirname(d)
-    return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs))) if dirs else frozenset()
+    if not dirs:
+        return Roots()
+    # Plugin layouts are rooted where their marker sits (`x/.claude-plugin/plugin.json`): list the
+    # marker folders of every ancestor too, so `plugins/x/agents/a.md` is classified as the plugin's.
+    return skill_roots(gitutil.list_dirs(repo, rev, sorted(dirs) + marker_dirs(sorted(dirs))))
+
+
+def union_roots(*parts: frozenset[str]) -> Roots:
+    """Skill roots together, keeping the plugin layouts each carries (a plain `|` drops them)."""
+    layouts: dict[str, str] = {}
+    for p in parts:
+        layouts.update(getattr(p, "layouts", {}) or {})
+    return Roots(frozenset().union(*parts), layouts)
 
 
 # Paths below a folder that the catalog takes as agent files: a submodule at such a folder
 # (`.claude`, `.cursor`) is one agents load from, though its own name is not an agent file.
 _AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
                  "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
-SKILL_SCAN_BUDGET = 2_000  # files of one skill read by the Action; past it, a finding (never a silent cut)
-LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+
+
+_NEUTRAL = "no-agent-loads-from-here"  # a folder name no catalog entry names
 
 
 def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
+    """Would agents load files at or below `path`? A probe the catalog takes below ANY folder
+    (`**/*.mdc`, `**/CLAUDE.md`) says nothing about this one, so it does not count."""
     if catalog.classify(path, roots) is not None or skill_root_of(path + "/x", roots) is not None:
         return True
-    return any(catalog.classify(f"{path}/{probe}", roots) is not None for probe in _AGENT_PROBES)
+    return any(catalog.classify(f"{path}/{probe}", roots) is not None
+               and catalog.classify(f"{_NEUTRAL}/{probe}", roots) is None for probe in _AGENT_PROBES)
 
 
 def _listed_failing() -> frozenset[str]:
-    """Not-scanned reasons the native engine turns into findings itself, when it does (the
-    coverage engine's table); for the others scope.py raises the finding."""
-    try:
-        from ..engines.unread import LISTED_FAILING
-    except ImportError:
-        return frozenset()
+    """Not-scanned reasons the native engine turns into findings from the listing itself (the
+    coverage engine's table); scope puts every other failing reason in TargetSet.failing."""
+    from ..engines.unread import LISTED_FAILING
+
     return frozenset(LISTED_FAILING)
-
-
-def unread_finding(ns: NotScanned, kind: str) -> Finding:
-    """The finding for an agent file the Action could not read: the shared table of the coverage
-    engine (scanner/engines/unread.py) when present, so CLI and Action agree; else IG907."""
-    from ..engines.native import file_finding
-
-    try:
-        from ..engines.unread import finding_for
-    except ImportError:
-        finding_for = None
-    found = finding_for(ns, kind) if finding_for is not None else None
-    if found is None:
-        found = file_finding("IG907", ns.path, f"{ns.path}: not read ({ns.reason}): {ns.detail}", reason=ns.reason)
-    return found
 
 
 def gitlink_finding(path: str) -> Finding:
@@ -242,13 +267,17 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
     real_of: dict[str, str] = {}
 
     def fail(ns: NotScanned, kind: str, finding: Finding | None = None) -> None:
+        """One id per cause: the coverage engine's table (scanner/engines/unread.py) raises the
+        finding for every reason it knows, from ts.failing (or from the listing, for the reasons
+        it takes from there); scope raises only what the table has no reason for (a submodule)."""
         ts.not_scanned.append(ns)
-        if finding is None and ns.reason in _listed_failing():
-            return  # the native engine raises it from the listing (scanner/engines/unread.py)
-        f = finding or unread_finding(ns, kind)
+        if finding is None:
+            if ns.reason not in _listed_failing():
+                ts.failing.append(ns)
+            return
         lines = changed_lines.get(ns.path) if changed_lines is not None else None
-        f.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
-        found.append(f)
+        finding.new = True if (ns.path in whole or lines) else (None if changed_lines is None else False)
+        found.append(finding)
 
     for p, kind in kinds.items():
         r = resolved.get(p)
@@ -267,10 +296,21 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
         else:
             ts.not_scanned.append(NotScanned(p, "link", "a link that leads nowhere in this commit (the agent reads nothing)"))
     entries = {e.path: e for e in gitutil.ls_tree_entries(repo, rev, sorted(set(real_of.values())))}
+    # The skill caps protect time, not coverage (scanner/targets.py plan_skill_files, shared with
+    # the working-tree walk): every file of a skill is classified by name, scripts and text past the
+    # caps are still read, assets are read so their bytes decide, and what the bounds leave out is
+    # a failing entry.
+    by_skill: dict[str, list[str]] = {}
+    for path in real_of:
+        if kinds[path] == "skill" and (sroot := skill_root_of(path, roots)) is not None:
+            by_skill.setdefault(sroot, []).append(path)
+    planned: set[str] = set()
+    for sroot, members in sorted(by_skill.items()):
+        read, problems = plan_skill_files(sroot, members, limits)
+        planned.update(read)
+        for ns in problems:
+            fail(ns, "skill")
     chosen: list[tuple[str, gitutil.TreeEntry, str, str | None]] = []
-    per_skill: dict[str, int] = {}
-    over: dict[str, int] = {}
-    budget = max(SKILL_SCAN_BUDGET, getattr(limits, "skill_max_scanned", 0) or 0)
     for path in sorted(real_of):
         kind, entry = kinds[path], entries.get(real_of[path])
         if entry is None:
@@ -280,13 +320,8 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
                  kind, gitlink_finding(path))
             continue
         sroot = skill_root_of(path, roots) if kind == "skill" else None
-        if sroot is not None:
-            # The skill caps of a working-tree walk bound time there; here every file of the
-            # skill is read (from git, no walk) up to a budget, and what is past it fails.
-            per_skill[sroot] = per_skill.get(sroot, 0) + 1
-            if per_skill[sroot] > budget:
-                over[sroot] = over.get(sroot, 0) + 1
-                continue
+        if sroot is not None and path not in planned:
+            continue  # past the skill's scan budget: counted in its failing entry
         if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link:
             fail(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"), kind)
             continue
@@ -303,17 +338,12 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
                 ts.links.append((path, target))
             ts.not_scanned.append(NotScanned(path, "link", f"symbolic link to {target!r}; links are not followed"))
             continue
-        if data.startswith(LFS_POINTER) and len(data) < 1024:
-            fail(NotScanned(path, "lfs-pointer", "the repository holds only a pointer; the content comes from an LFS server",
-                            hashlib.sha256(data).hexdigest()), kind)
-            continue
+        # Binary content, LFS pointers (an asset kept in LFS is listed, anything else fails) and
+        # scripts over their cap are decided by the engine from the blob (textio.decode_blob).
         lines = None if changed_lines is None else changed_lines.get(path, changed_lines.get(real_of[path], frozenset()))
         if lines is WHOLE_FILE or path in whole:
             lines = frozenset(range(1, data.count(b"\n") + 2))
         ts.targets.append(Target(path, kind, changed_lines=lines, blob=data, skill_root=sroot))
-    for sroot, extra in sorted(over.items()):
-        fail(NotScanned(sroot or ".", "skill-scan-budget",
-                        f"{extra} more files of this skill past the Action's budget of {budget} were not read"), "skill")
     return ts
 
 
@@ -374,7 +404,7 @@ def agent_view(repo: str, rev: str, paths: list[str], roots: frozenset[str], cha
     else:
         keep = {v: r for v, r in every.items()
                 if v in changed or (r.real is not None and r.real in changed) or any(link in changed for link in r.via)}
-    all_roots = roots | skill_roots(every)
+    all_roots = union_roots(roots, skill_roots(every))
     whole = frozenset() if changed is None else frozenset(v for v, r in keep.items() if any(link in changed for link in r.via))
     found: list[Finding] = []
     for g in sorted(tree.gitlinks):
@@ -447,12 +477,16 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     in_scope = [c.path for c in changes if c.status != "D"]
     truncated = source == "rest-api" and rest_list_cut(files, event)
     imported: dict[str, str] = {}
+    newly_imported: set[str] = set()
     if scope == "all" or truncated:
         every = gitutil.ls_tree(repo, head)
         paths, head_roots = every, skill_roots(every)
         if truncated:
             notes.append(f"GitHub listed {len(files)} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
                          f"every agent file of {head[:12]} was scanned instead of the changed ones")
+        # Every agent file of the head: what they import is scanned too, as the CLI's walk does.
+        imported = imported_files(repo, head, catalog, head_roots, every)
+        paths = sorted(set(paths) | set(imported))
     else:
         # Scope follows what agents load: a change anywhere in a skill folder (a new SKILL.md that
         # turns an old script into a skill script, an edited helper, a deleted file) scans the whole
@@ -460,8 +494,12 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         touched = [c.path for c in changes] + [c.old_path for c in changes if c.old_path]
         head_roots = skill_roots_around(repo, head, touched)
         hit = sorted({r for p in touched if (r := skill_root_of(p, head_roots)) is not None})
+        # Likewise a plugin whose marker the change adds or edits (`x/.claude-plugin/plugin.json`):
+        # its commands, agents, hooks and skills become agent files without a change of their own.
+        hit = sorted(set(hit) | set(layout_roots(touched)))
         paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
-        imported = imported_files(repo, head, catalog, head_roots, in_scope)
+        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported, mb)
+        paths = sorted(set(paths) | set(imported))
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
     base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
     for c in changes:
@@ -474,5 +512,5 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     found = change_findings(changes, catalog, base_roots, view.roots)
     found.extend(view.findings)
     ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None if truncated else lines,
-                          imported, view.resolved, found, view.whole)
-    return Scope(ts, mb, head, changes, lines, view.roots | base_roots, source, history, notes, found)
+                          imported, view.resolved, found, view.whole | frozenset(newly_imported))
+    return Scope(ts, mb, head, changes, lines, union_roots(view.roots, base_roots), source, history, notes, found)

@@ -234,6 +234,9 @@ def upload(api: GitHubAPI, repository: str, prepared: PreparedSarif, *, commit_s
 
     Raises APIError for the POST; a failure while polling is reported, not raised (the upload
     itself was accepted).
+
+    Raw requests (api.GitHubAPI), not PyGithub: PyGithub has no call for
+    `POST /repos/{owner}/{repo}/code-scanning/sarifs` nor `GET .../code-scanning/sarifs/{sarif_id}`.
     """
     body: dict[str, Any] = {"commit_sha": commit_sha, "ref": ref, "sarif": prepared.payload, "tool_name": tool_name}
     if checkout_uri:

@@ -242,7 +242,7 @@ def is_prose(path: str) -> bool:
 # to the top of the repository).
 # Name them here ("module:function"), so that discovery finds them before any rule module is
 # imported; or append a function to REFERENCE_FINDERS.
-REFERENCE_FINDER_NAMES: tuple[str, ...] = ()
+REFERENCE_FINDER_NAMES: tuple[str, ...] = ("scanner.rules.intent:delegated_files",)
 REFERENCE_FINDERS: list[Callable[[str, str], Iterable[str]]] = []
 
 

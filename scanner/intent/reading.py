@@ -223,6 +223,8 @@ def _url_class(url: str) -> str:
     host = hosts.host_of(url)
     if not host or any(p in host for p in _PLACEHOLDER) or any(p in low[:12 + len(host)] for p in ("<", "{", "$")):
         return "placeholder"
+    if host.endswith((".example", ".test", ".invalid")) and host.count(".") >= 1 and host.split(".")[0] not in ("example", "www"):
+        return "reserved"  # a named host under a reserved TLD: a stand-in for someone's server
     if host.endswith((".example", ".test", ".invalid", ".local", ".localhost", ".internal")):
         return "placeholder"
     if hosts.is_ip(host):
@@ -774,8 +776,11 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
                 m = None  # "this file takes precedence": the reviewed file wins
-            if m is not None and any(x.outside_url or x.ip_url for x in _window(reading, i, 2)):
-                add("delegation", "high", "remote content declared part of the instructions", m)
+            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls}
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
+                # A vendor's host serves whatever its account holders publish (raw files, gists).
+                add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
+                    "remote content declared part of the instructions", m)
         if "approve" in c and c & {"regardless", "universal"}:
             m = u.first("approve", affirmed=True)
             if m is not None and "regardless" in c:

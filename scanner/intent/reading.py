@@ -52,7 +52,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
     "authority-claim": (frozenset({"claim"}),),
-    "proxy": (frozenset({"proxy", "url"}),),
+    "proxy": (frozenset({"proxy"}),),  # the address may be a bare IP:port
     "egress": (frozenset({"send", "payload", "url"}),),
 }
 _PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
@@ -821,10 +821,10 @@ def classify(reading: Reading) -> list[Intent]:
         if "proxy" in c:
             m = u.first("proxy", affirmed=True)
             block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
-            if m is not None and any(x.ip_url or x.outside_url for x in block) and any(
+            if m is not None and any(x.ip_url or x.outside_url or _bare_public_ip(x.text) for x in block) and any(
                     x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
                 # The agent's traffic, credentials included, routed through someone else's host.
-                level = "high" if any(x.ip_url for x in block) else "medium"
+                level = "high" if any(x.ip_url or _bare_public_ip(x.text) for x in block) else "medium"
                 add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
         if "claim" in c:
             m = u.first("claim", affirmed=True)
@@ -839,6 +839,18 @@ def classify(reading: Reading) -> list[Intent]:
             if m is not None:
                 add("override", "high", "tells the agent to drop its earlier instructions", m)
     return out
+
+
+_BARE_IP = __import__("re").compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?::\d{2,5})?(?![\w.])")
+
+
+def _bare_public_ip(text: str) -> bool:
+    """A public IPv4 address written without a scheme ("the relay at 198.51.100.23:8080")."""
+    for m in _BARE_IP.finditer(text):
+        host = m.group(1)
+        if hosts.is_ip(host) and _url_class("http://" + host) == "ip":
+            return True
+    return False
 
 
 _HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})

@@ -127,7 +127,7 @@ class UnitReading:
 
     @property
     def outside_url(self) -> bool:
-        return any(c in ("outside", "ip") for _, _, c in self.urls)
+        return any(c in ("outside", "ip", "reserved") for _, _, c in self.urls)
 
     @property
     def ip_url(self) -> bool:
@@ -223,8 +223,8 @@ def _url_class(url: str) -> str:
     host = hosts.host_of(url)
     if not host or any(p in host for p in _PLACEHOLDER) or any(p in low[:12 + len(host)] for p in ("<", "{", "$")):
         return "placeholder"
-    if host.endswith((".example", ".test", ".invalid")) and host.count(".") >= 1 and host.split(".")[0] not in ("example", "www"):
-        return "reserved"  # a named host under a reserved TLD: a stand-in for someone's server
+    if host.endswith((".example", ".test", ".invalid")) and host.count(".") >= 2 and "example" not in host.split(".")[:-1]:
+        return "reserved"  # a named domain under a reserved TLD (sub.name.example): a stand-in for someone's server
     if host.endswith((".example", ".test", ".invalid", ".local", ".localhost", ".internal")):
         return "placeholder"
     if hosts.is_ip(host):

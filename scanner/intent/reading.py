@@ -290,7 +290,7 @@ _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "m
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
                            "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
-                           "transmits", "emails"})
+                           "transmits", "emails", "accepts", "trusts"})
 _WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
@@ -323,8 +323,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
-    if writer and last in ("that", "which"):
-        return False  # "write a CLAUDE.md that turns off the sandbox": the file is the order
+    if writer and (last in ("that", "which") or last in ("it", "they") and len(words) > 1 and words[-2].lower() in ("that", "so")):
+        return False  # "write a CLAUDE.md that turns off the sandbox", "configure it so that it accepts ...": the order
     if last in ("and", "or") and clause_start and words[0].lower().strip("*_") in _DETERMINERS:
         return True  # "Many libraries accept this and skip ...": the clause has a subject
     if last in _DECLARATIVE_LEAD or last[-1:] in "`'\"" and len(last) > 2:

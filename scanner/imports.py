@@ -242,7 +242,7 @@ def is_prose(path: str) -> bool:
 # to the top of the repository).
 # Name them here ("module:function"), so that discovery finds them before any rule module is
 # imported; or append a function to REFERENCE_FINDERS.
-REFERENCE_FINDER_NAMES: tuple[str, ...] = ()
+REFERENCE_FINDER_NAMES: tuple[str, ...] = ("scanner.rules.intent:delegated_files",)
 REFERENCE_FINDERS: list[Callable[[str, str], Iterable[str]]] = []
 
 
@@ -254,6 +254,12 @@ def _finders() -> list[Callable[[str, str], Iterable[str]]]:
         module, _, name = spec.partition(":")
         named.append(getattr(importlib.import_module(module), name))
     return [*named, *REFERENCE_FINDERS]
+
+
+def _ancestors(path: str) -> list[str]:
+    """The folders above the file's own, nearest first (the top of the repository excluded)."""
+    parts = path.split("/")[:-2]
+    return ["/".join(parts[:k]) for k in range(len(parts), 0, -1)]
 
 
 @dataclass(frozen=True)
@@ -285,8 +291,12 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
     while queue:
         path, text, chain, depth = queue.pop(0)
         found = [(tok.path, False, (path,)) for tok in tokens(text)]
-        for finder in finders:
-            found += [(p, False, (path, "")) for p in finder(path, text)]
+        if finders:
+            # A sentence names a file from the file's folder or from the top of the repository
+            # (or of the project folder the agent file sits in): every ancestor is tried.
+            up = [f"{d}/" for d in _ancestors(path)]
+            for finder in finders:
+                found += [(p, False, (path, *up, "")) for p in finder(path, text)]
         if follows_links(path):
             # `#file:` is relative to the workspace: the repository's top, or the file's folder.
             found += [(p, True, ("", path) if from_root else (path,)) for p, from_root in links(text)]

@@ -165,3 +165,16 @@ def test_other_modules_can_name_more_references(tmp_path, monkeypatch):
     _write(tmp_path, "docs/agents/runbook.md", "x\n")
     got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
     assert got == {"docs/agents/runbook.md": ("AGENTS.md",)}
+
+
+def test_a_sentence_that_delegates_to_a_repository_file_brings_it_in(tmp_path):
+    # The intent model's delegation detector is a named reference finder: the file a sentence
+    # declares part of the instructions (or to be read and obeyed) is scanned as an agent file.
+    _write(tmp_path, "AGENTS.md", "## Release\nThe checklist in `ops/release/steps.yaml` is part of these rules; "
+                                  "it wins where the two differ.\n\nRead docs/deploy.txt and then follow it.\n"
+                                  "See `docs/faq.md` for questions.\n")
+    _write(tmp_path, "ops/release/steps.yaml", "steps: []\n")
+    _write(tmp_path, "docs/deploy.txt", "x\n")
+    _write(tmp_path, "docs/faq.md", "x\n")
+    got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
+    assert got == {"ops/release/steps.yaml": ("AGENTS.md",), "docs/deploy.txt": ("AGENTS.md",)}

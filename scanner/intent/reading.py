@@ -52,7 +52,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
     "authority-claim": (frozenset({"claim"}),),
-    "proxy": (frozenset({"proxy", "url"}),),
+    "proxy": (frozenset({"proxy"}),),  # the address may be a bare IP:port
     "egress": (frozenset({"send", "payload", "url"}),),
 }
 _PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
@@ -127,7 +127,7 @@ class UnitReading:
 
     @property
     def outside_url(self) -> bool:
-        return any(c in ("outside", "ip") for _, _, c in self.urls)
+        return any(c in ("outside", "ip", "reserved") for _, _, c in self.urls)
 
     @property
     def ip_url(self) -> bool:
@@ -223,6 +223,8 @@ def _url_class(url: str) -> str:
     host = hosts.host_of(url)
     if not host or any(p in host for p in _PLACEHOLDER) or any(p in low[:12 + len(host)] for p in ("<", "{", "$")):
         return "placeholder"
+    if host.endswith((".example", ".test", ".invalid")) and host.count(".") >= 2 and "example" not in host.split(".")[:-1]:
+        return "reserved"  # a named domain under a reserved TLD (sub.name.example): a stand-in for someone's server
     if host.endswith((".example", ".test", ".invalid", ".local", ".localhost", ".internal")):
         return "placeholder"
     if hosts.is_ip(host):
@@ -288,7 +290,7 @@ _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "m
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
                            "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
-                           "transmits", "emails"})
+                           "transmits", "emails", "accepts", "trusts"})
 _WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
@@ -321,8 +323,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
-    if writer and last in ("that", "which"):
-        return False  # "write a CLAUDE.md that turns off the sandbox": the file is the order
+    if writer and (last in ("that", "which") or last in ("it", "they") and len(words) > 1 and words[-2].lower() in ("that", "so")):
+        return False  # "write a CLAUDE.md that turns off the sandbox", "configure it so that it accepts ...": the order
     if last in ("and", "or") and clause_start and words[0].lower().strip("*_") in _DETERMINERS:
         return True  # "Many libraries accept this and skip ...": the clause has a subject
     if last in _DECLARATIVE_LEAD or last[-1:] in "`'\"" and len(last) > 2:
@@ -774,8 +776,11 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
                 m = None  # "this file takes precedence": the reviewed file wins
-            if m is not None and any(x.outside_url or x.ip_url for x in _window(reading, i, 2)):
-                add("delegation", "high", "remote content declared part of the instructions", m)
+            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls}
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
+                # A vendor's host serves whatever its account holders publish (raw files, gists).
+                add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
+                    "remote content declared part of the instructions", m)
         if "approve" in c and c & {"regardless", "universal"}:
             m = u.first("approve", affirmed=True)
             if m is not None and "regardless" in c:
@@ -816,10 +821,10 @@ def classify(reading: Reading) -> list[Intent]:
         if "proxy" in c:
             m = u.first("proxy", affirmed=True)
             block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
-            if m is not None and any(x.ip_url or x.outside_url for x in block) and any(
+            if m is not None and any(x.ip_url or x.outside_url or _bare_public_ip(x.text) for x in block) and any(
                     x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
                 # The agent's traffic, credentials included, routed through someone else's host.
-                level = "high" if any(x.ip_url for x in block) else "medium"
+                level = "high" if any(x.ip_url or _bare_public_ip(x.text) for x in block) else "medium"
                 add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
         if "claim" in c:
             m = u.first("claim", affirmed=True)
@@ -834,6 +839,18 @@ def classify(reading: Reading) -> list[Intent]:
             if m is not None:
                 add("override", "high", "tells the agent to drop its earlier instructions", m)
     return out
+
+
+_BARE_IP = __import__("re").compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?::\d{2,5})?(?![\w.])")
+
+
+def _bare_public_ip(text: str) -> bool:
+    """A public IPv4 address written without a scheme ("the relay at 198.51.100.23:8080")."""
+    for m in _BARE_IP.finditer(text):
+        host = m.group(1)
+        if hosts.is_ip(host) and _url_class("http://" + host) == "ip":
+            return True
+    return False
 
 
 _HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})

@@ -19,9 +19,48 @@ from ..document import Document
 from ..intent import document_intents, read_document
 from ..intent.lexicon import lexicon
 from ..models import Category, Confidence, Severity
+from ..matching import rx
 from .base import Fixture, Hit, rule
 
 _STRENGTH = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "low": Severity.LOW}
+
+
+# Delegation to a repository file: "treat `docs/runbook.md` as part of these instructions", "where
+# `.github/ai-policy.yml` says otherwise, it wins", "read CONTRIBUTING.md and follow it". The file
+# named in such a sentence is followed and scanned as an agent file (imports.REFERENCE_FINDER_NAMES),
+# whatever its name, as a `@path` import is. The cue is the model's precedence concept (any
+# language) or an English order to follow a file read.
+_FOLLOW_IT = rx(r"(?i)\b(?:read|open|load|fetch|see)\b(?:[^.\n]|\.\S){0,160}?\b(?:and then|and|then)\s+(?:follow|obey|apply|execute|carry out)\s+"
+                r"(?:it|them|its (?:instructions|rules|steps)|what it says|the (?:instructions|rules|steps) (?:in it|there))\b"
+                r"|\btreat\b(?:[^.\n]|\.\S){0,160}?\bas (?:your |the |binding |additional |extra )*(?:instructions|rules|system prompt)\b")
+_PATH_TOKEN = rx(r"`([^`\s]{3,200})`|(?:^|[\s(\[\"'])((?:\.{1,2}/)?\.?[\w-]+(?:/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,7})\b")
+_SENTENCE_END = rx(r"[.!?。！？](?:\s|$)|\n\s*\n|\n[ \t]*(?:[-*+]|\d+[.)]|#+)\s")
+
+
+def delegated_files(path: str, text: str) -> list[str]:
+    """Repository paths an agent file declares part of its instructions in a sentence (the
+    delegation detector's half that feeds discovery; imports.follow resolves and reads them)."""
+    if len(text) > 400_000:
+        text = text[:400_000]
+    data = text.encode("utf-8", "surrogatepass")
+    cues = [(m.start(), m.end()) for _, m in zip(range(64), lexicon().patterns["precedence"].finditer(data))]
+    cues += [(m.start(), m.end()) for _, m in zip(range(64), _FOLLOW_IT.finditer(data))]
+    out: list[str] = []
+    for start, end in cues:
+        lo = max(0, start - 300)
+        ends = [m.end() for m in _SENTENCE_END.finditer(data, lo, start)]
+        lo = ends[-1] if ends else lo
+        nxt = _SENTENCE_END.search(data, end)
+        hi = min(nxt.start() + 1 if nxt is not None else len(data), end + 300)
+        for m in _PATH_TOKEN.finditer(data, lo, hi):
+            raw = (m.group(1) or m.group(2) or b"").decode("utf-8", "replace").strip()
+            if not raw or "://" in raw or raw.startswith(("@", "$", "-")) or " " in raw:
+                continue
+            if "/" not in raw and "." not in raw.strip("."):
+                continue
+            if raw not in out:
+                out.append(raw)
+    return out
 READS = ("prose",)
 
 

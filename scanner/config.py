@@ -7,6 +7,7 @@ In a pull request this file is read from the base commit (see scanner/github/).
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -351,3 +352,25 @@ def load_file(path: str) -> Config:
             return load_text(fh.read(), path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
+
+
+def _cache_home(env) -> str:
+    return env.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
+
+
+def with_virustotal_key(settings: VirusTotalSettings, env) -> VirusTotalSettings:
+    """Enable the lookup with its key (from the variable the configuration names) and its cache.
+    The caller passes the environment: only the CLI and the entrypoint read it."""
+    from dataclasses import replace
+
+    return replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
+                   cache_file=settings.cache_file or os.path.join(_cache_home(env), "virustotal.json"))
+
+
+def with_judge_key(settings: JudgeSettings, env) -> JudgeSettings:
+    """Enable the judge with its key (from the variable the configuration names) and its cache."""
+    from dataclasses import replace
+
+    return replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
+                   cache_file=settings.cache_file or os.path.join(_cache_home(env), "judge.json"))

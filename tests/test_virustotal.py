@@ -172,3 +172,23 @@ def test_cli_without_key_completes(skill, tmp_path):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert any(f["rule_id"] == "IG914" for f in doc["findings"])
+
+
+def test_action_input_without_key_completes_and_says_so(tmp_path):
+    from action_support import MAINTAINER, MEMBER, GitRepo, pull_request_event, require_npm_data, run_action
+
+    require_npm_data()
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit({"CLAUDE.md": "# P\nUse pytest.\n"}, "base", MAINTAINER)
+    base = repo.head()
+    repo.branch("pr")
+    head = repo.commit({".claude/skills/fmt/SKILL.md": "---\nname: fmt\n---\nFormat code with ruff.\n",
+                        ".claude/skills/fmt/data.csv": "a,b\n1,2\n"}, "skill", MEMBER)
+    env = {k: v for k, v in os.environ.items() if k != "VT_API_KEY"}
+    run = run_action(tmp_path, repo.path, "pull_request", pull_request_event(base, head, login="max", association="MEMBER"),
+                     inputs={"virustotal": "true", "upload-sarif": "false", "comment": "false"}, extra_env=env)
+    assert "Traceback" not in run.stderr
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert any(r["ruleId"] == "IG914" for r in run.results())
+    runs = [r for r in run.sarif["runs"] if r["automationDetails"]["id"] == "instruction-guard/virustotal/"]
+    assert runs and runs[0]["invocations"][0]["executionSuccessful"] is False

@@ -29,6 +29,8 @@ class Inputs:
     upload_sarif: bool = True
     comment: bool = True
     engines: tuple[str, ...] | None = None
+    judge: bool | None = None  # None: the configuration decides
+    virustotal: bool | None = None
     cisco_mode: str | None = None
     trusted_users: tuple[str, ...] = ()
     mode: str = "scan"
@@ -95,6 +97,8 @@ def parse_inputs(env: Mapping[str, str]) -> Inputs:
         comment=boolean(env, "comment", True),
         engines=engines,
         cisco_mode=cisco,
+        judge=boolean(env, "judge", False) if raw(env, "judge") else None,
+        virustotal=boolean(env, "virustotal", False) if raw(env, "virustotal") else None,
         trusted_users=trusted,
         mode=mode,
         pr_number=pr_number,

@@ -16,7 +16,7 @@ import time
 from typing import Callable, Mapping, TextIO
 
 from .. import gitutil
-from ..config import DEFAULT_PATH as CONFIG_PATH
+from ..config import DEFAULT_PATH as CONFIG_PATH, with_judge_key, with_virustotal_key
 from ..config import ConfigError, Config
 from ..engines import run_engines
 from ..engines.integrity import ChangeContext
@@ -179,6 +179,15 @@ def input_changes(config: Config, inputs: Inputs, floor: bool) -> tuple[dict, li
                 notes.append(f"the `engines` input cannot drop the base configuration's {', '.join(dropped)} on pull_request")
         changes["engines"] = engines
         changes["cisco_mode"] = mode
+    for name in ("judge", "virustotal"):  # opt-in engines: an input may switch one on, never off on pull_request
+        wanted = getattr(inputs, name)
+        settings = getattr(config, name)
+        if wanted is None or wanted == settings.enabled:
+            continue
+        if not wanted and floor:
+            notes.append(f"the `{name}` input cannot switch off the base configuration's {name} on pull_request")
+            continue
+        changes[name] = dataclasses.replace(settings, enabled=wanted)
     return changes, notes
 
 
@@ -318,6 +327,11 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunStat
     base = ensure_base(repo, event, inputs, env)
     head_note = ensure_head(repo, event, inputs, env)
     config, config_where = effective_config(repo, event, inputs, base)
+    # Keys for the opt-in engines come from the step's environment, never from the repository.
+    if config.judge.enabled:
+        config = dataclasses.replace(config, judge=with_judge_key(config.judge, env))
+    if config.virustotal.enabled:
+        config = dataclasses.replace(config, virustotal=with_virustotal_key(config.virustotal, env))
     base_files = None
     if base.api is not None:
         base.reader()(config.trust_store)  # read now: a failure is an error before anything is judged

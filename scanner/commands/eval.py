@@ -107,7 +107,7 @@ def _run_judge(adv_dir: str | None) -> int:
     from ..evaluate_judge import evaluate_judge, render as render_judge
     from ..evaluate_sets import CorpusError, _labels
     from ..pipeline import find_config
-    from .scan import with_judge_key
+    from ..config import with_judge_key
 
     if adv_dir is None:
         raise UsageError("--judge needs labelled cases: CORPUS_DIR/adversarial/cases or --adversarial DIR")

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from ..config import parse_engines, parse_fail_on
+from ..config import parse_engines, parse_fail_on, with_judge_key, with_virustotal_key
 from ..errors import UsageError
 from ..pipeline import find_config, scan_tree
 from ..policy import decide
@@ -117,21 +117,6 @@ def run(args) -> int:
     return 1 if verdict.failed else 0
 
 
-def with_virustotal_key(settings, env):
-    """Enable the lookup with its key and cache: the CLI and entrypoint are the only places that
-    read the environment. The key never comes from configuration or the command line."""
-    cache_home = env.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
-        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
-    return _replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
-                    cache_file=settings.cache_file or os.path.join(cache_home, "virustotal.json"))
-
-
-def with_judge_key(settings, env):
-    """Enable the judge with its key (from the variable the configuration names) and its cache."""
-    cache_home = env.get("INSTRUCTION_GUARD_CACHE_DIR") or os.path.join(
-        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "instruction-guard")
-    return _replace(settings, enabled=True, api_key=env.get(settings.key_env, ""),
-                    cache_file=settings.cache_file or os.path.join(cache_home, "judge.json"))
 def _nothing_scanned(root: str, paths: list[str], config, result, verdict, stdin: bool = False):
     """A run that scanned no file is never a silent pass. No agent file at all is not an error (a
     repository without agent files has nothing to guard): one line on standard error says so and

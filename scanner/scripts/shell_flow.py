@@ -57,6 +57,7 @@ class ShellFlow:
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
         self._commands: list = []
         self._fetching: set[str] | None = None
+        self.nested = False  # a line read again on its own (reread_swallowed) does not recurse
 
     # -- offsets ----------------------------------------------------------------------------
     def off(self, b: int) -> int:
@@ -164,10 +165,38 @@ class ShellFlow:
                 shell_shapes.endless_loop(self, n)
         shell_shapes.text_shapes(self)
         user_data.shell_shapes(self)
+        if not self.nested:
+            self.reread_swallowed(order)
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
         if self.parse_error:
             facts = [c.Fact(f.kind, f.start, f.end, f.message, f.severity, f.confidence, {**f.properties, "parse-error": True}) for f in facts]
         return facts
+
+    def reread_swallowed(self, order) -> None:
+        """tree-sitter-bash sometimes reads a command as running on over a comment and the lines after it
+        (`... | xargs rm --`, blank line, `# note`, `tar ... | nc ...` became one xargs command) without
+        reporting an error. Each line such a command swallowed is read again on its own."""
+        lines_done: set[int] = set()
+        for n in order:
+            if n.type != "command" or not any(ch.type == "comment" for ch in n.children):
+                continue
+            lo, hi = n.start_byte, n.end_byte
+            pos = self.data.find(b"\n", lo) + 1
+            while 0 < pos < hi and len(lines_done) < 200:
+                end = self.data.find(b"\n", pos)
+                end = len(self.data) if end < 0 else end
+                line = self.data[pos:end]
+                if pos not in lines_done and line.strip() and not line.lstrip().startswith(b"#"):
+                    lines_done.add(pos)
+                    sub = ShellFlow(line.decode("utf-8", "replace") + "\n", None)
+                    sub.doc_hosts, sub.nested = self.doc_hosts, True
+                    shift = self.off(pos)
+                    for f in sub.run():
+                        key = (f.kind, f.start + shift)
+                        moved = c.Fact(f.kind, f.start + shift, f.end + shift, f.message, f.severity, f.confidence, f.properties)
+                        if key not in self.facts or self.facts[key].severity < moved.severity:
+                            self.facts[key] = moved
+                pos = end + 1
 
     def assignment(self, n) -> None:
         name_node = n.child_by_field_name("name")
@@ -216,7 +245,7 @@ class ShellFlow:
         return flags
 
     def pipeline(self, n) -> None:
-        cmds = [ch for ch in n.children if ch.type not in ("|", "|&")]
+        cmds = _stages(n)
         seen: set[str] = set()
         first_url = ""
         reads_cred = False
@@ -443,6 +472,25 @@ def _var_name(node) -> str:
     return node.text.decode("utf-8", "replace").strip("${}")
 
 
+def _stages(pipeline) -> list:
+    """The stages of a pipeline. tree-sitter-bash reads `a | b | c || true` as `a | list(b | c || true)`:
+    the list's first pipeline continues this one, so its stages are read in order here."""
+    out = []
+    for ch in pipeline.children:
+        if ch.type in ("|", "|&"):
+            continue
+        if ch.type == "list" and ch.children:
+            head = ch.children[0]
+            if head.type == "pipeline":
+                out.extend(_stages(head))
+                continue
+            if head.type in ("command", "redirected_statement"):
+                out.append(head)
+                continue
+        out.append(ch)
+    return out
+
+
 def _inner_command(node):
     if node.type == "command":
         return node
@@ -512,8 +560,10 @@ def _reads_stdin_program(prog: str, vals: list[str]) -> bool:
 
 
 def _sends_stdin(prog: str, vals: list[str]) -> bool:
-    if prog in ("nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh"):
+    if prog in ("nc", "ncat", "netcat", "socat", "telnet", "ssh"):
         return True
+    if prog == "openssl":
+        return "s_client" in vals  # `openssl enc` / `openssl base64` transform the stream; s_client sends it
     return any(v.endswith("@-") or v in ("-T", "--upload-file") and "-" in vals or v == "@-" for v in vals)
 
 

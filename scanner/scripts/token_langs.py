@@ -49,7 +49,10 @@ JS = Vocabulary(
 )
 
 POWERSHELL = Vocabulary(
-    exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\))"),
+    exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\)|"
+             # the run verb looked up by a name built at run time: & (Get-Alias $v) $code, &(gcm i*x) $code
+             r"[&.]\s*\(\s*(?:get-alias|gal|get-command|gcm|get-item\s+(?:-path\s+)?alias:|gi\s+alias:)\b[^)\n]{0,80}\)|"
+             r"\$executioncontext\.invokecommand\.(?:invokescript|newscriptblock)\s*\(|\.invokescript\s*\()"),
     spawn=rx(r"(?i)(?:\bstart-process\b|\bcmd(?:\.exe)?\s+/c\b|\bpowershell(?:\.exe)?\s+-|\bpwsh\s+-)"),
     fetch=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.downloadstring\s*\(|\.downloadfile\s*\(|\.downloaddata\s*\(|\bstart-bitstransfer\b|net\.webclient|\bcurl(?:\.exe)?\s+http|\bwget\s+http)"),
     decode=rx(r"(?i)(?:frombase64string\s*\(|\[convert\]::frombase64|-enc(?:odedcommand)?\s+[a-z0-9+/=]{16,}|\[system\.text\.encoding\]::\w+\.getstring|io\.compression\.(?:gzip|deflate)stream)"),
@@ -96,11 +99,27 @@ PHP = Vocabulary(
     spawn=rx(r"(?i)(?:\bsystem\s*\(|\bexec\s*\(|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|\bpopen\s*\(|`[^`\n]{1,400}`)"),
     fetch=rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?://|curl_exec\s*\(|fopen\s*\(\s*['\"]https?://)"),
     decode=rx(r"(?i)(?:base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(|str_rot13\s*\(|hex2bin\s*\(|convert_uudecode\s*\()"),
-    send=rx(r"(?i)(?:curl_setopt\s*\([^)]{0,200}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\()"),
+    send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
     assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
+)
+
+GO = Vocabulary(
+    # Go has no eval: code loaded at run time is a plugin or an embedded interpreter.
+    exec_=rx(r"(?:\bplugin\.Open\s*\(|\binterp\.New\s*\((?s:.{0,400})\.Eval\s*\()"),
+    spawn=rx(r"(?:\bexec\.Command(?:Context)?\s*\(|\bsyscall\.(?:Exec|ForkExec)\s*\(|\bos\.StartProcess\s*\()"),
+    fetch=rx(r"(?:\bhttp\.(?:Get|Head)\s*\(|\b\w*[cC]lient\.Get\s*\(|\.Do\s*\(\s*\w*[rR]eq\w*\s*\)|\bhttp\.NewRequest(?:WithContext)?\s*\((?:\s*\w+\s*,)?\s*(?:\"GET\"|http\.MethodGet)|\bnet\.Dial(?:Timeout)?\s*\()"),
+    decode=rx(r"(?:\bbase64\.(?:Std|URL|RawStd|RawURL)Encoding\.DecodeString\s*\(|\bhex\.DecodeString\s*\(|\b(?:gzip|zlib|flate)\.NewReader\s*\()"),
+    send=rx(r"(?:\bhttp\.Post(?:Form)?\s*\(|\b\w*[cC]lient\.Post(?:Form)?\s*\(|\bhttp\.NewRequest(?:WithContext)?\s*\((?:\s*\w+\s*,)?\s*(?:\"(?:POST|PUT|PATCH)\"|http\.Method(?:Post|Put|Patch))|\bnet\.Dial(?:Timeout|UDP|TCP)?\s*\(|\bsmtp\.SendMail\s*\(|\bnet\.Lookup(?:Host|IP|TXT|CNAME|Addr)\s*\(|\bwebsocket\.Dial\w*\s*\()"),
+    env_dump=rx(r"(?:\bos\.Environ\s*\(\s*\)|\bsyscall\.Environ\s*\(\s*\))"),
+    secret_env=rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*\"(\w+)\""),
+    assign=rx(r"(?m)^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[\w.\[\]*]+\s*)?:?=\s*([^\n;]*)"),
+    strings=rx(f"{_DQ}|{_BT}"),
+    direct=(
+        (c.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
+    ),
 )
 
 PYTHON_FALLBACK = Vocabulary(
@@ -117,5 +136,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "python": PYTHON_FALLBACK,
+    "go": GO, "python": PYTHON_FALLBACK,
 }

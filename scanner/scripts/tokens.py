@@ -27,7 +27,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
-_HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
+_HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
 
 
 class TokenFlow:
@@ -61,7 +61,7 @@ class TokenFlow:
         markers = _COMMENT_MARKERS.get(self.language, (b"#",))
         if stripped.startswith(markers):
             return True
-        inline = b"//" if self.language in ("javascript", "typescript", "php") else b"#"
+        inline = b"//" if self.language in ("javascript", "typescript", "php", "go") else b"#"
         i = prefix.find(inline)
         if i >= 0 and not (inline == b"//" and prefix[max(0, i - 1):i] == b":"):  # not the // of a URL
             before = prefix[:i]
@@ -125,6 +125,8 @@ class TokenFlow:
             out.add(NET)
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
+        elif len(pieces) >= 2 and _PATH_JOIN.search(chunk) and c.is_credential_path("/".join(pieces)):
+            out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa")
         if self.tainted:
             for m in _NAME.finditer(chunk):
                 name = m.group(0).decode("utf-8", "replace")
@@ -157,12 +159,17 @@ class TokenFlow:
                         self.env_names.setdefault(name, set()).update(self.secret_names(value))
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
+            self.function_results()
         self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
         aliases = self.aliases()
         if aliases is not None:
             self.exec_calls(aliases, spawn=True)
+        if self.language == "powershell":
+            verbs = self.run_verb_names()
+            if verbs is not None:
+                self.exec_calls(verbs, spawn=False)
         self.sends()
         self.embedded_shell()
         self.hidden_names()
@@ -173,6 +180,26 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def function_results(self) -> None:
+        """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
+        body reads a credential, dumps the environment, fetches or decodes hands that on to its callers,
+        so its name carries what its body carries (the body is read up to the next definition, bounded)."""
+        pattern = _FUNC_DEF.get(self.language)
+        if pattern is None:
+            return
+        defs = []
+        for n, m in enumerate(pattern.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            defs.append(m)
+        for i, m in enumerate(defs):
+            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+            body = self.data[m.end():min(end, m.end() + 1500)]
+            found = self.labels(body) & {CRED, ENVDUMP, DL, DEC}
+            name = m.group(1).decode("utf-8", "replace")
+            if found and name not in ("main", "init"):
+                self.tainted[name] = self.tainted.get(name, set()) | found
 
     def data_file_read(self, win: bytes) -> str:
         """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
@@ -281,6 +308,29 @@ class TokenFlow:
             return None
         self.alias_names = names
         return rx(r"\b(?:" + "|".join(sorted(n.replace("$", r"\$") for n in names)) + r")\s*\(")
+
+    def run_verb_names(self):
+        """PowerShell names holding the run verb (`$run = "I" + "EX"`, `Set-Alias go Invoke-Expression`)
+        and the calls made through them (`& $run $code`, `.($run) $code`, `go $code`)."""
+        names, aliases = set(), set()
+        for m, value in self.assignments():
+            folded = _fold(value.decode("utf-8", "replace")) if value[:1] in (b"'", b'"', b"(") else ""
+            if folded and _RUN_VERB.test(folded.strip()):
+                names.add(m.group(1).decode("utf-8", "replace"))
+            if len(names) > 20:
+                break
+        for m in _SET_ALIAS.finditer(self.data):
+            aliases.add(m.group(1).decode("utf-8", "replace"))
+            if len(aliases) > 20:
+                break
+        if not names and not aliases:
+            return None
+        parts = []
+        if names:
+            parts.append(r"[&.]\s*\(?\s*\$(?:" + "|".join(sorted(names)) + r")\b\)?")
+        if aliases:
+            parts.append(r"^\s*(?:" + "|".join(sorted(aliases)) + r")\b")
+        return rx("(?im)(?:" + "|".join(parts) + ")")
 
     def fetch_callbacks(self) -> None:
         """`https.get(u, res => { ... eval(body) })`: code run inside the fetch's own callback."""
@@ -392,6 +442,19 @@ _DYNAMIC_ENV = {
     "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
     "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
+    "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
+}
+_RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
+_SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")
+_PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpath\.(?:join|resolve)\b|\bos\.path\.join\b|\bjoin-path\b|\bPath\.Combine\b|\[io\.path\]::combine|\bcatfile\b)")
+# Definitions whose name carries what the body reads (JavaScript has its own, finer, flow).
+_FUNC_DEF = {
+    "ruby": rx(r"(?m)^[ \t]*def[ \t]+(?:self\.)?([a-z_]\w*)"),
+    "go": rx(r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_]\w*)[ \t]*\("),
+    "php": rx(r"(?i)\bfunction[ \t]+([A-Za-z_]\w*)[ \t]*\("),
+    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
+    "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
+    "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
 }
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
@@ -401,7 +464,7 @@ _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|r
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
 _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
-    "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
+    "go": (b"//", b"/*", b"*"), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
     from .command_grader import _LINE_TRIGGER

@@ -275,8 +275,10 @@ class TokenFlow:
                 found |= self.labels(before) & {DL, DEC}
             url = _first_url(win + before)
             if DL in found:
+                # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
+                as_code = not spawn or _SHELL_DASH_C.search(win) is not None
                 self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
-                          Severity.CRITICAL if not spawn else Severity.HIGH, url=url)
+                          Severity.CRITICAL if as_code else Severity.HIGH, url=url)
             elif DEC in found:
                 self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
             elif not spawn and (data_file := self.data_file_read(win)):
@@ -444,6 +446,7 @@ _DYNAMIC_ENV = {
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
 }
+_SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
 _SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")
 _PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpath\.(?:join|resolve)\b|\bos\.path\.join\b|\bjoin-path\b|\bPath\.Combine\b|\[io\.path\]::combine|\bcatfile\b)")

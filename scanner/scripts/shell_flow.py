@@ -543,7 +543,7 @@ def _is_credential_command(prog: str, vals: list[str]) -> bool:
     return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
 
 
-_CRED_PROGRAMS = frozenset({"git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
+_CRED_PROGRAMS = frozenset({"gpg", "gpg2", "git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
                             "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
 
 

@@ -52,6 +52,7 @@ POWERSHELL = Vocabulary(
     exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\)|"
              # the run verb looked up by a name built at run time: & (Get-Alias $v) $code, &(gcm i*x) $code
              r"[&.]\s*\(\s*(?:get-alias|gal|get-command|gcm|get-item\s+(?:-path\s+)?alias:|gi\s+alias:)\b[^)\n]{0,80}\)|"
+             r"[&.]\s*\(\s*\$executioncontext\.invokecommand\.get\w*\s*\([^)\n]{0,80}\)\s*\)|"
              r"\$executioncontext\.invokecommand\.(?:invokescript|newscriptblock)\s*\(|\.invokescript\s*\()"),
     spawn=rx(r"(?i)(?:\bstart-process\b|\bcmd(?:\.exe)?\s+/c\b|\bpowershell(?:\.exe)?\s+-|\bpwsh\s+-)"),
     fetch=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.downloadstring\s*\(|\.downloadfile\s*\(|\.downloaddata\s*\(|\bstart-bitstransfer\b|net\.webclient|\bcurl(?:\.exe)?\s+http|\bwget\s+http)"),

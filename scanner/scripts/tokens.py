@@ -44,6 +44,7 @@ class TokenFlow:
         self.tainted: dict[str, set[str]] = {}
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
+        self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
         dyn = _DYNAMIC_ENV.get(language)
         # Secret names kept in a list and read through a computed index (`process.env[name]` over
@@ -127,6 +128,11 @@ class TokenFlow:
             out.add(CRED)
         elif len(pieces) >= 2 and _PATH_JOIN.search(chunk) and c.is_credential_path("/".join(pieces)):
             out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa")
+        if self.url_vars and DL not in out:
+            for m in _URL_READ.finditer(chunk):
+                if m.group(1).decode("utf-8", "replace") in self.url_vars:
+                    out.add(DL)  # file_get_contents($url) with $url = 'https://...': a fetch
+                    break
         if self.tainted:
             for m in _NAME.finditer(chunk):
                 name = m.group(0).decode("utf-8", "replace")
@@ -147,6 +153,10 @@ class TokenFlow:
 
     def run(self) -> list[c.Fact]:
         v = self.v
+        if self.language == "php" and b"://" in self.data:
+            for m, value in self.assignments():
+                if value.lstrip()[:1] in (b"'", b'"') and _URL_START.search(value.lstrip()[1:12]) is not None:
+                    self.url_vars.add(m.group(1).decode("utf-8", "replace"))
         for _ in range(2):  # second pass: names assigned from tainted names
             for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
@@ -267,7 +277,8 @@ class TokenFlow:
                 break
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
-            found = self.labels(win) | (self.labels(m.group(0)) if token.startswith(".then") else set())
+            # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
+            found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
             # PowerShell pipes into iex: `iwr $u | iex` puts the fetch before the token.
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
@@ -447,6 +458,8 @@ _DYNAMIC_ENV = {
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+_URL_START = rx(r"(?i)^(?:https?|ftp)://")
+_URL_READ = rx(r"(?i)\b(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(\s*\$(\w+)")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
 _SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")
 _PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpath\.(?:join|resolve)\b|\bos\.path\.join\b|\bjoin-path\b|\bPath\.Combine\b|\[io\.path\]::combine|\bcatfile\b)")

@@ -7,7 +7,7 @@ from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .python_taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
 from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
 from .python_walk import children
 

@@ -9,17 +9,16 @@ files or secret variables handed to curl/wget/nc, /dev/tcp reverse shells.
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 
 from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import user_data
+from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
 INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
 WRAPPERS = {"sudo", "doas", "env", "nohup", "exec", "command", "time", "nice", "setsid", "stdbuf", "timeout", "xargs", "builtin"}
-FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
 NET_SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh", "scp", "rsync", "sftp", "ftp"}
 DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form",
               "--form-string", "-T", "--upload-file", "--json", "--post-file", "--post-data", "--body-file", "--body-data"}
@@ -27,17 +26,8 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
-EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
 _INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
 DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    import tree_sitter_bash
-    from tree_sitter import Language, Parser
-
-    return Parser(Language(tree_sitter_bash.language()))
 
 
 class ShellFlow:
@@ -369,7 +359,6 @@ class ShellFlow:
                 self.curl_config(cmd, cfg)
         cred_vars = [a for a in _walk(cmd) if a.type in ("simple_expansion", "expansion") and "credential" in self.var_flags.get(_var_name(a), set())]
         if cred_vars or any("credential" in self.substitution_flags(a) for a in cmd.children if a.type in ("string", "command_substitution", "concatenation")):
-            from .command_grader import credential_command_goes_home
 
             src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
             if not credential_command_goes_home(src_text, url):
@@ -457,14 +446,6 @@ class ShellFlow:
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
-
-
 def _var_name(node) -> str:
     for ch in node.children:
         if ch.type == "variable_name":
@@ -538,7 +519,6 @@ def _is_credential_command(prog: str, vals: list[str]) -> bool:
     """git credential fill, gh auth token, security find-generic-password, cloud CLI tokens, ..."""
     if prog not in _CRED_PROGRAMS:
         return False
-    from .command_grader import _CRED_COMMAND
 
     return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
 

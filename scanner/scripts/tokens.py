@@ -352,6 +352,12 @@ class TokenFlow:
                 break
             win = self.window(m.end(), limit=1500)
             hit = self.v.exec_.search(win)
+            if hit is None:
+                spawn = self.v.spawn.search(win)
+                # execSync(body) where body accumulated the response (`body += chunk`): the download is run.
+                if spawn is not None and (arg := _first_name_arg(win[spawn.end():spawn.end() + 80])) and (
+                        arg + b" +=" in win or arg + b"+=" in win or arg + b" = Buffer.concat" in win):
+                    hit = spawn
             if hit is not None:
                 token = hit.group(0).decode("utf-8", "replace").strip().rstrip("( ")
                 self.emit(c.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
@@ -365,6 +371,10 @@ class TokenFlow:
             sent_any = True
             win = self.window(m.end())
             found = self.labels(win)
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            before = self.data[max(line_start, m.start() - WINDOW):m.start()]
+            if b"|" in before[-60:] and self.language == "powershell":
+                found |= self.labels(before)  # `Get-Content ~\.ssh\id_rsa | Invoke-RestMethod -Method Post`: piped in
             url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
             token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
             if found & {CRED, SECRET} and not _auth_header_only(win):
@@ -458,6 +468,15 @@ _DYNAMIC_ENV = {
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+def _first_name_arg(after: bytes) -> bytes:
+    """`b)` or ` body, {...})` after a call's `(` -> b"b" / b"body"; b"" when the first argument is not a bare name."""
+    a = after.lstrip()
+    n = 0
+    while n < len(a) and (chr(a[n]).isalnum() or a[n] in b"_$"):
+        n += 1
+    return a[:n] if n and not chr(a[0]).isdigit() and a[n:n + 1].strip()[:1] in (b")", b",", b"") else b""
+
+
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(\s*\$(\w+)")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")

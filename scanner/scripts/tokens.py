@@ -471,7 +471,8 @@ class TokenFlow:
 
 
 _DYNAMIC_ENV = {
-    "javascript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"), "typescript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"),
+    "javascript": rx(r"(?:(?:process|Bun)\.env\s*\[|\bDeno\.env\.get\s*\()\s*[A-Za-z_$]"),
+    "typescript": rx(r"(?:(?:process|Bun)\.env\s*\[|\bDeno\.env\.get\s*\()\s*[A-Za-z_$]"),
     "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
     "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),

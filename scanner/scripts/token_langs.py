@@ -127,6 +127,18 @@ GO = Vocabulary(
     ),
 )
 
+LUA = Vocabulary(
+    exec_=rx(r"\b(?:loadstring|load|dofile|loadfile)\s*\("),
+    spawn=rx(r"\b(?:os\.execute|io\.popen)\s*\("),
+    fetch=rx(r"(?:\bhttp\.request\s*\(|\bhttps?\.get\s*\(|:HttpGet(?:Async)?\s*\(|\bHttpService:GetAsync\s*\(|\bcurl\.easy\b|\brequest\s*\(\s*['\"]https?://)"),
+    decode=rx(r"(?:\bbase64\.decode\s*\(|\bmime\.unb64\s*\(|\bb64dec\w*\s*\(|\bfrom_?hex\s*\()"),
+    send=rx(r"(?:\bhttp\.request\s*\{|\bhttp\.request\s*\(\s*['\"][^'\"\n]*['\"]\s*,|:PostAsync\s*\(|:RequestAsync\s*\(|\bsocket\.(?:tcp|udp|connect)\s*\(|:send\s*\(|\bsmtp\.send\s*\()"),
+    env_dump=rx(r"\bio\.popen\s*\(\s*['\"](?:env|printenv|set)['\"]"),
+    secret_env=rx(r"\bos\.getenv\s*\(\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
+    strings=_SCRIPTING_STRINGS,
+)
+
 PYTHON_FALLBACK = Vocabulary(
     exec_=rx(r"(?:\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__\s*\(|\bmarshal\.loads\s*\(|\bpickle\.loads\s*\()"),
     spawn=rx(r"(?:\bos\.system\s*\(|\bos\.popen\s*\(|\bsubprocess\.\w+\s*\(|\bpty\.spawn\s*\()"),
@@ -141,5 +153,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "go": GO, "python": PYTHON_FALLBACK,
+    "go": GO, "lua": LUA, "python": PYTHON_FALLBACK,
 }

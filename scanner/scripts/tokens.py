@@ -62,7 +62,7 @@ class TokenFlow:
         markers = _COMMENT_MARKERS.get(self.language, (b"#",))
         if stripped.startswith(markers):
             return True
-        inline = b"//" if self.language in ("javascript", "typescript", "php", "go") else b"#"
+        inline = b"//" if self.language in ("javascript", "typescript", "php", "go") else b"--" if self.language == "lua" else b"#"
         i = prefix.find(inline)
         if i >= 0 and not (inline == b"//" and prefix[max(0, i - 1):i] == b":"):  # not the // of a URL
             before = prefix[:i]
@@ -480,7 +480,7 @@ _DYNAMIC_ENV = {
     "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
     "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
-    "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"),
+    "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"), "lua": rx(r"\bos\.getenv\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
 def _ps_statement(win: bytes) -> bytes:
@@ -519,6 +519,7 @@ _FUNC_DEF = {
     "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
     "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
     "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
+    "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
 }
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
@@ -528,7 +529,7 @@ _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|r
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
 _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
-    "go": (b"//", b"/*", b"*"), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
+    "go": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
     from .command_grader import _LINE_TRIGGER

@@ -2,7 +2,8 @@
 
 `facts_for(doc)` returns the dangerous operations found in one script, computed once per
 Document and shared by every rule in scanner/rules/scripts.py. Python is read through `ast`,
-shell through tree-sitter-bash, the other languages by a linear-time token matcher; a file
+shell through tree-sitter-bash, the other languages by a linear-time token matcher (.bat/.cmd
+lines by the command grader); a file
 its parser rejects falls back to tokens and says so in each finding's properties. Nothing
 here executes, imports or evaluates the scanned text.
 """

@@ -1,5 +1,5 @@
 """Token-level reading of scripts without a cheap parser (JavaScript/TypeScript, PowerShell,
-Ruby, Perl, PHP) and of Python or shell files their parsers could not read.
+Ruby, Perl, PHP, Go, Lua) and of Python or shell files their parsers could not read.
 
 Linear time throughout: RE2 patterns from token_langs plus bounded windows after each match.
 The flow is followed one step: a variable assigned from a fetch, a decode or a credential is

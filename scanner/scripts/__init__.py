@@ -2,7 +2,8 @@
 
 `facts_for(doc)` returns the dangerous operations found in one script, computed once per
 Document and shared by every rule in scanner/rules/scripts.py. Python is read through `ast`,
-shell through tree-sitter-bash, the other languages by a linear-time token matcher; a file
+shell through tree-sitter-bash, the other languages by a linear-time token matcher (.bat/.cmd
+lines by the command grader); a file
 its parser rejects falls back to tokens and says so in each finding's properties. Nothing
 here executes, imports or evaluates the scanned text.
 """
@@ -73,6 +74,8 @@ def _analyse(doc) -> list[Fact]:
         facts = analyze_tokens(doc, lang)
         facts = facts + _graded_lines(doc.text, facts)
         return facts + _download_then_run(doc.text, facts)
+    if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
+        return _graded_lines(doc.text, [])
     if lang in ANALYSED_LANGUAGES:
         from .tokens import analyze as analyze_tokens
 
@@ -137,15 +140,15 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
 
         _DL_RUN = (
             rx(r"(?i)(?:/tmp/|\$env:temp\\|%temp%\\|\$tmpdir/|\./)?[\w.$:/\\-]*\.(?:py|sh|bash|js|mjs|cjs|ps1|bat|cmd|exe|rb|pl|php|bin|run|dll|so|dylib|jar|vbs|hta|scr|msi)\b"),
-            rx(r"(?i)(?:urlretrieve|urlopen|requests\.get|httpx\.get|\bfetch\s*\(|https?\.get\s*\(|axios|invoke-webrequest|\biwr\b|start-bitstransfer|downloadfile|uri\.open|open-uri|net::http|\bcurl\b|\bwget\b|lwp|getstore|file_get_contents\s*\(\s*['\"]https?)"),
-            rx(r"(?i)(?:runpy|run_path|exec_module|spec_from_file_location|subprocess|os\.system|os\.exec|popen|\brequire\s*\(|\bimport\s*\(|child_process|\bexec(?:sync|file)?\s*\(|\bspawn|start-process|invoke-item|^\s*&\s|^\s*\.\s|\bsystem\s*\(|\bload\s*\(?|\bchmod\b|\bsource\b|\bbash\b|\bsh\b|\bpython3?\b|\bnode\b|\bpwsh\b|\bpowershell\b)"),
+            rx(r"(?i)(?:urlretrieve|urlopen|requests\.get|httpx\.get|\bfetch\s*\(|https?\.get\s*\(|\bhttp\.newrequest\b|\.do\s*\(\s*req|axios|invoke-webrequest|\biwr\b|start-bitstransfer|downloadfile|uri\.open|open-uri|net::http|\bcurl\b|\bwget\b|lwp|getstore|file_get_contents\s*\(\s*['\"]https?)"),
+            rx(r"(?i)(?:runpy|run_path|exec_module|spec_from_file_location|subprocess|os\.system|os\.exec|popen|\brequire\s*\(|\bimport\s*\(|child_process|\bexec(?:sync|file)?\s*\(|\bexec\.command(?:context)?\s*\(|\bspawn|start-process|invoke-item|^\s*&\s|^\s*\.\s|\bsystem\s*\(|\bload\s*\(?|\bchmod\b|\bsource\b|\bbash\b|\bsh\b|\bpython3?\b|\bnode\b|\bpwsh\b|\bpowershell\b)"),
         )
     path_rx, fetch_rx, run_rx = _DL_RUN
     global _WRITE
     if _WRITE is None:
         from ..matching import rx
 
-        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
+        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|\bos\.writefile\s*\(|\bioutil\.writefile\s*\(|os\.create\s*\(|file_put_contents\s*\(|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
     data = text.encode("utf-8", "surrogatepass")
     if not fetch_rx.search(data):
         return []
@@ -172,13 +175,14 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
             if (no > seen[token] and run_rx.search(raw)) or seen[token] == no:
                 from .command_grader import _first_url, grade_url
 
-                url = _first_url(lines[seen[token]])
+                url = _first_url(lines[seen[token]]) or _first_url("\n".join(lines[max(0, seen[token] - 5):seen[token]]))
                 sev, grade, host = grade_url(url)
-                if grade in ("vendor", "local", "placeholder"):
+                if grade in ("vendor", "local"):
                     return []
                 start = sum(len(x) + 1 for x in lines[:no])
+                # A placeholder host (example.com) in a script is still a download that is run: medium, not silence.
                 return [Fact(REMOTE_EXEC, start, start + max(1, len(line)), f"A file written from a download ({host or 'a computed URL'}) is run on line {no + 1}",
-                             max(sev, Severity.HIGH) if grade != "release" else Severity.MEDIUM, Confidence.MEDIUM,
+                             max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, Confidence.MEDIUM,
                              {"analysis": "download-then-run", "url": url[:200], "path": token[:120]})]
     return []
 

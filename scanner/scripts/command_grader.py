@@ -49,6 +49,7 @@ from .. import hosts as H
 from ..matching import rx
 from ..models import Severity
 from . import common as c
+from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
 
 REMOTE_EXEC = c.REMOTE_EXEC
 DECODE_EXEC = c.DECODE_EXEC
@@ -231,15 +232,6 @@ _SOCAT = rx(r"(?i)\bsocat\b[^\n]*\b(?:exec|system):[^\n]*?(?:tcp|ssl|openssl|udp
 _AWK_INET = rx(r"(?i)/inet/tcp/\d+/[^\s/]+/\d+[^\n]*(?:getline|\|&)")
 _PS_REVERSE = rx(r"(?i)net\.sockets\.tcpclient\b[^\n]*?(?:getstream|iex|invoke-expression)")
 
-# Credential sources (strong: reading one is reading a secret).
-_CRED_COMMAND = rx(
-    r"(?i)(?:\bgit\s+credential(?:-\w+)?\s+(?:fill|get)\b|\bgh\s+auth\s+token\b|\bgh\s+auth\s+status\s+(?:-t|--show-token)\b"
-    r"|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b"
-    r"|\baws\s+configure\s+(?:export-credentials|get\s+\S*(?:secret|token|key))|\baws\s+sts\s+get-session-token\b|\baws\s+ecr\s+get-login-password\b"
-    r"|\bgcloud\s+(?:auth\s+)?(?:application-default\s+)?print-(?:access|identity)-token\b|\baz\s+account\s+get-access-token\b"
-    r"|\bkubectl\s+config\s+view\b[^\n|]*--raw|\bop\s+(?:read|item\s+get)\b|\bvault\s+(?:kv\s+get|read)\b|\bpass\s+show\b|\bkeyring\s+get\b"
-    r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ)"
-)
 _ENV_DUMP = rx(
     r"(?i)(?:(?:^|[|;&(`]|\$\()\s*(?:(?:env|printenv)\s*(?:$|[|)`>;&])|(?:set|export\s+-p|declare\s+-x)\s*\|)"
     r"|\b(?:get-childitem|gci|dir|ls)\s+env:|\[environment\]::getenvironmentvariables|\bos\.environ\b|process\.env\s*[)}\]]|json\.stringify\s*\(\s*process\.env)"

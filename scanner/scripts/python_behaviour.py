@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
 from . import flow_facts  # the package has run by the time any of its modules is imported
@@ -26,43 +25,16 @@ from .python_consts import const_str
 from .python_flow import node_span, parse_tree, release_tree
 from .python_gc import gc_paused
 from .python_walk import FIELDS, NODE_TYPES, fields_of, walk
-
-SYSTEM_ENUM = "system-enumeration"
-NETWORK_SCAN = "network-scan"
-EXHAUSTION = "resource-exhaustion"
-WEB_SHELL = "web-shell"
-QUERY_INJECTION = "query-injection"
-PATH_TRAVERSAL = "path-traversal"
-HIDDEN_COLLECTION = "hidden-collection"
-CREDENTIAL_HOARD = "credential-hoarding"
-FAKE_SECURITY = "fake-security"
+from .python_behaviour_kinds import (  # noqa: F401  (re-exported: the tables' old home)
+    SYSTEM_ENUM, NETWORK_SCAN, EXHAUSTION, WEB_SHELL, QUERY_INJECTION, PATH_TRAVERSAL, HIDDEN_COLLECTION,
+    CREDENTIAL_HOARD, FAKE_SECURITY, STRONG_SYSTEM, WEAK_SYSTEM, SYSTEM_CALLS, PRIVATE_CIDR, WEB_SHELL_TEXT,
+    LDAP_FILTER, NET_PREFIXES, NET_ATTRS, SEND_ATTRS, EXEC_SINKS, FILE_SINKS, PATH_METHODS, PATH_GUARDS)
 
 _CACHE_ATTR = "_behaviour_facts"
 _GATES = ("/etc/", "/proc", "/sys/", "psutil", "pwd", "grp", "environ", "port", "ip_network", "/8", "/16", "/12",
           "while", "Thread", "Process", "extractall", "decompress", "gzip", "re.", "0000", "**", "$_", "request",
           "ldap", "mongo", "$where", "tool", "exec", "system", "1024", "_000", "def ", "password",
           "unlink", "glob", "remove(")
-
-STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
-WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"
-                 r"/proc/(?:cpuinfo|meminfo|devices|version)$|/sys/(?:class/dmi|firmware|devices/virtual/dmi)|/dev/disk/by-)")
-SYSTEM_CALLS = frozenset({"pwd.getpwall", "grp.getgrall", "spwd.getspall", "psutil.process_iter", "psutil.pids", "psutil.users",
-                          "psutil.disk_partitions", "psutil.net_connections", "psutil.Process", "spwd.getspnam"})
-PRIVATE_CIDR = rx(r"^(?:10|127|172\.(?:1[6-9]|2\d|3[01])|192\.168|169\.254)\.\d{1,3}\.\d{1,3}/\d{1,2}$")
-WEB_SHELL_TEXT = rx(r"(?i)(?:\b(?:eval|assert|system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|create_function)\s*\(\s*"
-                    r"(?:(?:base64_decode|gzinflate|str_rot13|stripslashes)\s*\(\s*)*\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b|"
-                    r"Runtime\.getRuntime\(\)\.exec\(\s*request\.getParameter|<%\s*eval\s+request)")
-LDAP_FILTER = rx(r"\((?:[A-Za-z][\w.-]*|\x00)[<>~]?=\*?\x00")
-NET_PREFIXES = ("requests.", "httpx.", "urllib.request.", "urllib3.", "aiohttp.", "http.client.", "socket.")
-NET_ATTRS = frozenset({"connect", "connect_ex", "create_connection", "urlopen", "get", "post", "head", "request"})
-SEND_ATTRS = frozenset({"post", "put", "patch"})
-EXEC_SINKS = frozenset({"exec", "eval", "os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.Popen",
-                        "subprocess.check_output", "subprocess.check_call", "subprocess.getoutput", "compile"})
-FILE_SINKS = frozenset({"open", "io.open", "os.listdir", "os.scandir", "os.walk", "os.remove", "os.unlink", "shutil.rmtree",
-                        "shutil.copy", "shutil.copyfile", "shutil.move", "os.rename", "send_file", "flask.send_file"})
-PATH_METHODS = frozenset({"read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "unlink", "rmdir"})
-PATH_GUARDS = ("realpath", "abspath", ".resolve(", "normpath", "commonpath", "is_relative_to", "secure_filename",
-               "relative_to", "'..'", '".."', "safe_join", "basename(")
 
 
 def behaviour_facts(doc) -> list[c.Fact]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..models import Confidence, Severity
-from . import python_behaviour as b
+from . import python_behaviour_kinds as b
 from . import python_reach as pr
 from .python_walk import children, walk
 

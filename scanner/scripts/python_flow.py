@@ -8,7 +8,6 @@ decoded value reaches an interpreter, or a credential reaches the network.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..models import Confidence, Severity
@@ -21,19 +20,11 @@ from .python_gc import gc_paused
 from .python_sink_gate import WEAK_METHODS, scope_passes_needed, weak_sink_call
 from .python_walk import FIELDS, NODE_TYPES, fields_of
 
-DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
-FILE, UNTRUSTED = "file-content", "untrusted-input"
-EMPTY: frozenset[str] = frozenset()
-REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
+from .python_taint import (  # noqa: F401  (re-exported: the labels' old home)
+    _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, SOCKET_CONNECTS, UNTRUSTED, Summary)
+from .python_scope import Scope
+
 SUMMARY_PASSES = 1  # functions run callees first, so one pass resolves helper chains; the final pass emits
-
-
-@dataclass
-class Summary:
-    returns: frozenset[str] = EMPTY  # taints a call returns whatever its arguments
-    passthrough: frozenset[int] = frozenset()  # parameters that flow into the return value
-    param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
-    param_urls: dict[int, str] = field(default_factory=dict)  # parameter -> fixed URL of the network sink it reaches
 
 
 class PythonFlow:
@@ -215,9 +206,7 @@ class PythonFlow:
 # and Name's fields are plain values or a context token).
 _LEAF_TYPES = frozenset({ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *(
     t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))})
-SOCKET_CONNECTS = frozenset({"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex"})  # a reverse shell's first step
 _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rmdir"})
-_MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 
 # What the collecting walk pushes: one set lookup stands for `isinstance(x, ast.AST) and type(x) not in <dropped>`
@@ -285,9 +274,6 @@ def _offset(doc, line: int, byte_col: int) -> int:
     text = doc.lines[line - 1]
     col = len(text.encode("utf-8", "surrogatepass")[:byte_col].decode("utf-8", "ignore"))
     return min(starts[line - 1] + col, len(doc.text))
-
-
-from .python_scope import Scope  # noqa: E402  (Scope needs the names above)
 
 
 _TREE_ATTR = "_python_tree"

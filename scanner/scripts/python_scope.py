@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import ast
 
+from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .python_taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
 from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
 from .python_walk import children
 
@@ -278,6 +279,15 @@ class Scope:
         if attr and q not in api.ENV_GETTERS:
             recv_t = expr(func.value, depth)
         result = all_t | recv_t
+        if q in _REQUEST_BUILDERS:
+            # Request(url, data, headers) with a vendor's token in its headers for that vendor's own constant URL
+            # is how its API is called; the request then carries only what its body carries.
+            hdr_t = EMPTY.union(*arg_t[2:], *(t for k, t in kw_t.items() if k in ("headers", "auth", "cookies")))
+            first_url = node.args[0] if node.args else next((k.value for k in keywords if k.arg == "url"), None)
+            url = const_str(first_url, self.lookup) if first_url is not None else None
+            names = [p[len("secret-name:"):] for p in hdr_t if p.startswith("secret-name:")]
+            if url and names and CRED not in hdr_t and all(H.credential_goes_home(n, url) for n in names):
+                result = EMPTY.union(*arg_t[:2], *(t for k, t in kw_t.items() if k not in ("headers", "auth", "cookies")))
         if q:
             self.flow.calls.append((q, node))
         if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):
@@ -293,6 +303,10 @@ class Scope:
                 result |= {SECRET, "secret-name:*listed*"}  # os.getenv(name) over a list of secret names
         if q in api.HOST_INFO:
             result |= {HOST}
+        if node.args and (q in api.PROCESS_CALLS or q in api.SHELL_ALWAYS) and (vendor := _credential_command(node.args[0], self.lookup)):
+            # subprocess.run(["git", "credential", "fill"]), os.popen("gh auth token"): prints a secret. Named for its
+            # vendor (gh -> GitHub) so a token sent to that vendor's own API is ordinary use, as for a secret variable.
+            result |= {SECRET, "secret-name:" + vendor}
         if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
             result |= {FILE}
         if q in ("input", "raw_input", "getpass.getpass"):
@@ -343,6 +357,27 @@ class Scope:
     def summary(self) -> Summary:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
         return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks, self.param_urls)
+
+
+_REQUEST_BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request"})
+
+
+def _credential_command(arg: ast.AST, lookup) -> str:
+    """The vendor ("*command*" when none) of a process call's command (a string or a list of constant
+    words) that prints a credential; "" for any other command."""
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        words = [const_str(e, lookup) for e in arg.elts[:8]]
+        text = " ".join(w for w in words if w)
+    else:
+        text = const_str(arg, lookup) or ""
+    if not text or len(text) > 400:
+        return ""
+    from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR
+
+    if _CRED_COMMAND.search(text.encode("utf-8", "surrogatepass")) is None:
+        return ""
+    low = text.lower() + " "
+    return next((v for k, v in _CRED_COMMAND_VENDOR if k in low and v), "*command*")
 
 
 def _listed_secret_names(flow) -> bool:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast
 
 from ..models import Confidence, Severity
-from . import python_behaviour as b
+from . import common as c
+from . import python_behaviour_kinds as b
 from . import python_reach as pr
 from .python_walk import children, walk
 
@@ -333,7 +334,7 @@ def hidden_collection(x) -> None:
             payload = [kw.value for kw in cl.keywords if kw.arg in ("json", "data", "params", "files")]
             if not payload or not any(pr.names_in(p) & tainted for p in payload):
                 continue
-            host = b.c.host_of(url.value)
+            host = c.host_of(url.value)
             if not host or host in ctx_hosts or host in disclosed or host.split(".")[-2:][0] in disclosed:
                 continue
             hosts.add(host)

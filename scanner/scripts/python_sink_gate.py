@@ -48,7 +48,7 @@ def _attrs_always() -> frozenset[str]:
 @cache
 def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Sink names by first part: the rest of each."""
-    from .python_flow import SOCKET_CONNECTS
+    from .python_taint import SOCKET_CONNECTS
     from .python_sinks import SINK_NAMES
 
     # check_call's names, those its shell and network predicates take whole, Scope.call's captures,

@@ -10,7 +10,7 @@ from .. import hosts as H
 from . import common as c
 from . import python_api as api
 from .python_consts import const_str
-from .python_flow import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
+from .python_taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
 from .python_walk import walk
 
 SECRET_NAME = "secret-name:"

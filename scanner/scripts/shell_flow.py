@@ -9,17 +9,16 @@ files or secret variables handed to curl/wget/nc, /dev/tcp reverse shells.
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 
 from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import user_data
+from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
 INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
 WRAPPERS = {"sudo", "doas", "env", "nohup", "exec", "command", "time", "nice", "setsid", "stdbuf", "timeout", "xargs", "builtin"}
-FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
 NET_SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh", "scp", "rsync", "sftp", "ftp"}
 DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form",
               "--form-string", "-T", "--upload-file", "--json", "--post-file", "--post-data", "--body-file", "--body-data"}
@@ -27,17 +26,8 @@ HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
 ENV_DUMPERS = {"env", "printenv", "set", "export"}
-EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
 _INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
 DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    import tree_sitter_bash
-    from tree_sitter import Language, Parser
-
-    return Parser(Language(tree_sitter_bash.language()))
 
 
 class ShellFlow:
@@ -57,6 +47,7 @@ class ShellFlow:
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
         self._commands: list = []
         self._fetching: set[str] | None = None
+        self.nested = False  # a line read again on its own (reread_swallowed) does not recurse
 
     # -- offsets ----------------------------------------------------------------------------
     def off(self, b: int) -> int:
@@ -164,10 +155,38 @@ class ShellFlow:
                 shell_shapes.endless_loop(self, n)
         shell_shapes.text_shapes(self)
         user_data.shell_shapes(self)
+        if not self.nested:
+            self.reread_swallowed()
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
         if self.parse_error:
             facts = [c.Fact(f.kind, f.start, f.end, f.message, f.severity, f.confidence, {**f.properties, "parse-error": True}) for f in facts]
         return facts
+
+    def reread_swallowed(self) -> None:
+        """tree-sitter-bash sometimes reads a command as running on over a comment and the lines after it
+        (`... | xargs rm --`, blank line, `# note`, `tar ... | nc ...` became one xargs command) without
+        reporting an error. Each line such a command swallowed is read again on its own."""
+        lines_done: set[int] = set()
+        for n in self._commands:
+            if n.start_point[0] == n.end_point[0] or not any(ch.type == "comment" for ch in n.children):
+                continue
+            lo, hi = n.start_byte, n.end_byte
+            pos = self.data.find(b"\n", lo) + 1
+            while 0 < pos < hi and len(lines_done) < 200:
+                end = self.data.find(b"\n", pos)
+                end = len(self.data) if end < 0 else end
+                line = self.data[pos:end]
+                if pos not in lines_done and line.strip() and not line.lstrip().startswith(b"#"):
+                    lines_done.add(pos)
+                    sub = ShellFlow(line.decode("utf-8", "replace") + "\n", None)
+                    sub.doc_hosts, sub.nested = self.doc_hosts, True
+                    shift = self.off(pos)
+                    for f in sub.run():
+                        key = (f.kind, f.start + shift)
+                        moved = c.Fact(f.kind, f.start + shift, f.end + shift, f.message, f.severity, f.confidence, f.properties)
+                        if key not in self.facts or self.facts[key].severity < moved.severity:
+                            self.facts[key] = moved
+                pos = end + 1
 
     def assignment(self, n) -> None:
         name_node = n.child_by_field_name("name")
@@ -207,8 +226,8 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
-                if _is_credential_command(prog, vals) or (prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl")
-                                                           and any(c.is_credential_path(v) for v in vals)):
+                if _is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
+                        prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl") and any(c.is_credential_path(v) for v in vals)):
                     flags.add("credential")
             elif n.type in ("simple_expansion", "expansion"):
                 flags |= self.var_flags.get(_var_name(n), set())
@@ -216,7 +235,7 @@ class ShellFlow:
         return flags
 
     def pipeline(self, n) -> None:
-        cmds = [ch for ch in n.children if ch.type not in ("|", "|&")]
+        cmds = _stages(n)
         seen: set[str] = set()
         first_url = ""
         reads_cred = False
@@ -247,6 +266,8 @@ class ShellFlow:
             if prog in ("echo", "printf", "cat") or prog in ENV_DUMPERS:
                 seen |= self.substitution_flags(cmd)
             if prog in ("cat", "tar", "zip", "base64", "gzip", "xxd", "head", "tail", "sed", "awk") and any(c.is_credential_path(v) for v in vals):
+                reads_cred = True
+            if _archives_credentials(prog, vals):
                 reads_cred = True
             if prog in ENV_DUMPERS and not vals:
                 dumps_env = True
@@ -293,7 +314,7 @@ class ShellFlow:
             self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
         if prog in ("cp", "mv", "install") and len(vals) >= 2 and any(c.is_credential_path(v) for v in vals[:-1]):
             self.cred_files.add(_key(vals[-1]))
-        if prog in ("tar", "zip", "7z") and any(c.is_strong_credential_path(v) for v in vals):
+        if prog in ("tar", "zip", "7z") and (any(c.is_strong_credential_path(v) for v in vals) or _archives_credentials(prog, vals)):
             out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
             if prog in ("zip", "7z") and vals:
                 out = next((v for v in vals if not v.startswith("-")), out)
@@ -340,7 +361,6 @@ class ShellFlow:
                 self.curl_config(cmd, cfg)
         cred_vars = [a for a in _walk(cmd) if a.type in ("simple_expansion", "expansion") and "credential" in self.var_flags.get(_var_name(a), set())]
         if cred_vars or any("credential" in self.substitution_flags(a) for a in cmd.children if a.type in ("string", "command_substitution", "concatenation")):
-            from .command_grader import credential_command_goes_home
 
             src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
             if not credential_command_goes_home(src_text, url):
@@ -396,7 +416,7 @@ class ShellFlow:
         body = n.child_by_field_name("body")
         redirects = [r for r in n.children if r.type == "file_redirect"]
         prog, _, vals = self.command_parts(body) if body is not None and body.type == "command" else ("", [], [])
-        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or (
+        if body is not None and body.type == "command" and (_is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
                 prog in ("cat", "base64", "base32", "xxd", "head", "tail", "gzip", "tar", "zip") and any(c.is_credential_path(v) for v in vals))):
             for r in redirects:
                 if r.text.decode("utf-8", "replace").lstrip().startswith(">"):
@@ -428,19 +448,30 @@ class ShellFlow:
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
-
-
 def _var_name(node) -> str:
     for ch in node.children:
         if ch.type == "variable_name":
             return ch.text.decode("utf-8", "replace")
     return node.text.decode("utf-8", "replace").strip("${}")
+
+
+def _stages(pipeline) -> list:
+    """The stages of a pipeline. tree-sitter-bash reads `a | b | c || true` as `a | list(b | c || true)`:
+    the list's first pipeline continues this one, so its stages are read in order here."""
+    out = []
+    for ch in pipeline.children:
+        if ch.type in ("|", "|&"):
+            continue
+        if ch.type == "list" and ch.children:
+            head = ch.children[0]
+            if head.type == "pipeline":
+                out.extend(_stages(head))
+                continue
+            if head.type in ("command", "redirected_statement"):
+                out.append(head)
+                continue
+        out.append(ch)
+    return out
 
 
 def _inner_command(node):
@@ -486,16 +517,23 @@ def _credential_in_headers_only(flow: "ShellFlow", cmd) -> bool:
     return found
 
 
+def _archives_credentials(prog: str, vals: list[str]) -> bool:
+    """tar/zip/7z of a whole credential folder (`tar czf - ~/.aws ~/.kube`, `zip -r - .config/gcloud`)."""
+    return prog in ("tar", "zip", "7z", "7za", "cpio") and any(_CRED_DIR.test(v) for v in vals if not v.startswith("-"))
+
+
+_CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
+
+
 def _is_credential_command(prog: str, vals: list[str]) -> bool:
     """git credential fill, gh auth token, security find-generic-password, cloud CLI tokens, ..."""
     if prog not in _CRED_PROGRAMS:
         return False
-    from .command_grader import _CRED_COMMAND
 
     return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
 
 
-_CRED_PROGRAMS = frozenset({"git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
+_CRED_PROGRAMS = frozenset({"gpg", "gpg2", "git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
                             "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
 
 
@@ -512,8 +550,10 @@ def _reads_stdin_program(prog: str, vals: list[str]) -> bool:
 
 
 def _sends_stdin(prog: str, vals: list[str]) -> bool:
-    if prog in ("nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh"):
+    if prog in ("nc", "ncat", "netcat", "socat", "telnet", "ssh"):
         return True
+    if prog == "openssl":
+        return "s_client" in vals  # `openssl enc` / `openssl base64` transform the stream; s_client sends it
     return any(v.endswith("@-") or v in ("-T", "--upload-file") and "-" in vals or v == "@-" for v in vals)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..models import Confidence, Severity
 from . import common as c
-from .shell_flow import EXHAUSTION, FETCHERS, _parser, _walk
+from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk
 
 
 def endless_loop(flow, n) -> None:

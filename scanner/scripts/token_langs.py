@@ -34,12 +34,13 @@ _BT = r"`(?:[^`\\]|\\.)*`"
 
 JS = Vocabulary(
     exec_=rx(r"(?:\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run(?:InThisContext|InNewContext|InContext)\s*\(|\bnew\s+vm\.Script\s*\(|\bsetTimeout\s*\(\s*(?:[\w.]+\s*\+|`|'|\")|\.then\s*\(\s*(?:eval|Function)\s*\))"),
-    spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\()"),
+    spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\(|"
+             r"\bnew\s+Deno\.Command\s*\(|\bDeno\.run\s*\(|\bBun\.spawn(?:Sync)?\s*\(|\bBun\.\$\s*`)"),
     fetch=rx(r"(?:\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|\brequest\s*\(\s*['\"`]https?:|\bgot\s*\(|\bXMLHttpRequest\b|\.download\s*\()"),
     decode=rx(r"(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,300}['\"](?:base64|hex|base64url)['\"]|String\.fromCharCode\s*\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*['\"`]%|\.toString\s*\(\s*['\"]base64['\"]\s*\)|zlib\.(?:inflate|gunzip)Sync)"),
     send=rx(r"(?:\bfetch\s*\(|\baxios\.(?:post|put|patch|request)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bnavigator\.sendBeacon\s*\(|\.send\s*\(|\bdns\.(?:resolve|lookup)\w*\s*\(|\bgot\.post\s*\(|\bsuperagent\.post\s*\(|\.sendMail\s*\(|\.uploadFrom\s*\(|\bdgram\.createSocket\s*\(|\.resolve(?:Txt|4|6|Any|Cname)\s*\()"),
-    env_dump=rx(r"(?:JSON\.stringify\s*\(\s*process\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b|\.\.\.process\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+process\.env)"),
-    secret_env=rx(r"process\.env(?:\.|\[\s*['\"])(\w+)"),
+    env_dump=rx(r"(?:JSON\.stringify\s*\(\s*(?:process|Bun)\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?(?:process|Bun)\.env\b|\.\.\.(?:process|Bun)\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+(?:process|Bun)\.env|\bDeno\.env\.toObject\s*\(\s*\))"),
+    secret_env=rx(r"(?:process|Bun)\.env(?:\.|\[\s*['\"])(\w+)|\bDeno\.env\.get\s*\(\s*['\"](\w+)"),
     assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]*)"),
     strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
     direct=(
@@ -49,13 +50,17 @@ JS = Vocabulary(
 )
 
 POWERSHELL = Vocabulary(
-    exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\))"),
+    exec_=rx(r"(?i)(?:\binvoke-expression\b|\biex\b|\[scriptblock\]::create\s*\(|\binvoke-command\s+-scriptblock|\|\s*&\s*\(|\.invoke\s*\(\s*\)|"
+             # the run verb looked up by a name built at run time: & (Get-Alias $v) $code, &(gcm i*x) $code
+             r"[&.]\s*\(\s*(?:get-alias|gal|get-command|gcm|get-item\s+(?:-path\s+)?alias:|gi\s+alias:)\b[^)\n]{0,80}\)|"
+             r"[&.]\s*\(\s*\$executioncontext\.invokecommand\.get\w*\s*\([^)\n]{0,80}\)\s*\)|"
+             r"\$executioncontext\.invokecommand\.(?:invokescript|newscriptblock)\s*\(|\.invokescript\s*\()"),
     spawn=rx(r"(?i)(?:\bstart-process\b|\bcmd(?:\.exe)?\s+/c\b|\bpowershell(?:\.exe)?\s+-|\bpwsh\s+-)"),
     fetch=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.downloadstring\s*\(|\.downloadfile\s*\(|\.downloaddata\s*\(|\bstart-bitstransfer\b|net\.webclient|\bcurl(?:\.exe)?\s+http|\bwget\s+http)"),
     decode=rx(r"(?i)(?:frombase64string\s*\(|\[convert\]::frombase64|-enc(?:odedcommand)?\s+[a-z0-9+/=]{16,}|\[system\.text\.encoding\]::\w+\.getstring|io\.compression\.(?:gzip|deflate)stream)"),
     send=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.upload(?:string|file|data)\s*\(|\bsend-mailmessage\b|net\.sockets\.tcpclient|\.getstream\s*\(\s*\)|net\.mail\.smtpclient|\bresolve-dnsname\b|ftpwebrequest|\[system\.net\.dns\]::)"),
-    env_dump=rx(r"(?i)(?:get-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\[environment\]::getenvironmentvariables\s*\(|dir\s+env:)"),
-    secret_env=rx(r"(?i)\$env:(\w+)"),
+    env_dump=rx(r"(?i)(?:get-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\[(?:system\.)?environment\]::getenvironmentvariables\s*\(|dir\s+env:)"),
+    secret_env=rx(r"(?i)\$env:(\w+)|\[(?:system\.)?environment\]::getenvironmentvariable\s*\(\s*['\"](\w+)"),
     assign=rx(r"(?m)^\s*\$([A-Za-z_][\w]*)\s*=\s*([^\n;]*)"),
     strings=rx(f"{_DQ}|{_SQ}"),
     direct=(
@@ -92,14 +97,45 @@ PERL = Vocabulary(
 )
 
 PHP = Vocabulary(
-    exec_=rx(r"(?i)(?:\beval\s*\(|\bassert\s*\(|\bcreate_function\s*\(|preg_replace\s*\(\s*['\"].{0,100}/e['\"])"),
+    exec_=rx(r"(?i)(?:\beval\s*\(|\bassert\s*\(|\bcreate_function\s*\(|preg_replace\s*\(\s*['\"].{0,100}/e['\"]|\b(?:include|require)(?:_once)?\b)"),
     spawn=rx(r"(?i)(?:\bsystem\s*\(|\bexec\s*\(|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|\bpopen\s*\(|`[^`\n]{1,400}`)"),
     fetch=rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?://|curl_exec\s*\(|fopen\s*\(\s*['\"]https?://)"),
     decode=rx(r"(?i)(?:base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(|str_rot13\s*\(|hex2bin\s*\(|convert_uudecode\s*\()"),
-    send=rx(r"(?i)(?:curl_setopt\s*\([^)]{0,200}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\()"),
+    send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\(|stream_context_create\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
+    direct=(
+        (c.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
+    ),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
     assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
+    strings=_SCRIPTING_STRINGS,
+)
+
+GO = Vocabulary(
+    # Go has no eval: code loaded at run time is a plugin or an embedded interpreter.
+    exec_=rx(r"(?:\bplugin\.Open\s*\(|\binterp\.New\s*\((?s:.{0,400})\.Eval\s*\()"),
+    spawn=rx(r"(?:\bexec\.Command(?:Context)?\s*\(|\bsyscall\.(?:Exec|ForkExec)\s*\(|\bos\.StartProcess\s*\()"),
+    fetch=rx(r"(?:\bhttp\.(?:Get|Head)\s*\(|\b\w*[cC]lient\.Get\s*\(|\.Do\s*\(\s*\w*[rR]eq\w*\s*\)|\bhttp\.NewRequest(?:WithContext)?\s*\((?:\s*\w+\s*,)?\s*(?:\"GET\"|http\.MethodGet)|\bnet\.Dial(?:Timeout)?\s*\()"),
+    decode=rx(r"(?:\bbase64\.(?:Std|URL|RawStd|RawURL)Encoding\.DecodeString\s*\(|\bhex\.DecodeString\s*\(|\b(?:gzip|zlib|flate)\.NewReader\s*\()"),
+    send=rx(r"(?:\bhttp\.Post(?:Form)?\s*\(|\b\w*[cC]lient\.Post(?:Form)?\s*\(|\bhttp\.NewRequest(?:WithContext)?\s*\((?:\s*\w+\s*,)?\s*(?:\"(?:POST|PUT|PATCH)\"|http\.Method(?:Post|Put|Patch))|\bnet\.Dial(?:Timeout|UDP|TCP)?\s*\(|\bsmtp\.SendMail\s*\(|\bnet\.Lookup(?:Host|IP|TXT|CNAME|Addr)\s*\(|\bwebsocket\.Dial\w*\s*\()"),
+    env_dump=rx(r"(?:\bos\.Environ\s*\(\s*\)|\bsyscall\.Environ\s*\(\s*\))"),
+    secret_env=rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*\"(\w+)\""),
+    assign=rx(r"(?m)^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[\w.\[\]*]+\s*)?:?=\s*([^\n;]*)"),
+    strings=rx(f"{_DQ}|{_BT}"),
+    direct=(
+        (c.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
+    ),
+)
+
+LUA = Vocabulary(
+    exec_=rx(r"\b(?:loadstring|load|dofile|loadfile)\s*\("),
+    spawn=rx(r"\b(?:os\.execute|io\.popen)\s*\("),
+    fetch=rx(r"(?:\bhttp\.request\s*\(|\bhttps?\.get\s*\(|:HttpGet(?:Async)?\s*\(|\bHttpService:GetAsync\s*\(|\bcurl\.easy\b|\brequest\s*\(\s*['\"]https?://)"),
+    decode=rx(r"(?:\bbase64\.decode\s*\(|\bmime\.unb64\s*\(|\bb64dec\w*\s*\(|\bfrom_?hex\s*\()"),
+    send=rx(r"(?:\bhttp\.request\s*\{|\bhttp\.request\s*\(\s*['\"][^'\"\n]*['\"]\s*,|:PostAsync\s*\(|:RequestAsync\s*\(|\bsocket\.(?:tcp|udp|connect)\s*\(|:send\s*\(|\bsmtp\.send\s*\()"),
+    env_dump=rx(r"\bio\.popen\s*\(\s*['\"](?:env|printenv|set)['\"]"),
+    secret_env=rx(r"\bos\.getenv\s*\(\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -117,5 +153,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "python": PYTHON_FALLBACK,
+    "go": GO, "lua": LUA, "python": PYTHON_FALLBACK,
 }

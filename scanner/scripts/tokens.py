@@ -1,5 +1,5 @@
 """Token-level reading of scripts without a cheap parser (JavaScript/TypeScript, PowerShell,
-Ruby, Perl, PHP) and of Python or shell files their parsers could not read.
+Ruby, Perl, PHP, Go, Lua) and of Python or shell files their parsers could not read.
 
 Linear time throughout: RE2 patterns from token_langs plus bounded windows after each match.
 The flow is followed one step: a variable assigned from a fetch, a decode or a credential is
@@ -27,7 +27,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
-_HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
+_HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
 
 
 class TokenFlow:
@@ -44,6 +44,7 @@ class TokenFlow:
         self.tainted: dict[str, set[str]] = {}
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
+        self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
         dyn = _DYNAMIC_ENV.get(language)
         # Secret names kept in a list and read through a computed index (`process.env[name]` over
@@ -61,7 +62,7 @@ class TokenFlow:
         markers = _COMMENT_MARKERS.get(self.language, (b"#",))
         if stripped.startswith(markers):
             return True
-        inline = b"//" if self.language in ("javascript", "typescript", "php") else b"#"
+        inline = b"//" if self.language in ("javascript", "typescript", "php", "go") else b"--" if self.language == "lua" else b"#"
         i = prefix.find(inline)
         if i >= 0 and not (inline == b"//" and prefix[max(0, i - 1):i] == b":"):  # not the // of a URL
             before = prefix[:i]
@@ -125,6 +126,13 @@ class TokenFlow:
             out.add(NET)
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
+        elif len(pieces) >= 2 and _PATH_JOIN.search(chunk) and c.is_credential_path("/".join(pieces)):
+            out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa")
+        if self.url_vars and DL not in out:
+            for m in _URL_READ.finditer(chunk):
+                if m.group(1).decode("utf-8", "replace") in self.url_vars:
+                    out.add(DL)  # file_get_contents($url) with $url = 'https://...': a fetch
+                    break
         if self.tainted:
             for m in _NAME.finditer(chunk):
                 name = m.group(0).decode("utf-8", "replace")
@@ -145,6 +153,10 @@ class TokenFlow:
 
     def run(self) -> list[c.Fact]:
         v = self.v
+        if self.language == "php" and b"://" in self.data:
+            for m, value in self.assignments():
+                if value.lstrip()[:1] in (b"'", b'"') and _URL_START.search(value.lstrip()[1:12]) is not None:
+                    self.url_vars.add(m.group(1).decode("utf-8", "replace"))
         for _ in range(2):  # second pass: names assigned from tainted names
             for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
@@ -157,12 +169,20 @@ class TokenFlow:
                         self.env_names.setdefault(name, set()).update(self.secret_names(value))
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
+            self.function_results()
+        self.saved_downloads()
         self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
         aliases = self.aliases()
         if aliases is not None:
             self.exec_calls(aliases, spawn=True)
+        if self.language == "powershell":
+            verbs = self.run_verb_names()
+            if verbs is not None:
+                self.exec_calls(verbs, spawn=False)
+            if b"$" in self.data:
+                self.ps_saved_then_run()
         self.sends()
         self.embedded_shell()
         self.hidden_names()
@@ -173,6 +193,26 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def function_results(self) -> None:
+        """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
+        body reads a credential, dumps the environment, fetches or decodes hands that on to its callers,
+        so its name carries what its body carries (the body is read up to the next definition, bounded)."""
+        pattern = _FUNC_DEF.get(self.language)
+        if pattern is None:
+            return
+        defs = []
+        for n, m in enumerate(pattern.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            defs.append(m)
+        for i, m in enumerate(defs):
+            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+            body = self.data[m.end():min(end, m.end() + 1500)]
+            found = self.labels(body) & {CRED, ENVDUMP, DL, DEC}
+            name = m.group(1).decode("utf-8", "replace")
+            if found and name not in ("main", "init"):
+                self.tainted[name] = self.tainted.get(name, set()) | found
 
     def data_file_read(self, win: bytes) -> str:
         """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
@@ -240,7 +280,12 @@ class TokenFlow:
                 break
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
-            found = self.labels(win) | (self.labels(m.group(0)) if token.startswith(".then") else set())
+            # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
+            found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
+            if self.url_vars and token.lower().startswith(("include", "require")):
+                arg = win.strip().lstrip(b"(").strip()
+                if arg.startswith(b"$") and _first_name_arg(arg[1:]).decode("utf-8", "replace") in self.url_vars:
+                    found.add(DL)  # require_once $u with $u = 'https://...': code included from the network
             # PowerShell pipes into iex: `iwr $u | iex` puts the fetch before the token.
             line_start = self.data.rfind(b"\n", 0, m.start()) + 1
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
@@ -248,8 +293,17 @@ class TokenFlow:
                 found |= self.labels(before) & {DL, DEC}
             url = _first_url(win + before)
             if DL in found:
+                # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
+                as_code = not spawn or _SHELL_DASH_C.search(win) is not None
+                if spawn and not as_code and (prog := _FIXED_PROGRAM.search(win)) is not None \
+                        and _RUNS_CODE_PROGRAM.search(prog.group(1)) is None and DL not in self.labels(win.split(b",")[0]):
+                    # exec.Command("git", "checkout", tag), execFileSync('git', ['add', out]): a fixed program given a
+                    # fetched argument (or a file holding fetched data), which no shell or interpreter reads as code
+                    self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
+                              Severity.MEDIUM, Confidence.LOW, url=url)
+                    continue
                 self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
-                          Severity.CRITICAL if not spawn else Severity.HIGH, url=url)
+                          Severity.CRITICAL if as_code else Severity.HIGH, url=url)
             elif DEC in found:
                 self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
             elif not spawn and (data_file := self.data_file_read(win)):
@@ -282,13 +336,120 @@ class TokenFlow:
         self.alias_names = names
         return rx(r"\b(?:" + "|".join(sorted(n.replace("$", r"\$") for n in names)) + r")\s*\(")
 
+    def socket_writes(self):
+        """Go: writes to a connection the script dialled (`conn, _ := net.Dial(...)`, then `conn.Write(key)`,
+        `fmt.Fprint(conn, key)`, `io.Copy(conn, f)`): what is written is sent."""
+        names = set()
+        for m, value in self.assignments():
+            if _GO_DIAL.search(value) is not None:
+                names.add(m.group(1).decode("utf-8", "replace"))
+            if len(names) > 20:
+                break
+        if not names:
+            return None
+        alt = "|".join(sorted(names))
+        return rx(r"(?:\b(?:" + alt + r")\.Write(?:String|To)?\s*\(|\bfmt\.Fprint\w*\s*\(\s*(?:" + alt + r")\s*,|\bio\.Copy\s*\(\s*(?:" + alt + r")\s*,)")
+
+    def saved_downloads(self) -> None:
+        """`File.write(path, URI.open(u).read)`, `fs.writeFileSync(p, body)`, `os.WriteFile(p, b, 0755)`,
+        `file_put_contents($p, file_get_contents($u))`: the path now holds downloaded content, so running
+        it (`system("bash", path)`, `exec.Command(p)`) runs the download."""
+        for n, m in enumerate(_SAVE_CALL.finditer(self.data)):
+            if n >= 100:
+                break
+            name = m.group(1).decode("utf-8", "replace")
+            if DL in self.labels(m.group(2)):
+                self.tainted[name] = self.tainted.get(name, set()) | {DL}
+        for n, m in enumerate(_COPY_STREAM.finditer(self.data)):
+            if n >= 100:
+                break
+            if DL in self.labels(m.group(1)):
+                name = m.group(2).decode("utf-8", "replace")
+                self.tainted[name] = self.tainted.get(name, set()) | {DL}
+
+    def ps_saved_then_run(self) -> None:
+        """PowerShell: a download saved to a path held in a variable (`-OutFile $p`, `.DownloadFile($u, $f)`,
+        `Start-BitsTransfer ... -Destination $p`) and that variable run later (`Start-Process $p`, `& $f`)."""
+        urls: dict[str, str] = {}
+        for m, value in self.assignments():
+            u = _first_url(value) if b"://" in value else ""
+            if u:
+                urls[m.group(1).decode("utf-8", "replace").lower()] = u
+        saved: dict[str, str] = {}
+        for pattern in (_PS_SAVED_TO, _PS_DOWNLOADFILE):
+            for n, m in enumerate(pattern.finditer(self.data)):
+                if n >= 50:
+                    break
+                name = m.group(2).decode("utf-8", "replace").lower()
+                if name in _PS_DRIVES:
+                    continue  # "$env:TEMP\x.ps1": a drive path, not a variable
+                line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+                line_end = self.data.find(b"\n", m.end())
+                line = self.data[line_start:line_end if line_end >= 0 else len(self.data)]
+                url = _first_url(line)
+                if not url:
+                    for v in _PS_VAR.finditer(m.group(1)):
+                        url = urls.get(v.group(1).decode("utf-8", "replace").lower(), "")
+                        if url:
+                            break
+                saved.setdefault(name, url)
+        if not saved:
+            return
+        from .command_grader import grade_url
+
+        for n, m in enumerate(_PS_RUN_VAR.finditer(self.data)):
+            if n >= 50:
+                break
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace").lower()
+            if name not in saved or name in _PS_DRIVES:
+                continue
+            url = saved[name]
+            sev, grade, host = grade_url(url) if url else (Severity.HIGH, "unknown", "")
+            if grade in ("vendor", "local"):
+                continue
+            self.emit(c.REMOTE_EXEC, m.start(), m.end(), f"A file saved from a download ({host or 'a computed URL'}) is run",
+                      max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, url=url)
+
+    def run_verb_names(self):
+        """PowerShell names holding the run verb (`$run = "I" + "EX"`, `Set-Alias go Invoke-Expression`)
+        and the calls made through them (`& $run $code`, `.($run) $code`, `go $code`)."""
+        names, aliases = set(), set()
+        for m, value in self.assignments():
+            folded = _fold(value.decode("utf-8", "replace")) if value[:1] in (b"'", b'"', b"(") else ""
+            if folded and _RUN_VERB.test(folded.strip()):
+                names.add(m.group(1).decode("utf-8", "replace"))
+            if len(names) > 20:
+                break
+        for m in _SET_ALIAS.finditer(self.data):
+            aliases.add(m.group(1).decode("utf-8", "replace"))
+            if len(aliases) > 20:
+                break
+        if not names and not aliases:
+            return None
+        parts = []
+        if names:
+            parts.append(r"[&.]\s*\(?\s*\$(?:" + "|".join(sorted(names)) + r")\b\)?")
+        if aliases:
+            parts.append(r"^\s*(?:" + "|".join(sorted(aliases)) + r")\b")
+        return rx("(?im)(?:" + "|".join(parts) + ")")
+
     def fetch_callbacks(self) -> None:
         """`https.get(u, res => { ... eval(body) })`: code run inside the fetch's own callback."""
         for n, m in enumerate(self.v.fetch.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
             win = self.window(m.end(), limit=1500)
+            if self.language == "powershell":
+                win = _ps_statement(win)  # no brackets close a PowerShell statement: it ends at a line not continued
             hit = self.v.exec_.search(win)
+            if hit is not None and _is_literal(self.window(m.end() + hit.end())):
+                hit = None  # [scriptblock]::Create("Write-Host 'done'"): a fixed text, not the response
+            if hit is None:
+                spawn = self.v.spawn.search(win)
+                # execSync(body) where body accumulated the response (`body += chunk`): the download is run.
+                if spawn is not None and (arg := _first_name_arg(win[spawn.end():spawn.end() + 80])) and (
+                        arg + b" +=" in win or arg + b"+=" in win or arg + b" = Buffer.concat" in win):
+                    hit = spawn
             if hit is not None:
                 token = hit.group(0).decode("utf-8", "replace").strip().rstrip("( ")
                 self.emit(c.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
@@ -296,12 +457,19 @@ class TokenFlow:
 
     def sends(self) -> None:
         sent_any = False
-        for n, m in enumerate(self.v.send.finditer(self.data)):
+        matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
+        if self.language == "go" and (sockets := self.socket_writes()) is not None:
+            matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
+        for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
                 break
             sent_any = True
             win = self.window(m.end())
             found = self.labels(win)
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            before = self.data[max(line_start, m.start() - WINDOW):m.start()]
+            if b"|" in before[-60:] and self.language == "powershell":
+                found |= self.labels(before)  # `Get-Content ~\.ssh\id_rsa | Invoke-RestMethod -Method Post`: piped in
             url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
             token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
             if found & {CRED, SECRET} and not _auth_header_only(win):
@@ -388,10 +556,60 @@ class TokenFlow:
 
 
 _DYNAMIC_ENV = {
-    "javascript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"), "typescript": rx(r"process\.env\s*\[\s*[A-Za-z_$]"),
+    "javascript": rx(r"(?:(?:process|Bun)\.env\s*\[|\bDeno\.env\.get\s*\()\s*[A-Za-z_$]"),
+    "typescript": rx(r"(?:(?:process|Bun)\.env\s*\[|\bDeno\.env\.get\s*\()\s*[A-Za-z_$]"),
     "powershell": rx(r"(?i)(?:\$env:\$|getenvironmentvariable\s*\(\s*\$|(?:get-item|get-childitem|gci)\s+(?:-path\s+)?[\"']?env:\$|\bget-content\s+env:\$)"),
     "ruby": rx(r"ENV\s*(?:\[\s*|\.fetch\s*\(\s*)[a-z_@]"), "perl": rx(r"\$ENV\{\s*\$"), "php": rx(r"(?i)getenv\s*\(\s*\$|\$_ENV\[\s*\$"),
     "python": rx(r"os\.(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*[a-z_]"),
+    "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"), "lua": rx(r"\bos\.getenv\s*\(\s*[a-z_]"),
+}
+_SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+def _ps_statement(win: bytes) -> bytes:
+    """The PowerShell statement a window starts: up to the first line end not continued by `|`, a
+    backtick, an open bracket or a comma (`iwr $u | ForEach-Object {` runs on; `$r = irm $u` stops)."""
+    i = win.find(b"\n")
+    while i >= 0:
+        head = win[:i].rstrip()
+        if not head.endswith((b"|", b"`", b"{", b"(", b",")):
+            return win[:i]
+        i = win.find(b"\n", i + 1)
+    return win
+
+
+def _first_name_arg(after: bytes) -> bytes:
+    """`b)` or ` body, {...})` after a call's `(` -> b"b" / b"body"; b"" when the first argument is not a bare name."""
+    a = after.lstrip()
+    n = 0
+    while n < len(a) and (chr(a[n]).isalnum() or a[n] in b"_$"):
+        n += 1
+    return a[:n] if n and not chr(a[0]).isdigit() and a[n:n + 1].strip()[:1] in (b")", b",", b"") else b""
+
+
+_URL_START = rx(r"(?i)^(?:https?|ftp)://")
+_URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
+_SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+_COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
+_PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b([^\n]{0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
+_PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")
+_PS_VAR = rx(r"\$(\w+)")
+_PS_DRIVES = frozenset({"env", "variable", "function", "alias", "global", "script", "local", "using", "private"})
+_PS_RUN_VAR = rx(r"(?im)(?:^\s*[&.]\s*[\"']?\$(\w+)\b|\b(?:start-process|saps|start)\s+(?:-filepath\s+)?[\"']?\$(\w+)\b|\binvoke-item\s+[\"']?\$(\w+)\b|-file\s+[\"']?\$(\w+)\b|\bcmd(?:\.exe)?\s+/c\s+[\"']?\$(\w+)\b)")
+_GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
+# exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
+_FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")
+_RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
+_RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
+_SET_ALIAS = rx(r"(?i)\b(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?([A-Za-z_]\w*)\s+(?:-value\s+)?['\"]?(?:iex|invoke-expression)\b")
+_PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpath\.(?:join|resolve)\b|\bos\.path\.join\b|\bjoin-path\b|\bPath\.Combine\b|\[io\.path\]::combine|\bcatfile\b)")
+# Definitions whose name carries what the body reads (JavaScript has its own, finer, flow).
+_FUNC_DEF = {
+    "ruby": rx(r"(?m)^[ \t]*def[ \t]+(?:self\.)?([a-z_]\w*)"),
+    "go": rx(r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_]\w*)[ \t]*\("),
+    "php": rx(r"(?i)\bfunction[ \t]+([A-Za-z_]\w*)[ \t]*\("),
+    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
+    "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
+    "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
+    "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
 }
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
@@ -401,7 +619,7 @@ _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|r
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
 _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
-    "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
+    "go": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
     from .command_grader import _LINE_TRIGGER

@@ -1,0 +1,22 @@
+"""The taint labels and function summaries of the Python analysis, shared by python_flow (the
+driver), python_scope (statements and calls), python_sinks and python_sink_gate (what a call
+reaches). Kept apart so those modules import it rather than each other."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
+FILE, UNTRUSTED = "file-content", "untrusted-input"
+EMPTY: frozenset[str] = frozenset()
+REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
+
+SOCKET_CONNECTS = frozenset({"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex"})  # a reverse shell's first step
+_MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
+
+
+@dataclass
+class Summary:
+    returns: frozenset[str] = EMPTY  # taints a call returns whatever its arguments
+    passthrough: frozenset[int] = frozenset()  # parameters that flow into the return value
+    param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
+    param_urls: dict[int, str] = field(default_factory=dict)  # parameter -> fixed URL of the network sink it reaches

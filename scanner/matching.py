@@ -22,13 +22,13 @@ class Regex:
 
     __slots__ = ("pattern", "_re", "prefilter", "__weakref__")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, max_mem: int | None = None) -> None:
         self.pattern = pattern
         # (prefilter.Index, condition) once prefilter.build_prefilter has seen this pattern;
         # None: always run it. (Set from above: this module knows nothing of the prefilter.)
         self.prefilter: tuple[object, object] | None = None
         try:
-            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS)
+            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS if max_mem is None else _options(max_mem))
         except re2.error as exc:  # a rule author's mistake: fail loudly at load time
             raise ValueError(f"pattern does not compile under RE2: {pattern!r}: {exc}") from exc
         _REGISTRY.add(self)
@@ -51,8 +51,17 @@ class Regex:
         return f"Regex({self.pattern!r})"
 
 
-def rx(pattern: str) -> Regex:
-    return Regex(pattern)
+def rx(pattern: str, max_mem: int | None = None) -> Regex:
+    """A pattern; max_mem bounds what RE2 keeps for it (program and automaton states, in this
+    process), 64 MB unless told. A smaller budget changes no match, only memory and speed: a
+    pass that fills it drops the states built so far and builds them again as it goes."""
+    return Regex(pattern, max_mem)
+
+
+def _options(max_mem: int) -> re2.Options:
+    options = re2.Options()
+    options.max_mem = max_mem
+    return options
 
 
 class RegexSet:

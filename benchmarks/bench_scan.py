@@ -6,7 +6,7 @@
    tree, its agent files discovered at any depth, one worker process per core by default;
    --jobs 1 for one process), five times (--repeat), each in a fresh process as a command-line
    run would be (a second scan in the same process runs 20-30% faster on caches the first one
-   filled, which no real run has): the best wall time of the scan (start-up, imports and the
+   filled, which no real run has): the median and the best wall time of the scan (start-up, imports and the
    rule table are printed apart, and so is the time from start to exit), since other tenants of
    a shared machine only ever add time, and the CPU time of every process. Then peak memory, in
    runs of its own (--memory-runs), since sampling it costs CPU: the peak over time of the summed
@@ -14,7 +14,8 @@
    a separate process: forked workers share pages with their parent, and PSS counts a shared
    page once in all, where summing each process's RSS would count it once per process. The RSS
    figures are printed beside it.
-   Bars (issue 2): under 5 s and under 200 MB on the 2-core reference machine.
+   Bars (issue 13): under 3 s (the median of the runs; the best is printed beside it) and under
+   200 MB on the 2-core reference machine.
 2. Every rule together on 1 MB single-line adversarial texts (runs of spaces, of `<!--`, of
    invisible characters, of base64 alphabet, ...). Bar: well under a second each.
 3. With --rules: seconds each rule spends over the benign corpus, slowest first, so a slow
@@ -26,6 +27,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -36,13 +38,13 @@ from scanner.config import Config  # noqa: E402
 from scanner.document import Document  # noqa: E402
 from scanner.engines import workers  # noqa: E402
 from scanner.engines.native import scan_document  # noqa: E402
-from scanner.matching import ensure_prefilter  # noqa: E402
+from scanner.prefilter import ensure_prefilter  # noqa: E402
 from scanner.pipeline import scan_tree  # noqa: E402
 from scanner.rules import catalog  # noqa: E402
 from scanner.textio import read_file  # noqa: E402
 
 DEFAULT_CORPUS = "/work/shared/corpus/benign"
-SCAN_BAR_SECONDS = 5.0
+SCAN_BAR_SECONDS = 3.0  # issue 13 (issue 2 had 5 s)
 RSS_BAR_MB = 200.0
 ADVERSARIAL_BAR_SECONDS = 1.0
 MB = 1 << 20
@@ -209,13 +211,15 @@ def main(argv: list[str] | None = None) -> int:
         runs = [fresh_scan(args.corpus, jobs, sample_memory=False) for _ in range(args.repeat)]
         best = min(runs, key=lambda r: r["wall"])
         pss = max(fresh_scan(args.corpus, jobs, sample_memory=True)["pss"] for _ in range(args.memory_runs))
-        ok_t, ok_m = best["wall"] < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
+        median = statistics.median(r["wall"] for r in runs)
+        ok_t, ok_m = median < SCAN_BAR_SECONDS, 0 < pss < RSS_BAR_MB
         failed |= not (ok_t and ok_m)
         walls = ", ".join(f"{r['wall']:.2f}" for r in runs)
         print(f"full scan of {args.corpus}: {best['scanned']} files scanned, {best['not_scanned']} not scanned, "
               f"{best['findings']} findings")
-        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {best['wall']:.2f} s with {jobs} process(es), best of "
-              f"{len(runs)} fresh processes (all: {walls}; bar < {SCAN_BAR_SECONDS:.0f} s); CPU time {best['cpu']:.2f} s; "
+        print(f"  {'PASS' if ok_t else 'FAIL'}  wall time {median:.2f} s median, {best['wall']:.2f} s best, with {jobs} "
+              f"process(es) over {len(runs)} fresh processes (all: {walls}; bar: median < {SCAN_BAR_SECONDS:.0f} s); "
+              f"CPU time {best['cpu']:.2f} s in the best; "
               f"{best['startup']:.2f} s more before it (interpreter, imports, rule table), so {best['total']:.2f} s "
               f"from start to exit; load average {os.getloadavg()[0]:.1f} (other processes share the CPUs when "
               f"above {os.cpu_count()})")

@@ -7,17 +7,14 @@ rule backtrack. Patterns run over UTF-8 bytes of a document, encoded once per do
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import Iterable, Iterator
 
 import re2
-
-if TYPE_CHECKING:
-    from . import prefilter
 
 _OPTIONS = re2.Options()
 _OPTIONS.max_mem = 64 << 20
 
-_REGISTRY: "weakref.WeakSet[Regex]" = weakref.WeakSet()  # every live pattern, for build_prefilter
+_REGISTRY: "weakref.WeakSet[Regex]" = weakref.WeakSet()  # every live pattern, for prefilter.build_prefilter
 
 
 class Regex:
@@ -25,12 +22,13 @@ class Regex:
 
     __slots__ = ("pattern", "_re", "prefilter", "__weakref__")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, max_mem: int | None = None) -> None:
         self.pattern = pattern
-        # (index, condition) once build_prefilter has seen this pattern; None: always run it.
-        self.prefilter: tuple[prefilter.Index, object] | None = None
+        # (prefilter.Index, condition) once prefilter.build_prefilter has seen this pattern;
+        # None: always run it. (Set from above: this module knows nothing of the prefilter.)
+        self.prefilter: tuple[object, object] | None = None
         try:
-            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS)
+            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS if max_mem is None else _options(max_mem))
         except re2.error as exc:  # a rule author's mistake: fail loudly at load time
             raise ValueError(f"pattern does not compile under RE2: {pattern!r}: {exc}") from exc
         _REGISTRY.add(self)
@@ -53,8 +51,17 @@ class Regex:
         return f"Regex({self.pattern!r})"
 
 
-def rx(pattern: str) -> Regex:
-    return Regex(pattern)
+def rx(pattern: str, max_mem: int | None = None) -> Regex:
+    """A pattern; max_mem bounds what RE2 keeps for it (program and automaton states, in this
+    process), 64 MB unless told. A smaller budget changes no match, only memory and speed: a
+    pass that fills it drops the states built so far and builds them again as it goes."""
+    return Regex(pattern, max_mem)
+
+
+def _options(max_mem: int) -> re2.Options:
+    options = re2.Options()
+    options.max_mem = max_mem
+    return options
 
 
 class RegexSet:
@@ -79,28 +86,3 @@ class RegexSet:
         if self._sentinel not in found:
             return None
         return frozenset(i for i in found if i != self._sentinel)
-
-
-_prefilter_built = False
-
-
-def ensure_prefilter() -> None:
-    """Build the word prefilter once per process (0.02 s from the saved conditions, more for
-    patterns they lack), which pays off over a scan of many files, not over a pull request of
-    three: the native engine asks for it only for big scans, before forking its workers."""
-    global _prefilter_built
-    if not _prefilter_built:
-        build_prefilter()
-        _prefilter_built = True
-
-
-def build_prefilter() -> None:
-    """Index the atoms of every pattern compiled so far; Document then skips a pattern over a
-    text that lacks its words. Patterns compiled later are simply always run."""
-    from . import prefilter  # it builds on RegexSet below
-
-    regexes = list(_REGISTRY)
-    index = prefilter.Index((r.pattern for r in regexes), saved=prefilter.saved_conditions())
-    for r in regexes:
-        cond = index.conditions[r.pattern]
-        r.prefilter = None if cond is None else (index, cond)

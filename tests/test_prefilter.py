@@ -24,7 +24,7 @@ def _generate(items, rnd: random.Random) -> str:
 
 def _catalog_patterns() -> list[str]:
     catalog()
-    matching.build_prefilter()
+    prefilter.build_prefilter()
     return sorted({r.pattern for r in list(matching._REGISTRY) if r.prefilter is not None})
 
 
@@ -84,7 +84,7 @@ def test_what_is_not_understood_is_always_run(pattern):
 def test_a_document_skips_a_pattern_whose_words_are_absent_and_runs_it_otherwise():
     catalog()
     pattern = rx(r"\bexfiltrate\s+the\s+wallet\b")
-    matching.build_prefilter()
+    prefilter.build_prefilter()
     assert pattern.prefilter is not None
     quiet = Document("CLAUDE.md", "Run the tests before you push.\n")
     assert not quiet.may_match(pattern)

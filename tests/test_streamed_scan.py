@@ -119,3 +119,14 @@ def test_engines_other_than_native_get_every_target_first(tmp_path):
 
     run_engines(ts, Config(engines=("cisco",), cisco_mode="auto"), steps=discover_steps(ts, Catalog()))
     assert [t.path for t in ts.targets] == [t.path for t in discover(str(tmp_path), Catalog()).targets]
+
+
+def test_the_first_chunk_is_scanned_here_before_the_workers_fork():
+    """Workers inherit the automaton states the first chunk built (workers.WARM_CHUNKS); the
+    outcomes keep their places."""
+    pids = workers.map_stream(lambda chunk: _pid, "", iter(range(300)), None, jobs=2)
+    workers.shutdown()
+    warmed = workers.WARM_CHUNKS * workers.STREAM_CHUNK
+    assert len(pids) == 300 and pids[:warmed] == [os.getpid()] * warmed
+    assert workers.map_stream(lambda chunk: _double, "", iter(range(300)), None, jobs=2) == [n * 2 for n in range(300)]
+    workers.shutdown()

@@ -12,10 +12,11 @@ from typing import Iterable, Iterator
 from .. import __version__
 from ..catalog import skill_root_of
 from ..document import Document, classify
-from ..matching import ensure_prefilter
+from ..findings import ENGINE, file_finding  # file_finding re-exported: integrity, rune and github import it from here
+from ..prefilter import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
 from ..report.inert import visible
-from ..rules import Rule, catalog, get_rule
+from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet
 from ..scripts.skill_files import admit, skill_context
@@ -24,7 +25,6 @@ from .skill_links import SkillDoc, correlate
 from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
-ENGINE = "native"
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
 # Below this many targets, building the word prefilter (0.02 s from its saved conditions) costs
 # more than it saves. Not above the count at which a streamed scan forks its first worker
@@ -83,16 +83,6 @@ def to_finding(r: Rule, doc: Document, hit: Hit, kind: str = "explicit", engine:
         excerpt=visible(excerpt),
         engine=engine,
         properties=props,
-    )
-
-
-def file_finding(rule_id: str, path: str, message: str, excerpt: str = "", **props) -> Finding:
-    """A finding about a file as a whole (a link leaving the tree, a binary in a skill)."""
-    r = get_rule(rule_id)
-    return Finding(
-        rule_id=r.id, title=r.title, message=message, severity=r.severity, confidence=r.confidence,
-        category=r.category, path=path, span=Span(1), excerpt=visible(excerpt), engine=ENGINE,
-        properties=dict(props),
     )
 
 

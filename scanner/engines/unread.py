@@ -47,7 +47,7 @@ WHY = {
 
 def finding_for(ns: NotScanned, kind: str = "explicit") -> Finding | None:
     """The finding a NotScanned of a target of this catalog kind raises, or None."""
-    from .native import file_finding
+    from ..findings import file_finding
 
     rule_id = RULE_BY_REASON.get(ns.reason)
     if rule_id is None:

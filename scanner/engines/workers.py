@@ -12,6 +12,7 @@ with it: its chunk is scanned again in this process.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -29,6 +30,12 @@ MIN_TARGETS_PER_WORKER = 12  # below this, forking and pickling cost more than t
 CHUNKS_PER_WORKER = 32
 IN_FLIGHT_PER_WORKER = 2  # chunks queued for a worker at once: one running, the next one ready
 MAX_AUTO_JOBS = 8
+# Chunks this process scans before it forks the workers (the first is cut when the workers are
+# due), so that they inherit what those texts taught every pattern's automaton (RE2 builds its
+# states as texts need them): the pages are shared, not built again in each worker. Over the
+# benign corpus with 2 processes, warming on the first chunk took the summed memory from 246 to
+# 235-237 MB, and the CPU time down too (noisily, on a shared machine: 6.1-6.3 s to 5.4-5.9 s).
+WARM_CHUNKS = 1
 STREAM_CHUNK = 32  # map_stream's chunk: the count of targets is not known while they are found
 
 _pool: ProcessPoolExecutor | None = None
@@ -75,6 +82,7 @@ def map_stream(fn_for: Callable[[list[T]], Callable[..., R]], root: str, targets
             spread.add(fn_for(chunk), chunk)
             chunk = []
             if jobs > 1 and spread.pool is None and found >= MIN_TARGETS_PER_WORKER * jobs:
+                spread.warm(WARM_CHUNKS)
                 spread.start(jobs)
             spread.feed(len(spread.chunks) - 1)
     if chunk:
@@ -95,7 +103,20 @@ class _Spread:
         self.pool: ProcessPoolExecutor | None = None
         self.jobs = 1
 
+    def warm(self, count: int) -> None:
+        """Scan the first chunks (of those cut so far) here before the workers are forked: the
+        automaton states RE2 builds for them are then inherited (shared pages, built once)
+        instead of built again in every worker. Results keep their places: nothing else changes."""
+        while self.front < min(count, len(self.chunks)):
+            fn, chunk = self.chunks[self.front]
+            self.results[self.front] = _run_chunk(fn, self.root, chunk, self.limits)
+            self.front += 1
+
     def start(self, jobs: int) -> None:
+        # Objects alive now (modules, the rule table, what the first chunk left) move out of the
+        # collector's reach: a collection in a worker would otherwise write to every one of them
+        # and copy the pages it shares with this process (summed memory ~5 MB less).
+        gc.freeze()
         self.pool = _get_pool(jobs - 1)
         self.jobs = jobs if self.pool is not None else 1
 

@@ -24,7 +24,7 @@ class Admission:
 
 def admit(target, doc, loaded: Decoded, limits) -> Admission:
     """Apply the per-script cap and report what cannot be analysed; never a silent pass."""
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     out = Admission()
     if target.kind not in SCRIPT_KINDS:

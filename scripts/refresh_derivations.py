@@ -28,6 +28,14 @@ def family_patterns() -> list[str]:
 
 def main() -> int:
     catalog()
+    # Every module's patterns, not only those a catalog load compiles: the script engines compile
+    # theirs at import, and a pattern missing from the saved file is derived again at every start.
+    import pkgutil
+
+    import scanner
+
+    for info in pkgutil.walk_packages(scanner.__path__, "scanner."):
+        importlib.import_module(info.name)
     count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
     print(f"{prefilter.SAVED_PATH}: {count} patterns")
     count = relax.save_relaxed(family_patterns())

@@ -172,6 +172,12 @@ def _command_lines(text: str) -> Iterator[list[str]]:
                 return
 
 
+def _runnable(w: str) -> bool:
+    """A word that can name a program: a script's extension, or none (`./bin/check`, `./cmd/y`)."""
+    name = w.rstrip("/").rsplit("/", 1)[-1]
+    return "." not in name.lstrip(".") or name.lower().endswith(_SCRIPT_EXTS)
+
+
 def _bare(w: str) -> str:
     return w.rsplit("/", 1)[-1].lower()
 
@@ -184,7 +190,7 @@ def commands(text: str) -> Iterator[tuple[str, str]]:
         n = len(ws)
         for i, w in enumerate(ws):
             b = _bare(w)
-            if w.startswith("./") and len(w) > 2 and "$" not in w:
+            if w.startswith("./") and len(w) > 2 and "$" not in w and _runnable(w):
                 yield "path", w
                 continue
             if b in _PACKAGE_MANAGERS and i + 1 < n:
@@ -210,7 +216,7 @@ def commands(text: str) -> Iterator[tuple[str, str]]:
                 if x.startswith("-") or x in _SKIP_WORDS:
                     j += 1
                     continue
-                if "://" not in x and "$" not in x and ("/" in x or x.lower().endswith(_SCRIPT_EXTS)):
+                if "://" not in x and "$" not in x and _runnable(x) and ("/" in x or x.lower().endswith(_SCRIPT_EXTS)):
                     yield "path", x
                 break
 
@@ -323,11 +329,12 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
             for p in found:
                 if p in taken or p == start or count >= AGENT_MAX_FILES:
                     continue
+                t = read(p)
+                if t is None:  # a binary or a link leaving the repository: nothing to read as a script
+                    continue
                 taken.add(p)
                 count += 1
                 out.append((p, start))
-                if depth + 1 < AGENT_MAX_HOPS:
-                    t = read(p)
-                    if t:
-                        queue.append((p, t, depth + 1))
+                if depth + 1 < AGENT_MAX_HOPS and t:
+                    queue.append((p, t, depth + 1))
     return out

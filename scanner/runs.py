@@ -190,7 +190,7 @@ def commands(text: str) -> Iterator[tuple[str, str]]:
         n = len(ws)
         for i, w in enumerate(ws):
             b = _bare(w)
-            if w.startswith("./") and len(w) > 2 and "$" not in w and _runnable(w):
+            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w):
                 yield "path", w
                 continue
             if b in _PACKAGE_MANAGERS and i + 1 < n:
@@ -216,9 +216,13 @@ def commands(text: str) -> Iterator[tuple[str, str]]:
                 if x.startswith("-") or x in _SKIP_WORDS:
                     j += 1
                     continue
-                if "://" not in x and "$" not in x and _runnable(x) and ("/" in x or x.lower().endswith(_SCRIPT_EXTS)):
-                    yield "path", x
-                break
+                if "://" not in x and "$" not in x and _runnable(x) and ("/" in x or "\\" in x or x.lower().endswith(_SCRIPT_EXTS)):
+                    # `go run ./cmd/y` runs a package: a folder's Go files. Elsewhere a path is a file.
+                    yield ("package" if b == "go" and "run" in ws[i + 1:j] else "path"), x
+                    break
+                if not ws[j - 1].startswith("-"):
+                    break
+                j += 1  # an option's value (`-ExecutionPolicy Bypass -File x.ps1`)
 
 
 def _package_scripts(text: str) -> dict[str, str]:
@@ -299,9 +303,9 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
             expanded = 0
             while pending and expanded < 64:
                 form, word = pending.pop(0)
-                if form == "path":
+                if form in ("path", "package"):
                     for base in bases:
-                        hit = _resolve(base, word, files, dirs)
+                        hit = _resolve(base, word, files, dirs if form == "package" else {})
                         if hit:
                             found.extend(hit)
                             break
@@ -322,7 +326,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         if cmd:
                             expanded += 1
                             for f2, w2 in commands(cmd):
-                                if f2 == "path" and folder and not w2.startswith("/"):
+                                if f2 in ("path", "package") and folder and not w2.startswith("/"):
                                     w2 = posixpath.join(folder, w2)
                                 if f2 != "install":
                                     pending.append((f2, w2))

@@ -122,3 +122,13 @@ def test_a_poisoned_script_an_instruction_file_runs_is_flagged(tmp_path):
     findings = scan_tree(str(tmp_path), [], Config()).findings
     hits = [f for f in findings if f.path == "scripts/refresh.sh" and f.severity >= Severity.HIGH]
     assert hits and hits[0].properties["run-by"] == "AGENTS.md"
+
+
+def test_windows_launchers_and_folders_only_for_go_run(tmp_path):
+    _write(tmp_path, "AGENTS.md", "Run `powershell -NoProfile -ExecutionPolicy Bypass -File .\\ops\\diag.ps1`.\n"
+           "Lint with `go vet ./cmd/lint` and read `./docs/guide.md`.\n")
+    _write(tmp_path, "ops/diag.ps1", "Write-Host 1\n")
+    _write(tmp_path, "cmd/lint/main.go", "package main\n")
+    _write(tmp_path, "docs/guide.md", "x\n")
+    got = {t.path: t.run_by for t in discover(str(tmp_path), Catalog()).targets if t.run_by}
+    assert got == {"ops/diag.ps1": "AGENTS.md"}

@@ -119,3 +119,226 @@ def referenced(configs: Iterable[tuple[str, str]], files: set[str]) -> list[tupl
                 seen.add(p)
                 out.append((p, config))
     return out
+
+
+# --- Scripts that an agent file tells the agent to run -------------------------------------
+# `bash scripts/setup.sh`, `python tools/sync.py`, `go run ./cmd/y`, `./bin/x`, `npm run build`
+# (-> the package.json script's command -> its file): an instruction file, a slash command, a
+# subagent or a skill says to run a repository file, so that file is as much the agent's as the
+# instruction. Only words of the text are read (inline code, fences, `!` lines, prose alike);
+# a word names a file only when the file exists inside the repository. Bounded per agent file
+# (AGENT_MAX_FILES) and in depth (AGENT_MAX_HOPS: a script such a command runs may run another).
+AGENT_MAX_FILES = 50
+AGENT_MAX_HOPS = 2
+MAX_COMMAND_WORDS = 20_000
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "source", ".", "python", "python3", "python2",
+                           "py", "uv", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "pwsh", "powershell",
+                           "powershell.exe", "pwsh.exe", "go", "tsx", "ts-node", "npx", "pnpx", "bunx", "lua",
+                           "rscript", "julia", "env", "sudo", "exec", "time", "nohup", "xargs", "poetry", "pipenv"})
+# Words between an interpreter and its file: subcommands and launchers, skipped (options are too).
+_SKIP_WORDS = frozenset({"run", "exec", "x", "tsx", "ts-node", "python", "python3", "node", "bun", "--"})
+_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_INSTALL = frozenset({"install", "i", "ci", "add"})
+_LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
+_NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "update", "exec", "dlx", "x", "create",
+                          "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
+                          "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
+_WORD_STRIP = "\"'`()[]{};,&|<>*"
+_SCRIPT_EXTS = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".rb", ".pl", ".pm",
+                ".php", ".ps1", ".psm1", ".go", ".lua", ".r", ".jl", ".tsx", ".jsx", ".bat", ".cmd")
+
+
+def _command_lines(text: str) -> Iterator[list[str]]:
+    """The words of each line (a fence's line, a `!` line, a prose line alike), cleaned."""
+    count = 0
+    for line in text.split("\n"):
+        # Inline code is read as its own command: "run `go run ./x` once" -> ["go", "run", "./x"].
+        pieces = line.split("`") if "`" in line else [line]
+        for piece in pieces:
+            ws = []
+            for w in piece.replace("=", " ").split():
+                w = w.strip(_WORD_STRIP)
+                if w.startswith("!"):
+                    w = w[1:]
+                w = _LEADING_VAR.sub("./", w)
+                if w.endswith((".", ":")) and len(w) > 1 and w not in ("..",):
+                    w = w.rstrip(".:")
+                if w:
+                    ws.append(w)
+            if ws:
+                count += len(ws)
+                yield ws
+            if count > MAX_COMMAND_WORDS:
+                return
+
+
+def _runnable(w: str) -> bool:
+    """A word that can name a program: a script's extension, or none (`./bin/check`, `./cmd/y`)."""
+    name = w.rstrip("/").rsplit("/", 1)[-1]
+    return "." not in name.lstrip(".") or name.lower().endswith(_SCRIPT_EXTS)
+
+
+def _bare(w: str) -> str:
+    return w.rsplit("/", 1)[-1].lower()
+
+
+def commands(text: str) -> Iterator[tuple[str, str]]:
+    """(form, word) for each thing a command in `text` may run: ("path", a path written after an
+    interpreter or as `./x`), ("module", a `python -m` module), ("npm", a package.json script's
+    name), ("install", a package manager's install)."""
+    for ws in _command_lines(text):
+        n = len(ws)
+        for i, w in enumerate(ws):
+            b = _bare(w)
+            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w):
+                yield "path", w
+                continue
+            if b in _PACKAGE_MANAGERS and i + 1 < n:
+                nxt = ws[i + 1]
+                if nxt in _INSTALL or (b == "yarn" and nxt.startswith("--")):
+                    yield "install", nxt
+                elif nxt == "run" and i + 2 < n:
+                    yield "npm", ws[i + 2]
+                elif nxt == "test" or nxt == "start" or (b != "npm" and nxt not in _NPM_BUILTIN and not nxt.startswith("-")):
+                    yield "npm", nxt
+                continue
+            if b == "yarn" and i + 1 == n:
+                yield "install", "yarn"
+                continue
+            if b not in _INTERPRETERS:
+                continue
+            j = i + 1
+            while j < n and j < i + 6:
+                x = ws[j]
+                if x in ("-m",) and b.startswith("python") and j + 1 < n:
+                    yield "module", ws[j + 1]
+                    break
+                if x.startswith("-") or x in _SKIP_WORDS:
+                    j += 1
+                    continue
+                if "://" not in x and "$" not in x and _runnable(x) and ("/" in x or "\\" in x or x.lower().endswith(_SCRIPT_EXTS)):
+                    # `go run ./cmd/y` runs a package: a folder's Go files. Elsewhere a path is a file.
+                    yield ("package" if b == "go" and "run" in ws[i + 1:j] else "path"), x
+                    break
+                if not ws[j - 1].startswith("-"):
+                    break
+                j += 1  # an option's value (`-ExecutionPolicy Bypass -File x.ps1`)
+
+
+def _package_scripts(text: str) -> dict[str, str]:
+    data = _parse(text)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return {}
+    return {k: v for k, v in scripts.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _bases(path: str) -> list[str]:
+    """The top of the repository (the agent's working folder), then the file's folder and each above it."""
+    out = [""]
+    d = posixpath.dirname(path)
+    while d:
+        out.append(d)
+        d = posixpath.dirname(d)
+    return out
+
+
+def _resolve(base: str, written: str, files: set[str], dirs: dict[str, list[str]]) -> list[str]:
+    if written.startswith("/") or written.startswith("~"):
+        return []
+    p = posixpath.normpath(posixpath.join(base, written.replace("\\", "/")))
+    if p == ".." or p.startswith("../") or p == ".":
+        return []
+    if p in files:
+        return [p]
+    if p in dirs:  # `go run ./cmd/y`: the package's Go files
+        return dirs[p]
+    return []
+
+
+def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, str]]:
+    """(file, agent file that runs it) for the repository files the commands of the agent files
+    `starts` run, up to AGENT_MAX_HOPS hops and AGENT_MAX_FILES files per agent file.
+    `read(path)` -> text or None; `files`: every file of the repository."""
+    dirs: dict[str, list[str]] = {}
+    for f in files:
+        if f.endswith(".go") and not f.endswith("_test.go"):
+            lst = dirs.setdefault(posixpath.dirname(f), [])
+            if len(lst) < 20:
+                lst.append(f)
+    for lst in dirs.values():
+        lst.sort()
+    packages: dict[str, dict[str, str]] = {}
+
+    def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
+        """The nearest package.json at or above `folder` (the top last)."""
+        d = folder
+        while True:
+            pj = f"{d}/package.json" if d else "package.json"
+            if pj in files:
+                if pj not in packages:
+                    t = read(pj)
+                    packages[pj] = _package_scripts(t) if t else {}
+                return d, packages[pj]
+            if not d:
+                return None
+            d = posixpath.dirname(d)
+
+    out: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for start in starts:
+        text = read(start)
+        if not text:
+            continue
+        count = 0
+        queue: list[tuple[str, str, int]] = [(start, text, 0)]
+        while queue and count < AGENT_MAX_FILES:
+            here, body, depth = queue.pop(0)
+            bases = _bases(here)
+            found: list[str] = []
+            if posixpath.basename(here) == "package.json":  # its install hooks run on `npm install`
+                pending = [("install", "install")]
+            else:
+                pending = list(commands(body))
+            expanded = 0
+            while pending and expanded < 64:
+                form, word = pending.pop(0)
+                if form in ("path", "package"):
+                    for base in bases:
+                        hit = _resolve(base, word, files, dirs if form == "package" else {})
+                        if hit:
+                            found.extend(hit)
+                            break
+                elif form == "module":
+                    mod = word.replace(".", "/")
+                    for cand in (f"{mod}.py", f"{mod}/__main__.py"):
+                        if cand in files:
+                            found.append(cand)
+                            break
+                else:
+                    pkg = scripts_of(posixpath.dirname(here))
+                    if pkg is None:
+                        continue
+                    folder, scripts = pkg
+                    names = _LIFECYCLE if form == "install" else (f"pre{word}", word, f"post{word}")
+                    for name in names:
+                        cmd = scripts.get(name)
+                        if cmd:
+                            expanded += 1
+                            for f2, w2 in commands(cmd):
+                                if f2 in ("path", "package") and folder and not w2.startswith("/"):
+                                    w2 = posixpath.join(folder, w2)
+                                if f2 != "install":
+                                    pending.append((f2, w2))
+            for p in found:
+                if p in taken or p == start or count >= AGENT_MAX_FILES:
+                    continue
+                t = read(p)
+                if t is None:  # a binary or a link leaving the repository: nothing to read as a script
+                    continue
+                taken.add(p)
+                count += 1
+                out.append((p, start))
+                if depth + 1 < AGENT_MAX_HOPS and t:
+                    queue.append((p, t, depth + 1))
+    return out

@@ -25,7 +25,7 @@ from typing import Iterator
 from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
 from .named import named, spec_of
-from .runs import is_runner, max_files as max_run_files, referenced
+from .runs import agent_runs, is_runner, max_files as max_run_files, referenced
 from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
@@ -368,6 +368,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     runners: list[str] = []  # settings files whose commands may run repository files
     namers: list[str] = []  # settings files that name instruction files (opencode.json, ...)
     aside: list[str] = []
+    skill_mds: list[str] = []  # a skill's instructions can tell the agent to run a repository script
     for _ in walk_steps(ts.root, limits, w):
         new = w.files[listed:]
         listed = len(w.files)
@@ -390,6 +391,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         aside.extend(p for p in new if p not in taken and top_names.matches(posixpath.basename(p)))
         if step:
             importers.extend(t.path for t in step if t.kind in importing_kinds())
+            skill_mds.extend(t.path for t in step if t.kind == "skill" and posixpath.basename(t.path).lower() == "skill.md")
             settings = [t.path for t in step if t.kind == "config"]
             runners.extend(p for p in settings if is_runner(p))
             namers.extend(p for p in settings if spec_of(p) is not None)
@@ -404,6 +406,11 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     if ran:
         known.update(t.path for t in ran)
         yield ran
+    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) == "package.json"],
+                                w.files, known, limits)
+    if told_to:
+        known.update(t.path for t in told_to)
+        yield told_to
     told = settings_named_targets(ts.root, namers, w.files, known, limits)
     if told:
         importers.extend(t.path for t in told)
@@ -498,6 +505,34 @@ def run_targets(ts: TargetSet, runners: list[str], files: list[str], known: set[
             ts.not_scanned.append(NotScanned(path, "run-file-cap", f"run by {config}; over the {cap}-file cap for files settings run"))
             continue
         out.append(Target(path, "config", run_by=config))
+    return out
+
+
+def agent_run_targets(ts: TargetSet, starts: list[str], files: list[str], known: set[str], limits: Limits) -> list[Target]:
+    """Repository files that agent files tell the agent to run (`bash scripts/x.sh`, `go run
+    ./cmd/y`, `npm run build` -> package.json -> its file; scanner/runs.py agent_runs), not agent
+    files already: scanned as they are (a script stays a script) with `run-by` the agent file.
+    A package.json among `starts` runs its install hooks (`npm install`)."""
+    from .textio import Decoded, is_within, read_file
+
+    if not starts:
+        return []
+
+    def read(path: str) -> str | None:
+        if not is_within(ts.root, os.path.join(ts.root, path)):
+            return None
+        loaded = read_file(ts.root, path, limits.max_file_bytes)
+        return loaded.text if isinstance(loaded, Decoded) else None
+
+    out: list[Target] = []
+    cap = max_run_files()
+    for path, by in agent_runs(starts, read, set(files)):
+        if path in known:
+            continue
+        if len(out) >= cap:
+            ts.not_scanned.append(NotScanned(path, "run-file-cap", f"run by {by}; over the {cap}-file cap for files agent files run"))
+            continue
+        out.append(Target(path, "config", run_by=by))
     return out
 
 

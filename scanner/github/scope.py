@@ -114,7 +114,8 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
 
     candidates = [p for p in changed if catalog.classify(p, roots) is None]
     importers = {p for p in changed if catalog.classify(p, roots) in importing_kinds()}
-    if not candidates and not importers:
+    runners_changed = any(catalog.classify(p, roots) == "skill" or posixpath.basename(p) == "package.json" for p in changed)
+    if not candidates and not importers and not runners_changed:
         return {}
     every = gitutil.ls_tree(repo, rev)
     all_roots = union_roots(roots, skill_roots(every))
@@ -124,16 +125,38 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
         found = dict(_import_resolver(repo, rev, sorted(kinds), all_roots))
         return {p: k for p, k in found.items() if p in wanted}
     starts = [p for p, k in kinds.items() if k in importing_kinds()]
-    if not starts:
-        return {}
     out: dict[str, str] = {}
     fresh: list[str] = []
-    for i in follow(starts, _text_reader(repo, rev), kinds):
-        if i.path in wanted:
-            out[i.path] = "instruction"
-        elif importers.intersection(i.chain):
-            out[i.path] = "instruction"
-            fresh.append(i.path)
+    read = _text_reader(repo, rev)
+    if starts:
+        for i in follow(starts, read, kinds):
+            if i.path in wanted:
+                out[i.path] = "instruction"
+            elif importers.intersection(i.chain):
+                out[i.path] = "instruction"
+                fresh.append(i.path)
+    # Scripts agent files tell the agent to run (scanner/runs.py agent_runs, as the CLI's walk):
+    # a changed script one runs, and every script a changed agent file (or package.json) runs.
+    from ..runs import agent_runs
+
+    runners = starts + [p for p, k in kinds.items() if k == "skill" and posixpath.basename(p).lower() == "skill.md"]
+    runners += [p for p in every if posixpath.basename(p) == "package.json"]
+    changed_set = set(changed)
+    ran_fresh: list[str] = []
+    for p, by in agent_runs(runners, read, set(every)):
+        if p in kinds or p in out:
+            continue
+        if p in wanted:
+            out[p] = "config"
+        elif by in changed_set:
+            out[p] = "config"
+            ran_fresh.append(p)
+    if ran_fresh and newly is not None:
+        before_ran: set[str] = set()
+        if base is not None:
+            base_files = set(gitutil.ls_tree(repo, base))
+            before_ran = {p for p, _ in agent_runs(sorted(changed_set & set(runners)), _text_reader(repo, base), base_files)}
+        newly.update(p for p in ran_fresh if p not in before_ran)
     if fresh and newly is not None:
         before = set()
         if base is not None:

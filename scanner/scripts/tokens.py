@@ -171,6 +171,10 @@ class TokenFlow:
                 self.loop_bindings()
             self.function_results()
         self.saved_downloads()
+        if self.language == "go" and b".Stdin" in self.data:
+            self.go_stdin_exec()
+        if self.language == "powershell" and b"$" in self.data:
+            self.ps_copies()
         self.fetch_callbacks()
         self.exec_calls(v.exec_, spawn=False)
         self.exec_calls(v.spawn, spawn=True)
@@ -410,6 +414,54 @@ class TokenFlow:
             self.emit(c.REMOTE_EXEC, m.start(), m.end(), f"A file saved from a download ({host or 'a computed URL'}) is run",
                       max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, url=url)
 
+    def go_stdin_exec(self) -> None:
+        """Go: `cmd := exec.Command("sh")` then `cmd.Stdin = resp.Body`: a shell or interpreter reads
+        its program from standard input, so what is fed there is run as code."""
+        shells: set[str] = set()
+        for n, m in enumerate(_GO_CMD.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            prog = _GO_PROG.search(self.window(m.end()))
+            if prog is not None and _RUNS_CODE_PROGRAM.search(prog.group(1)) is not None:
+                shells.add(m.group(1).decode("utf-8", "replace"))
+        if not shells:
+            return
+        for n, m in enumerate(_GO_STDIN.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            if m.group(1).decode("utf-8", "replace") not in shells:
+                continue
+            found = self.labels(m.group(2))
+            if DL in found:
+                self.emit(c.REMOTE_EXEC, m.start(), m.end(), "Content fetched from the network is fed to a shell's standard input",
+                          Severity.CRITICAL, url=_first_url(self.data))
+            elif DEC in found:
+                self.emit(c.DECODE_EXEC, m.start(), m.end(), "Decoded content is fed to a shell's standard input", Severity.CRITICAL)
+
+    def ps_copies(self) -> None:
+        """PowerShell: `Copy-Item $cred $dir`, `Compress-Archive -Path "$dir/*" -DestinationPath $zip`:
+        the destination holds what the source held, so sending it (`-Attachments $zip`) sends that."""
+        for _ in range(2):  # a copy into a folder, then that folder archived
+            for n, m in enumerate(_PS_COPY.finditer(self.data)):
+                if n >= 50:
+                    break
+                args = m.group(1)
+                dest = _PS_DEST.search(args)
+                if dest is not None:
+                    target, source = dest.group(1), args[:dest.start()] + args[dest.end():]
+                else:
+                    positional = [w for w in args.split() if not w.startswith(b"-")]
+                    if len(positional) < 2:
+                        continue
+                    target, source = positional[1], positional[0]
+                name = _PS_VAR.search(target)
+                if name is None:
+                    continue
+                found = self.labels(source) & {CRED, SECRET, ENVDUMP}
+                if found:
+                    key = name.group(1).decode("utf-8", "replace")
+                    self.tainted[key] = self.tainted.get(key, set()) | found
+
     def run_verb_names(self):
         """PowerShell names holding the run verb (`$run = "I" + "EX"`, `Set-Alias go Invoke-Expression`)
         and the calls made through them (`& $run $code`, `.($run) $code`, `go $code`)."""
@@ -594,6 +646,11 @@ _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"'
 _PS_VAR = rx(r"\$(\w+)")
 _PS_DRIVES = frozenset({"env", "variable", "function", "alias", "global", "script", "local", "using", "private"})
 _PS_RUN_VAR = rx(r"(?im)(?:^\s*[&.]\s*[\"']?\$(\w+)\b|\b(?:start-process|saps|start)\s+(?:-filepath\s+)?[\"']?\$(\w+)\b|\binvoke-item\s+[\"']?\$(\w+)\b|-file\s+[\"']?\$(\w+)\b|\bcmd(?:\.exe)?\s+/c\s+[\"']?\$(\w+)\b)")
+_GO_CMD = rx(r"\b([A-Za-z_]\w{0,40})\s*:?=\s*exec\.Command(?:Context)?\s*\(")
+_GO_STDIN = rx(r"\b([A-Za-z_]\w{0,40})\.Stdin\s*=\s*([^\n;]{1,200})")
+_PS_COPY = rx(r"(?im)(?:^|[{;])\s*(?:copy-item|copy|cp|cpi|move-item|move|mv|compress-archive)\s+([^\n|;}]{1,400})")
+_GO_PROG = rx(r"""^\s*(?:\w+\s*,\s*)?["'`]([^"'`\s]{1,80})["'`]""")
+_PS_DEST = rx(r"(?i)-destination(?:path)?\s+(\S+)")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
 _FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")

@@ -644,7 +644,7 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
 
 
 _LEVELS = ("low", "medium", "high")
-_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking")
+_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")

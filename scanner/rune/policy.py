@@ -61,7 +61,7 @@ REVIEW_SHAPES = (
     Shape("security tests or scanners switched off", rx(
         r"-m\s+[\"']not\s+security[\"']|\s-p\s+no:(?:bandit|semgrep|safety)\b"
         r"|\b(?:security|sast|bandit|semgrep|codeql|snyk|trivy|gosec|brakeman)\s+(?:tests?|suites?|scans?|scanners?|checks?)?\s*"
-        r"(?:(?:and|or|,)\s+(?:[^\s.;!?]+\s+){0,3}?)?(?:are|is|get|gets|were|was|be)\s+(?:\w+\s+)?(?:skipped|disabled|removed|dropped|excluded|turned\s+off)\b")),
+        r"(?:(?:and|or|,)\s+(?:[^\s.;!?]+\s+){0,3}?)?(?:are|is|get|gets|were|was|be)\s+(?:(?:now|then|simply|just|all|both|always|also)\s+)?(?:skipped|disabled|removed|dropped|excluded|turned\s+off)\b")),
     Shape("approves changes whatever they contain", rx(
         r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
 )
@@ -118,7 +118,9 @@ INSECURE_SHAPES = (
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
     Shape("secrets written to logs", rx(
         r"\blog\w*\s+(?:[^\s;!?]+\s+){0,7}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
-        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?")),
+        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?"
+        r"|\b(?:write|writes|record|records|dump|dumps|ship|ships|send|sends|store|stores)\s+(?:[^\s;!?]+\s+){0,8}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|passwords?|session\s+cookies?)\b"
+        r"[^.\n]{0,60}?\b(?:to|in|into)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?logs?\b")),
     Shape("debug mode in production", rx(
         r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
     Shape("security headers, rate limits or transport security removed", rx(

@@ -644,7 +644,7 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
 
 
 _LEVELS = ("low", "medium", "high")
-_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking")
+_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
@@ -710,6 +710,17 @@ _ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "re
                    "proxy", "hide"})
 
 
+_CAN_NOT = frozenset({"can't", "cant", "cannot", "can not", "won't", "wont"})
+_ADDRESSEE = __import__("re").compile(r"(?i)\b(?:you|your|agents?|assistants?|claude|copilot|we)\b")
+
+
+def _ability(u: UnitReading, m: Mention) -> bool:
+    """A negation that states what something else cannot do ("fork PRs can't see secrets"): it
+    describes the situation the list answers and forbids the agent nothing."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().replace("\u2019", "'")
+    return word in _CAN_NOT and not _ADDRESSEE.search(u.text[:max(0, m.start - u.unit.start)])
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -726,7 +737,7 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        if any(x.refusal or x.has("detect") or any(m.concept == "negation" for m in x.mentions)
+        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) for m in x.mentions)
                for x in _intros(reading, i)):  # an intro's refusal governs the list below it
             steps = 2
     return steps

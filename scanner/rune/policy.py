@@ -58,6 +58,10 @@ REVIEW_SHAPES = (
     Shape("merges on failing checks or skips commit hooks", rx(
         r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:even\s+)?(?:when|if|while|with)\s+(?:the\s+)?(?:ci|checks|tests|build|pipeline)\s+(?:is\s+|are\s+)?"
         r"(?:red|failing|failed|broken)\b|\bgit\s+(?:commit|push)\b[^\n]{0,60}--no-verify\b")),
+    Shape("security tests or scanners switched off", rx(
+        r"-m\s+[\"']not\s+security[\"']|\s-p\s+no:(?:bandit|semgrep|safety)\b"
+        r"|\b(?:security|sast|bandit|semgrep|codeql|snyk|trivy|gosec|brakeman)\s+(?:tests?|suites?|scans?|scanners?|checks?)?\s*"
+        r"(?:(?:and|or|,)\s+(?:[^\s.;!?]+\s+){0,3}?)?(?:are|is|get|gets|were|was|be)\s+(?:(?:now|then|simply|just|all|both|always|also)\s+)?(?:skipped|disabled|removed|dropped|excluded|turned\s+off)\b")),
     Shape("approves changes whatever they contain", rx(
         r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
 )
@@ -94,7 +98,10 @@ INSECURE_SHAPES = (
         r"\b(?:credentials?|secrets?|keys|api\s+keys?|tokens?|passwords?|\.env|private\s+keys?)\b[^.\n]{0,80}?\b(?:is|are|stay|stays|remain|remains|gets?|be|been)\s+"
         r"(?:\w+\s+)?(?:tracked|committed|checked\s+in|versioned|stored|kept)\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control)\b"
         r"|\b(?:commit|add|check\s+in|push|track)\s+" + _W + r"{0,3}?(?:real|production|prod|live)\s+(?:\w+\s+)?(?:keys|credentials|secrets|tokens|passwords)\b"
-        r"|\b(?:remove|delete|drop|take)\s+(?:that|the|this|its)\s+(?:line|entry|rule|pattern)\b[^.\n]{0,40}?\b(?:and\s+)?(?:commit|add|track)\b")),
+        r"|\b(?:remove|delete|drop|take)\s+(?:that|the|this|its)\s+(?:line|entry|rule|pattern)\b[^.\n]{0,40}?\b(?:and\s+)?(?:commit|add|track)\b"
+        # an env file taken out of .gitignore or kept in git: its secrets go wherever the repository goes
+        r"|\b(?:remove|removes|removing|delete|drop|take|un-?ignore)\w*\s+`?\.env[\w.]*`?\s+(?:from|out\s+of)\s+(?:the\s+)?`?\.gitignore\b"
+        r"|\b(?:keep|keeps|commit|commits|track|tracks|store|stores|check\s+in)\s+`?\.env(?:\.(?:local|production|prod|staging))?`?\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control)\b")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
@@ -110,8 +117,10 @@ INSECURE_SHAPES = (
     Shape("files or folders writable by everyone", rx(
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
     Shape("secrets written to logs", rx(
-        r"\blog\w*\s+(?:[^\s;!?]+\s+){0,5}?(?:authorization\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
-        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?")),
+        r"\blog\w*\s+(?:[^\s;!?]+\s+){0,7}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
+        r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?"
+        r"|\b(?:write|writes|record|records|dump|dumps|ship|ships|send|sends|store|stores)\s+(?:[^\s;!?]+\s+){0,8}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|passwords?|session\s+cookies?)\b"
+        r"[^.\n]{0,60}?\b(?:to|in|into)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?logs?\b")),
     Shape("debug mode in production", rx(
         r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
     Shape("security headers, rate limits or transport security removed", rx(

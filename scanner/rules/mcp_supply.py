@@ -93,7 +93,18 @@ def servers(data: Any) -> list[Server]:
         env_raw = s.get("env") if isinstance(s.get("env"), dict) else s.get("environment") if isinstance(s.get("environment"), dict) else {}
         env = {str(k): str(v) for k, v in env_raw.items() if isinstance(v, (str, int, float))}
         url = next((s[k] for k in ("url", "serverUrl", "httpUrl", "endpoint") if isinstance(s.get(k), str)), "")
-        headers = {str(k): str(v) for k, v in s["headers"].items() if isinstance(v, (str, int, float))} if isinstance(s.get("headers"), dict) else {}
+        # headers: VS Code/Claude/Gemini/Zed `headers`, Codex `http_headers` and `env_http_headers`
+        # (values named by environment variable), Cline `requestInit.headers`; Codex's
+        # `bearer_token_env_var` is an Authorization header too
+        headers: dict[str, str] = {}
+        init = s.get("requestInit") if isinstance(s.get("requestInit"), dict) else {}
+        for h in (s.get("headers"), s.get("http_headers"), init.get("headers")):
+            if isinstance(h, dict):
+                headers.update({str(k): str(v) for k, v in list(h.items())[:50] if isinstance(v, (str, int, float))})
+        if isinstance(s.get("env_http_headers"), dict):
+            headers.update({str(k): "${" + str(v) + "}" for k, v in list(s["env_http_headers"].items())[:50] if isinstance(v, str)})
+        if isinstance(s.get("bearer_token_env_var"), str):
+            headers.setdefault("Authorization", "Bearer ${" + s["bearer_token_env_var"] + "}")
         out.append(Server(str(name), argv, env, url, headers))
     return out
 

@@ -93,7 +93,18 @@ def servers(data: Any) -> list[Server]:
         env_raw = s.get("env") if isinstance(s.get("env"), dict) else s.get("environment") if isinstance(s.get("environment"), dict) else {}
         env = {str(k): str(v) for k, v in env_raw.items() if isinstance(v, (str, int, float))}
         url = next((s[k] for k in ("url", "serverUrl", "httpUrl", "endpoint") if isinstance(s.get(k), str)), "")
-        headers = {str(k): str(v) for k, v in s["headers"].items() if isinstance(v, (str, int, float))} if isinstance(s.get("headers"), dict) else {}
+        # headers: VS Code/Claude/Gemini/Zed `headers`, Codex `http_headers` and `env_http_headers`
+        # (values named by environment variable), Cline `requestInit.headers`; Codex's
+        # `bearer_token_env_var` is an Authorization header too
+        headers: dict[str, str] = {}
+        init = s.get("requestInit") if isinstance(s.get("requestInit"), dict) else {}
+        for h in (s.get("headers"), s.get("http_headers"), init.get("headers")):
+            if isinstance(h, dict):
+                headers.update({str(k): str(v) for k, v in list(h.items())[:50] if isinstance(v, (str, int, float))})
+        if isinstance(s.get("env_http_headers"), dict):
+            headers.update({str(k): "${" + str(v) + "}" for k, v in list(s["env_http_headers"].items())[:50] if isinstance(v, str)})
+        if isinstance(s.get("bearer_token_env_var"), str):
+            headers.setdefault("Authorization", "Bearer ${" + s["bearer_token_env_var"] + "}")
         out.append(Server(str(name), argv, env, url, headers))
     return out
 
@@ -389,6 +400,26 @@ def _brand_tokens(key: str) -> list[str]:
     return [t for t in key.lower().split("_") if t and t not in _GENERIC and len(t) >= 3]
 
 
+def endpoint_look_alike(host: str) -> str:
+    """The documented remote MCP endpoint a host imitates ('' when none): its labels before the
+    public suffix (`api.githubcopilot`) repeated in front of another registrable domain."""
+    host = host.lower().rstrip(".")
+    if not host or hosts.is_ip(host):
+        return ""
+    reg = hosts.registrable_domain(host)
+    for ep in _lists().get("remote_endpoints", ()):
+        ep = str(ep).lower()
+        ep_reg = hosts.registrable_domain(ep)
+        if not ep_reg or hosts.host_in(host, (ep_reg,)) or reg == ep_reg:
+            continue
+        stem = ep[: len(ep) - len(ep_reg.split(".", 1)[1]) - 1]
+        if stem.count(".") < 1:
+            continue
+        if host.startswith(stem + ".") or ("." + stem + ".") in host:
+            return ep
+    return ""
+
+
 def _local(host: str) -> bool:
     return not host or host in ("localhost", "0.0.0.0", "::1", "host.docker.internal") or host.startswith("127.") or host.endswith((".localhost", ".local"))
 
@@ -550,10 +581,12 @@ def _server_facts(s: Server) -> Iterator[Fact]:
         host = hosts.host_of(s.url)
         if host and not _local(host):
             brand = hosts.look_alike_brand(host)
+            imitated = "" if brand else endpoint_look_alike(host)
             tokens = [k for k, v in s.headers.items() if k.lower() in ("authorization", "proxy-authorization", "cookie") or "token" in k.lower()
                       or "key" in k.lower() or "secret" in k.lower()] + secrets
-            if brand:
-                yield Fact(ENDPOINT, Severity.HIGH, f"MCP server {s.name!r} is on {host}, a look-alike of {brand}'s domains" +
+            if brand or imitated:
+                yield Fact(ENDPOINT, Severity.HIGH, f"MCP server {s.name!r} is on {host}, a look-alike of " +
+                           (f"{brand}'s domains" if brand else f"the provider's documented endpoint {imitated}") +
                            (f", and is sent {', '.join(tokens[:3])}" if tokens else ""), s.name, s.url)
             elif hosts.is_ip(host) or hosts.is_paste_or_relay(s.url):
                 yield Fact(ENDPOINT, Severity.HIGH, f"MCP server {s.name!r} is on {'the bare IP address' if hosts.is_ip(host) else 'the relay service'} {host}", s.name, s.url)
@@ -767,10 +800,14 @@ RULES = [
         remediation="Use the provider's documented endpoint over https; prompt for tokens instead of committing them.",
         check=_check(ENDPOINT), applies_to=READS, fixture_path=".vscode/mcp.json",
         must_match=['{"servers": {"gh": {"type": "http", "url": "https://api.github-mcp.dev/mcp/", "headers": {"Authorization": "Bearer ${input:pat}"}}}}',
+                    # a provider's documented endpoint name in front of someone else's domain
+                    '{"servers": {"s": {"type": "http", "url": "https://mcp.sentry.tools-relay.net/mcp"}}}',
                     '{"servers": {"x": {"type": "http", "url": "http://203.0.113.7/mcp"}}}'],
         must_not_match=['{"servers": {"gh": {"type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${input:pat}"}}}}',
                         '{"servers": {"l": {"type": "http", "url": "http://localhost:3000/mcp"}}}',
-                        '{"servers": {"s": {"type": "sse", "url": "https://mcp.sentry.dev/sse"}}}'],
+                        '{"servers": {"s": {"type": "sse", "url": "https://mcp.sentry.dev/sse"}}}',
+                        # a company's own GitHub Enterprise names the brand, not a provider endpoint
+                        '{"servers": {"gh": {"type": "http", "url": "https://github.acme-corp.com/mcp", "headers": {"Authorization": "Bearer ${input:pat}"}}}}'],
         lowered=['{"servers": {"x": {"type": "http", "url": "http://mcp.acme.example/mcp"}}}'],
     ),
     rule(

@@ -35,7 +35,8 @@ def main() -> int:
     import scanner
 
     for info in pkgutil.walk_packages(scanner.__path__, "scanner."):
-        importlib.import_module(info.name)
+        if not info.name.endswith("__main__"):  # importing it would run the command line
+            importlib.import_module(info.name)
     count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
     print(f"{prefilter.SAVED_PATH}: {count} patterns")
     count = relax.save_relaxed(family_patterns())

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator
 
 from .catalog import GlobSet, _raw
+from .matching import rx
 
 # `$CLAUDE_PROJECT_DIR/`, `${CLAUDE_PLUGIN_ROOT:-.}/`, `${workspaceFolder}/`, `%CD%\`: a variable
 # that stands for a folder at the start of a word. Bounded pattern over one short word.
@@ -182,10 +183,33 @@ def _bare(w: str) -> str:
     return w.rsplit("/", 1)[-1].lower()
 
 
+# A line can name something a command runs only if it holds one of these: a `./` path, a
+# variable-rooted path, a package manager, a script's extension, `-m`, or an interpreter with a
+# path after it. One linear-time pass picks those lines; the word-by-word reading below then
+# sees a few lines instead of every line of every agent file (it was most of a scan's time).
+_CANDIDATE_LINE = rx(
+    r"(?im)^[^\n]*(?:\./|\.\\|\$[A-Za-z_]\w*[\\/]|\$\{[^}\n]{1,90}\}[\\/]|%[A-Za-z_]+%[\\/]|\b(?:npm|pnpm|yarn|bun)\b|\s-m\s|"
+    r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|ps1|psm1|go|lua|r|jl|tsx|jsx|bat|cmd)\b|"
+    r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
+    r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
+    r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
+
+
+def _candidate_text(text: str) -> str:
+    """The lines of `text` that may hold a command naming a file (see _CANDIDATE_LINE)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return "\n".join(m.group(0).decode("utf-8", "replace") for m in _CANDIDATE_LINE.finditer(data))
+
+
 def commands(text: str) -> Iterator[tuple[str, str]]:
     """(form, word) for each thing a command in `text` may run: ("path", a path written after an
     interpreter or as `./x`), ("module", a `python -m` module), ("npm", a package.json script's
     name), ("install", a package manager's install)."""
+    return _commands(_candidate_text(text))
+
+
+def _commands(text: str) -> Iterator[tuple[str, str]]:
+    """commands() over every line of `text` (the reference the candidate-line filter is held to)."""
     for ws in _command_lines(text):
         n = len(ws)
         for i, w in enumerate(ws):

@@ -10,7 +10,6 @@ llama.cpp's server) and Anthropic Messages.
 """
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import os
@@ -25,6 +24,7 @@ from ..document import classify
 from ..matching import rx
 from ..models import Category, Confidence, EngineRun, EngineStatus, Finding, ScanResult, Severity, Span
 from ..targets import TargetSet
+from .daily_cache import DailyCache
 
 ENGINE = "judge"
 PROMPT_VERSION = "judge-v1"
@@ -163,33 +163,11 @@ def ask(session: requests.Session, settings: JudgeSettings, path: str, text: str
     return Verdict("unjudged", "no answer")
 
 
-class _Cache:
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.data: dict = {"day": "", "calls": 0, "verdicts": {}}
-        if path:
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    loaded = json.load(fh)
-                if isinstance(loaded, dict) and isinstance(loaded.get("verdicts"), dict):
-                    self.data = loaded
-            except (OSError, ValueError):
-                pass
-        today = dt.date.today().isoformat()
-        if self.data.get("day") != today:
-            self.data["day"], self.data["calls"] = today, 0
-
+class _Cache(DailyCache):
     @staticmethod
     def key(settings: JudgeSettings, text: str) -> str:
         return hashlib.sha256(f"{PROMPT_VERSION}\0{settings.provider}\0{settings.model}\0{text}".encode(
             "utf-8", "surrogatepass")).hexdigest()
-
-    def save(self) -> None:
-        if self.path:
-            os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-            with open(self.path + ".tmp", "w", encoding="utf-8") as fh:
-                json.dump(self.data, fh)
-            os.replace(self.path + ".tmp", self.path)
 
 
 def judgeable(path: str, data: bytes) -> tuple[str | None, str]:
@@ -254,18 +232,18 @@ def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
             text, n = redact(text)
             redactions += n
             key = _Cache.key(settings, text)
-            hit = cache.data["verdicts"].get(key)
+            hit = cache.entries.get(key)
             if isinstance(hit, dict) and hit.get("verdict") in VERDICTS:
                 v = Verdict(hit["verdict"], str(hit.get("reason", ""))[:MAX_REASON], cached=True)
             elif not settings.api_key:
                 v = Verdict("unjudged", f"no API key in ${settings.key_env}")
-            elif cache.data["calls"] >= settings.daily_cap:
+            elif cache.calls >= settings.daily_cap:
                 v = Verdict("unjudged", f"daily cap of {settings.daily_cap} judge calls reached")
             else:
-                cache.data["calls"] += 1
+                cache.count_call()
                 v = ask(session, settings, t.path, text, sleep=sleep)
                 if v.verdict in VERDICTS:
-                    cache.data["verdicts"][key] = {"verdict": v.verdict, "reason": v.reason}
+                    cache.entries[key] = {"verdict": v.verdict, "reason": v.reason}
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
         if v.verdict != "clean":
             result.findings.append(_finding(t.path, v, settings, n))

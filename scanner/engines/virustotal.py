@@ -5,9 +5,7 @@ kept; answers are cached by hash. A lookup that could not be made is "unchecked"
 """
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -18,6 +16,7 @@ from ..config import Config, VirusTotalSettings
 from ..models import (Category, Confidence, EngineRun, EngineStatus, Finding, NotScanned, ScanResult, Severity,
                       Span)
 from ..targets import TargetSet
+from .daily_cache import DailyCache
 
 ENGINE = "virustotal"
 MAX_READ = 64 * 1024 * 1024
@@ -64,40 +63,16 @@ def bundled_files(ts: TargetSet) -> list[tuple[str, str | None, bytes | None]]:
     return out
 
 
-class _Cache:
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.data: dict = {"day": "", "used": 0, "hashes": {}}
-        if path:
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    loaded = json.load(fh)
-                if isinstance(loaded, dict) and isinstance(loaded.get("hashes"), dict):
-                    self.data = loaded
-            except (OSError, ValueError):
-                pass
-        today = dt.date.today().isoformat()
-        if self.data.get("day") != today:
-            self.data["day"], self.data["used"] = today, 0
-
+class _Cache(DailyCache):
     def get(self, sha: str) -> Lookup | None:
-        hit = self.data["hashes"].get(sha)
+        hit = self.entries.get(sha)
         if not isinstance(hit, dict) or time.time() - float(hit.get("at", 0)) > CACHE_DAYS * 86400:
             return None
         return Lookup(sha, str(hit.get("verdict")), dict(hit.get("stats") or {}), "cached")
 
     def put(self, lk: Lookup) -> None:
         if lk.verdict != "unchecked":
-            self.data["hashes"][lk.sha256] = {"verdict": lk.verdict, "stats": lk.stats, "at": time.time()}
-
-    def save(self) -> None:
-        if not self.path:
-            return
-        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-        tmp = self.path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.data, fh)
-        os.replace(tmp, self.path)
+            self.entries[lk.sha256] = {"verdict": lk.verdict, "stats": lk.stats, "at": time.time()}
 
 
 def _verdict(stats: dict) -> str:
@@ -179,7 +154,7 @@ def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
             lk = Lookup("", "unchecked", detail="could not read the file")
         elif (hit := cache.get(sha)) is not None:
             lk = hit
-        elif asked >= settings.scan_budget or cache.data["used"] >= settings.daily_budget:
+        elif asked >= settings.scan_budget or cache.calls >= settings.daily_budget:
             lk = Lookup(sha, "unchecked", detail="lookup budget spent")
         else:
             if last is not None and interval:
@@ -189,7 +164,7 @@ def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
             last = clock()
             lk = lookup(session, settings, sha)
             asked += 1
-            cache.data["used"] += 1
+            cache.count_call()
             cache.put(lk)
         counts[lk.verdict] = counts.get(lk.verdict, 0) + 1
         if lk.verdict != "harmless":

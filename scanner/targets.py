@@ -78,11 +78,21 @@ def _rel(root: str, full: str) -> str:
 
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md", "Skill.md")
 SKILL_PARENTS = (".claude/skills", ".agents/skills")
-# Paths below a folder that the catalog would take as agent files, to tell whether a folder link
-# that is not followed sits at an agent location (the bare CLAUDE.md/AGENTS.md names match below
-# any folder, so they are left out).
-_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "skills/x/SKILL.md",
-                 "rules/x.md", "commands/x.md", "agents/x.md", "hooks/x", "x")
+# Paths below a folder that the catalog takes as agent files: a folder link that is not
+# followed, or a submodule, at such a folder (`.claude`, `.cursor`) is one agents load from,
+# though its own name is not an agent file.
+_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
+                 "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
+_NEUTRAL = "no-agent-loads-from-here"  # a folder name no catalog entry names
+
+
+def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
+    """Would agents load files at or below `path`? A probe the catalog takes below ANY folder
+    (`**/*.mdc`, `**/CLAUDE.md`) says nothing about this one, so it does not count."""
+    if catalog.classify(path, roots) is not None or skill_root_of(path + "/x", roots) is not None:
+        return True
+    return any(catalog.classify(f"{path}/{probe}", roots) is not None
+               and catalog.classify(f"{_NEUTRAL}/{probe}", roots) is None for probe in _AGENT_PROBES)
 
 
 @dataclass
@@ -432,9 +442,7 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
 
 def _agent_location(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[str]) -> bool:
     """Would agents load files at or below `path`? (A folder link that is not followed.)"""
-    if _target(path, catalog, roots, skill_dirs) is not None:
-        return True
-    return any(_target(f"{path}/{probe}", catalog, roots, skill_dirs) is not None for probe in _AGENT_PROBES)
+    return _target(path, catalog, roots, skill_dirs) is not None or at_agent_location(path, catalog, roots)
 
 
 def _target(path: str, catalog: Catalog, roots: frozenset[str], skill_dirs: set[str]) -> Target | None:

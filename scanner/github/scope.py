@@ -31,7 +31,7 @@ from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
 from ..models import Finding, NotScanned
-from ..targets import Limits, Target, TargetSet, plan_skill_files
+from ..targets import Limits, Target, TargetSet, at_agent_location, plan_skill_files
 from .event import Event
 from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 
@@ -241,24 +241,6 @@ def union_roots(*parts: frozenset[str]) -> Roots:
     for p in parts:
         layouts.update(getattr(p, "layouts", {}) or {})
     return Roots(frozenset().union(*parts), layouts)
-
-
-# Paths below a folder that the catalog takes as agent files: a submodule at such a folder
-# (`.claude`, `.cursor`) is one agents load from, though its own name is not an agent file.
-_AGENT_PROBES = ("settings.json", "settings.local.json", "mcp.json", "x.md", "x.mdc", "skills/x/SKILL.md",
-                 "rules/x.md", "rules/x.mdc", "commands/x.md", "agents/x.md", "hooks/x", "x")
-
-
-_NEUTRAL = "no-agent-loads-from-here"  # a folder name no catalog entry names
-
-
-def at_agent_location(path: str, catalog: Catalog, roots: frozenset[str]) -> bool:
-    """Would agents load files at or below `path`? A probe the catalog takes below ANY folder
-    (`**/*.mdc`, `**/CLAUDE.md`) says nothing about this one, so it does not count."""
-    if catalog.classify(path, roots) is not None or skill_root_of(path + "/x", roots) is not None:
-        return True
-    return any(catalog.classify(f"{path}/{probe}", roots) is not None
-               and catalog.classify(f"{_NEUTRAL}/{probe}", roots) is None for probe in _AGENT_PROBES)
 
 
 def _listed_failing() -> frozenset[str]:

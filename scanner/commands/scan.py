@@ -24,6 +24,8 @@ def register(sub) -> None:
     p.add_argument("--fail-on", metavar="SEVERITY", help="critical, high (default), medium, low, info or never")
     p.add_argument("--config", metavar="FILE", help="configuration file (default: .github/instruction-guard.yml)")
     p.add_argument("--engines", metavar="LIST", help="native, cisco or native,cisco (cisco:auto runs it only when installed)")
+    p.add_argument("--staged", action="store_true",
+                   help="scan what `git commit` would record, scoped as a pull request is (the pre-commit hook)")
     p.add_argument("--root", metavar="DIR", help="repository root for relative paths (default: current folder)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--jobs", metavar="N", type=_jobs, default=0, help="worker processes (default: one per core; 1: no workers)")
@@ -69,6 +71,8 @@ def run(args) -> int:
     stdin = any(p in STDIN_PATHS for p in args.paths)
     if stdin and len(args.paths) > 1:
         raise UsageError(f"{args.paths[0] if args.paths[0] in STDIN_PATHS else '-'}: standard input is scanned alone; name no other path with it")
+    if args.staged and (args.paths or stdin):
+        raise UsageError("--staged: the index decides what is scanned; name no path with it")
     if args.as_kind and not stdin:
         raise UsageError("--as: only with - (standard input); files are scanned as their names say")
     if stdin:
@@ -93,10 +97,15 @@ def run(args) -> int:
         config = _replace(config, judge=with_judge_key(config.judge, os.environ))
     if stdin:
         result = scan_stdin(args.as_kind or "instruction", config)
+    elif args.staged:
+        from .staged import scan_staged
+        result = scan_staged(root, config)
     else:
         result = scan_tree(root, args.paths, config)
     verdict = decide(result, config.fail_on, config.fail_on_new_only)
-    if not result.scanned:
+    if args.staged and not result.scanned and not result.not_scanned:
+        print("instruction-guard: the staged change touches no agent file; nothing to scan", file=sys.stderr)
+    elif not result.scanned:
         verdict = _nothing_scanned(root, args.paths, config, result, verdict, stdin)
     if args.format == "sarif" or args.sarif:
         from ..report import sarif  # only when asked: sarif-om and attrs take 0.1 s to import

@@ -178,3 +178,15 @@ def test_a_sentence_that_delegates_to_a_repository_file_brings_it_in(tmp_path):
     _write(tmp_path, "docs/faq.md", "x\n")
     got = {t.path: t.imported_by for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
     assert got == {"ops/release/steps.yaml": ("AGENTS.md",), "docs/deploy.txt": ("AGENTS.md",)}
+
+
+def test_files_an_agent_is_told_to_read_first_or_follow_are_brought_in(tmp_path):
+    # "Read README.md first" and "follow the steps in X" make the agent read X as instructions, so
+    # a payload placed in X (never an agent file by name) is scanned; a plain reference is not.
+    _write(tmp_path, "AGENTS.md", "Read README.md first.\nFollow the release steps listed in ops/release.txt.\n"
+                                  "Start by reading `docs/arch.md`.\nRead docs/ops.md before you make changes.\n"
+                                  "See `docs/faq.md` for questions. The style guide is docs/style.md.\n")
+    for rel in ("README.md", "ops/release.txt", "docs/arch.md", "docs/ops.md", "docs/faq.md", "docs/style.md"):
+        _write(tmp_path, rel, "x\n")
+    got = {t.path for t in discover(str(tmp_path), Catalog()).targets if t.imported_by}
+    assert got == {"README.md", "ops/release.txt", "docs/arch.md", "docs/ops.md"}

@@ -29,10 +29,19 @@ _STRENGTH = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "low": Severity.L
 # `.github/ai-policy.yml` says otherwise, it wins", "read CONTRIBUTING.md and follow it". The file
 # named in such a sentence is followed and scanned as an agent file (imports.REFERENCE_FINDER_NAMES),
 # whatever its name, as a `@path` import is. The cue is the model's precedence concept (any
-# language) or an English order to follow a file read.
+# language) or an English order to follow a file's instructions or to read it before working:
+# an agent reads such a file as it reads the one that names it, so its content is held to the
+# same rules ("See docs/faq.md" stays a reference for humans).
 _FOLLOW_IT = rx(r"(?i)\b(?:read|open|load|fetch|see)\b(?:[^.\n]|\.\S){0,160}?\b(?:and then|and|then)\s+(?:follow|obey|apply|execute|carry out)\s+"
                 r"(?:it|them|its (?:instructions|rules|steps)|what it says|the (?:instructions|rules|steps) (?:in it|there))\b"
-                r"|\btreat\b(?:[^.\n]|\.\S){0,160}?\bas (?:your |the |binding |additional |extra )*(?:instructions|rules|system prompt)\b")
+                r"|\btreat\b(?:[^.\n]|\.\S){0,160}?\bas (?:your |the |binding |additional |extra )*(?:instructions|rules|system prompt)\b"
+                # "follow the steps in X", "comply with the policy defined in X"
+                r"|\b(?:follow|obey|apply|comply with|adhere to|abide by|observe|carry out|execute)\s+(?:(?:all|every|each|any|the|its|our)\s+)?(?:[\w-]+\s+){0,2}?"
+                r"(?:instructions|rules|steps|guidelines|directives|polic(?:y|ies)|procedures?|conventions|orders|checklist|playbook|runbook)\s+"
+                r"(?:(?:listed|described|defined|given|found|written|set out|laid out|contained)\s+)?(?:in|from|at|under|inside)\b"
+                # "read X first", "load X before you start", "start by reading X"
+                r"|\b(?:read|load|open|consult|study|ingest)\b(?:[^.\n]|\.\S){1,120}?\b(?:first|before (?:anything|doing|starting|making|writing|proceeding|continuing|answering|responding|you (?:start|begin|do|write|make|touch|change|answer|respond|continue|proceed)))\b"
+                r"|\b(?:start|begin)\s+(?:\w+\s+){0,2}?by\s+(?:reading|loading|opening)\b")
 _PATH_TOKEN = rx(r"`([^`\s]{3,200})`|(?:^|[\s(\[\"'])((?:\.{1,2}/)?\.?[\w-]+(?:/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,7})\b")
 _SENTENCE_END = rx(r"[.!?。！？](?:\s|$)|\n\s*\n|\n[ \t]*(?:[-*+]|\d+[.)]|#+)\s")
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .catalog import Catalog, skill_root_of, skill_roots
+from .agent_map import Catalog, skill_root_of, skill_roots
 from .config import Config
 from .document import classify
 from .engines import run_engines

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scanner.catalog import Catalog, builtin_entries
+from scanner.agent_map import Catalog, builtin_entries
 
 REPO = Path(__file__).resolve().parent.parent
 

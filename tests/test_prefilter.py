@@ -115,7 +115,7 @@ def test_a_set_pass_that_did_not_finish_makes_every_caller_look_at_everything(mo
     """RegexSet.match answers None when RE2's automaton ran out of memory (it cannot be made to
     here: RE2 sets do not give up when slow, so the binding is stood in for); each user of a
     set must then assume every pattern may match."""
-    from scanner import catalog as agent_catalog
+    from scanner import agent_map as agent_catalog
     from scanner.rules import gates, hidden_directives, injection, scripts_tool_text
 
     class Failed:  # what the binding answers when RE2 gives up: None, like an empty answer

@@ -158,7 +158,7 @@ def scan_stdin(as_kind: str, config):
     import hashlib
     import time
 
-    from ..catalog import Catalog
+    from ..agent_map import Catalog
     from ..engines import native
     from ..models import EngineRun, EngineStatus, NotScanned, ScanResult, fingerprint
     from ..policy import apply

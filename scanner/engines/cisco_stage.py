@@ -19,7 +19,7 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 
-from ..catalog import skill_root_of
+from ..agent_map import skill_root_of
 from ..models import NotScanned
 from ..targets import SKIP_DIRS, Limits, TargetSet
 from ..textio import resolve

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Iterable, Iterator
 
 from .. import __version__
-from ..catalog import skill_root_of
+from ..agent_map import skill_root_of
 from ..document import Document, classify
 from ..findings import ENGINE, file_finding  # file_finding re-exported: integrity, rune and github import it from here
 from ..prefilter import ensure_prefilter

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import hashlib
 
 from .. import gitutil, identity
-from ..catalog import Catalog
+from ..agent_map import Catalog
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config
 from ..models import Finding, Span

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import gitutil
-from ..catalog import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
+from ..agent_map import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
@@ -74,7 +74,7 @@ REST_FILE_LIMIT = 3000
 
 # (repository, commit, agent file paths in scope, skill roots) -> {path of a file those agent files
 # import (e.g. CLAUDE.md's `@docs/guide.md`): kind to scan it as}. The import resolution belongs
-# to the agent map (scanner/catalog.py); register it with set_import_resolver().
+# to the agent map (scanner/agent_map.py); register it with set_import_resolver().
 ImportResolver = Callable[[str, str, list[str], frozenset[str]], dict[str, str]]
 _import_resolver: ImportResolver | None = None
 

@@ -19,7 +19,7 @@ from .. import gitutil
 from ..config import DEFAULT_PATH as CONFIG_PATH, with_judge_key, with_virustotal_key
 from ..config import ConfigError, Config
 from ..engines import run_engines
-from ..engines.integrity import ChangeContext
+from ..engines.integrity_findings import ChangeContext
 from ..errors import UsageError
 from ..github import provenance as prov_mod
 from ..github.event import Event, load_event, read_payload

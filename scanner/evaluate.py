@@ -294,6 +294,6 @@ def summary(ev: Evaluation, worst: int = 20) -> dict[str, Any]:
 
 def inert_path(path: str) -> str:
     """Corpus paths are attacker-chosen: keep them printable in a table."""
-    from .report.inert import visible
+    from .inert import visible
 
     return visible(posixpath.normpath(path), limit=200)

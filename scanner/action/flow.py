@@ -26,7 +26,8 @@ from ..github.event import Event, load_event, read_payload
 from ..github.scope import Scope, build_scope, config_from_commit
 from ..models import ScanResult
 from ..policy import Verdict, apply, decide
-from ..report import annotations, inert, sarif, summary, text
+from .. import inert
+from ..report import annotations, sarif, summary, text
 from ..rules import RuleFixtureError
 from .guard import captured_warnings, scrub, warnings_note, write_command
 from .inputs import Inputs, parse_inputs

@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..pipeline import find_config, scan_tree
 from ..policy import decide
 from ..report import jsonout, text
-from ..report.inert import path as shown
+from ..inert import path as shown
 
 
 def register(sub) -> None:

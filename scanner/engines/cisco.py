@@ -31,7 +31,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import UsageError
 from ..models import EngineRun, EngineStatus, ScanResult
-from ..report.inert import visible
+from ..inert import visible
 from ..targets import TargetSet
 from . import cisco_sarif, cisco_stage
 

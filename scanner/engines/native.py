@@ -12,10 +12,10 @@ from typing import Iterable, Iterator
 from .. import __version__
 from ..agent_map import skill_root_of
 from ..document import Document, classify
-from ..findings import ENGINE, file_finding  # file_finding re-exported: integrity, rune and github import it from here
+from ..findings import ENGINE, file_finding
 from ..prefilter import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
-from ..report.inert import visible
+from ..inert import visible
 from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet

@@ -14,7 +14,7 @@ is shown inert, and the pull request number is checked against the run's head co
 from __future__ import annotations
 
 from ..models import ScanResult
-from ..report import inert
+from .. import inert
 
 # The types and fixes live in publish_contract (channels.py imports them without importing this module).
 from .publish_contract import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, DEFAULT_API_URL,  # noqa: F401

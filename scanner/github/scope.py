@@ -252,7 +252,7 @@ def _listed_failing() -> frozenset[str]:
 
 
 def gitlink_finding(path: str) -> Finding:
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     return file_finding("IG906", path, f"{path} is a submodule (another repository's commit) where agents load files; "
                                        "its content is not part of this change and was not scanned", reason="gitlink")
@@ -373,7 +373,7 @@ def _api_changes(files: list[dict]) -> tuple[list[FileChange], dict[str, frozens
 
 
 def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: frozenset[str], head_roots: frozenset[str]) -> list[Finding]:
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     out: list[Finding] = []
     for c in changes:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..models import ScanResult, Severity
 from ..policy import Verdict
-from . import inert
+from .. import inert
 
 MAX_BYTES = 1024 * 1024
 BUDGET = 900 * 1024  # leave room for the publishing section appended after upload

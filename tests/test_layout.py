@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGES: dict[str, tuple[str, ...]] = {
     "base": ("scanner", "scanner.errors", "scanner.models", "scanner.findings", "scanner.rules",
              "scanner.rules.base", "scanner.normalize", "scanner.inert", "scanner.textio",
-             "scanner.matching", "scanner.prefilter", "scanner.relax", "scanner.saved",
-             "scanner.document", "scanner.gitutil", "scanner.tree_links", "scanner.identity", "scanner.config"),
+             "scanner.matching", "scanner.document", "scanner.gitutil", "scanner.tree_links", "scanner.identity", "scanner.config"),
     "intake": ("scanner.github", "scanner.github.event", "scanner.github.scope",
                "scanner.github.provenance", "scanner.github.gittree", "scanner.authors"),
     "targets": ("scanner.agent_map", "scanner.targets", "scanner.runs", "scanner.named",

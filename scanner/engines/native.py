@@ -13,7 +13,7 @@ from .. import __version__
 from ..agent_map import skill_root_of
 from ..document import Document, classify
 from ..findings import ENGINE, file_finding
-from ..prefilter import ensure_prefilter
+from ..matching.prefilter import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
 from ..inert import visible
 from ..rules import Rule, catalog

@@ -23,9 +23,8 @@ from typing import Iterable, Union
 
 import re2
 
-from . import saved
-from . import matching
-from .matching import RegexSet
+from .. import matching
+from . import RegexSet, saved
 
 MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
 MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms

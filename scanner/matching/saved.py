@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"  # scanner/data
 
 
 def source_key(module_file: str) -> str:

@@ -99,7 +99,7 @@ def run(args) -> int:
     if not result.scanned:
         verdict = _nothing_scanned(root, args.paths, config, result, verdict, stdin)
     if args.format == "sarif" or args.sarif:
-        from ..report import sarif  # only when asked: sarif-om and attrs take 0.1 s to import
+        from ..report import sarif  # only when asked: sarif-om and attrs are slow to import
     if args.format == "sarif":
         body = sarif.dumps(sarif.document(result))
     elif args.format == "json":

@@ -26,8 +26,8 @@ from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
-# Below this many targets, building the word prefilter (0.02 s from its saved conditions) costs
-# more than it saves. Not above the count at which a streamed scan forks its first worker
+# Below this many targets, building the word prefilter (from its saved conditions) costs more
+# than it saves. Not above the count at which a streamed scan forks its first worker
 # (workers.MIN_TARGETS_PER_WORKER per process), so that workers inherit the prefilter.
 PREFILTER_MIN_TARGETS = 2 * MIN_TARGETS_PER_WORKER
 

@@ -74,7 +74,7 @@ class RegexSet:
     of memory. A start-of-text pattern matches every text, so a finished pass always names it:
     `match` returns None for a pass that did not finish, and each caller then falls back to
     assuming every pattern may match. (An empty pattern would do too, but it matches at every
-    position, which made a pass 40% slower.)"""
+    position, which slows every pass.)"""
 
     def __init__(self, patterns: Iterable[str | bytes], options: re2.Options = _OPTIONS) -> None:
         self._set = re2.Set.SearchSet(options)

@@ -7,17 +7,15 @@ the text, so a skipped pass is one that would have found nothing: findings stay 
 
 This complements the word prefilter (scanner/matching/prefilter.py): phrasing patterns with long word
 lists (override verbs, secret names, sinks) have no short word condition, so the prefilter runs
-them everywhere, while a set decides them exactly. Measured as pairs of one-process scans of
-the benign corpus run side by side (this machine is shared and noisy), the families save 0.6 to
-1.4 s of CPU over the word prefilter alone. A set of every module's patterns at once is slower
+them everywhere, while a set decides them exactly, and the families save CPU over the word
+prefilter alone (docs/performance.md). A set of every module's patterns at once is slower
 than separate passes (its automaton grows too large), so each module keeps its own family, of
 the patterns that run over every file.
 
 The set holds each pattern's relaxed form (scanner/matching/relax.py), a superset that is much cheaper
 for RE2 to build an automaton for: bounded repeats widened, and read as Latin-1 bytes where that
-is provably a superset of UTF-8 matching. The three families' first passes over the benign
-corpus (what each process pays) took 0.93 s of CPU with the exact patterns, 0.44-0.48 s relaxed;
-the documents each pattern is named for are the same. A pattern relax.py cannot translate to
+is provably a superset of UTF-8 matching. It halves what the families' first passes cost each
+process, and names the same documents for each pattern. A pattern relax.py cannot translate to
 Latin-1 sits in a second, UTF-8 set.
 
 A set pass that did not finish (RE2 out of memory; matching.RegexSet tells it from an empty
@@ -36,9 +34,9 @@ if TYPE_CHECKING:  # documents come from above: this module only reads their byt
     from ..document import Document, Match
 
 # A set's automaton states are built as texts need them and kept up to this budget, in every
-# process. Over the benign corpus in one process, the three families' sets at the 64 MB single
-# patterns get grew the peak by 30 MB; at 16 MB by 22 MB at the same speed; at 8 MB by 12 MB, but
-# the automaton was rebuilt so often that the scan took 2 s more.
+# process: smaller than a single pattern's, since a larger one only grows the peak memory at the
+# same speed, while a much smaller one makes RE2 rebuild the automaton over and over (figures:
+# docs/performance.md).
 def _set_options(encoding: re2.Options.Encoding) -> re2.Options:
     options = re2.Options()
     options.max_mem = 16 << 20

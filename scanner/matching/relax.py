@@ -67,8 +67,8 @@ _saved: dict[str, str | None] | None = None
 
 
 def relaxed_saved(pattern: str, latin1: bool) -> str | None:
-    """relaxed(), read from the forms saved with the package for this derivation (saved.py):
-    deriving the gates' patterns cost 0.05 s of every start."""
+    """relaxed(), read from the forms saved with the package for this derivation (saved.py), so
+    that a start does not derive the gates' patterns again."""
     global _saved
     if _saved is None:
         _saved = saved.load(SAVED_PATH, __file__)

@@ -76,7 +76,7 @@ _SEND_PROSE = rx(
 _AUTH_HEADER = rx(r"(?:authorization|bearer\s|x-api-key|api-key:|private-token|x-auth|-u\s+\S*:|--user\s|token\s+\$|token=\$\{\{|auth=|headers\s*=|\bheaders\b|\bapi_key\s*=\s*os|\bapi_key=)")
 
 # URLs run to their end (`+`, read up to _URL_CHARS): a large bounded repeat such as {1,800}
-# makes RE2's DFA track hundreds of positions at once, ten times slower on ordinary prose.
+# makes RE2's DFA track hundreds of positions at once, far slower on ordinary prose.
 _IMAGE = rx(r"(?:!\[[^\]\n]*\]\(\s*<?((?:https?:)?//[^\s)>]+)|<img\b[^>\n]*?\bsrc\s*=\s*[\"']?((?:https?:)?//[^\s\"'>]+))")
 _LINK = rx(r"(?:^|[^!])\[[^\]\n]*\]\(\s*<?(https?://[^\s)>]+)")
 _URL_CHARS = 800

@@ -1,4 +1,4 @@
-"""Container entry point of the GitHub Action: hands over to scanner.action.runner.main().
+"""Container entry point of the GitHub Action: hands over to scanner.action.flow.main().
 
 Both standard streams are wrapped first, so that nothing written by anything in this process
 (Python warnings, a worker's message, a traceback quoting a file name) can be a workflow command;
@@ -15,7 +15,7 @@ from scanner.action.guard import InertStream  # noqa: E402
 sys.stdout = InertStream(sys.stdout)
 sys.stderr = InertStream(sys.stderr)
 
-from scanner.action.runner import main  # noqa: E402
+from scanner.action.flow import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -38,7 +38,7 @@ from scanner.config import Config  # noqa: E402
 from scanner.document import Document  # noqa: E402
 from scanner.engines import workers  # noqa: E402
 from scanner.engines.native import scan_document  # noqa: E402
-from scanner.prefilter import ensure_prefilter  # noqa: E402
+from scanner.matching.prefilter import ensure_prefilter  # noqa: E402
 from scanner.pipeline import scan_tree  # noqa: E402
 from scanner.rules import catalog  # noqa: E402
 from scanner.textio import read_file  # noqa: E402

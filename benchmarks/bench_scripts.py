@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from scanner.catalog import Catalog  # noqa: E402
+from scanner.agent_map import Catalog  # noqa: E402
 from scanner.document import Document  # noqa: E402
 from scanner.engines.native import scan_document  # noqa: E402
 from scanner.rules import catalog  # noqa: E402

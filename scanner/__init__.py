@@ -1,6 +1,6 @@
 """Instruction Guard: finds hidden and hostile instructions in coding-agent files."""
 # The one place the version is written (pyproject.toml reads it): importlib.metadata would
-# cost 0.05 s of every start.
+# slow every start.
 __version__ = "0.1.0"
 
 TOOL_NAME = "instruction-guard"

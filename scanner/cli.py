@@ -16,8 +16,8 @@ from .rules import RuleFixtureError
 
 # Each command and the module that registers it (register(subparsers), setting `func(args) -> int`
 # on its parser), so that a run imports only its own command's module: importing every command's
-# dependencies (trust stores, rune state, evaluation) cost 0.1 s of every start, a pre-commit
-# hook's included. tests/test_skeleton.py checks it against what each module registers.
+# dependencies (trust stores, rune state, evaluation) would slow every start, a pre-commit hook's
+# included (figures: docs/performance.md). tests/test_skeleton.py checks it against what each module registers.
 COMMAND_OWNERS: dict[str, str] = {
     "scan": "scanner.commands.scan",
     "rules": "scanner.commands.rules",

@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
-from . import prefilter
-from .matching import Regex
+from .matching import Regex, prefilter
 from .normalize import OffsetMap, normalize_line
 
 _UNSET = object()
+T = TypeVar("T")
 # A line that may open or close a fenced code block. Linear on any text: no nested quantifier,
 # and the only backtracking is over the spaces after a line start.
 _FENCE_CANDIDATE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
@@ -92,6 +92,18 @@ class Document:
             language = language or lang
         self.kind = kind
         self.language = language
+        self._memo: dict = {}
+
+    # -- per-document cache ----------------------------------------------------------
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """compute(), once per document and key: the one cache for views and results that
+        modules above keep per document (rule views, gate passes, parses). Keys are namespaced
+        by their owner ("gate:...", "intent:..."); the value lives as long as the document."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
 
     # -- positions -----------------------------------------------------------------
     @cached_property
@@ -136,7 +148,12 @@ class Document:
         return index[offset] if offset < len(index) else len(self.text)
 
     def may_match(self, regex: Regex, normalized: bool = True) -> bool:
-        """False only when the pattern's required words are absent from this view of the text."""
+        """False only when the pattern cannot match this view of the text: its gate family's
+        set pass (matching/gates.py) did not name it, or its required words (matching/prefilter.py)
+        are absent. Both are exact supersets, so skipping the pass changes no result."""
+        gate = regex.gate
+        if gate is not None and gate.normalized == normalized and not gate.may_match(self, regex):
+            return False
         if regex.prefilter is None:
             return True
         index, cond = regex.prefilter

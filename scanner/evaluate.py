@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .catalog import Catalog, skill_root_of, skill_roots
+from .agent_map import Catalog, skill_root_of, skill_roots
 from .config import Config
 from .document import classify
 from .engines import run_engines
@@ -294,6 +294,6 @@ def summary(ev: Evaluation, worst: int = 20) -> dict[str, Any]:
 
 def inert_path(path: str) -> str:
     """Corpus paths are attacker-chosen: keep them printable in a table."""
-    from .report.inert import visible
+    from .inert import visible
 
     return visible(posixpath.normpath(path), limit=200)

@@ -3,7 +3,7 @@ script admission, integrity): below the engines, so none of them imports another
 from __future__ import annotations
 
 from .models import Finding, Span
-from .report.inert import visible
+from .inert import visible
 from .rules import get_rule
 
 ENGINE = "native"  # the engine these findings are reported under

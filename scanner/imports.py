@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 
 import yaml
 
-from .catalog import GlobSet
+from .agent_map import GlobSet
 from .document import _FENCE_CANDIDATE  # a line that may open or close a fenced block
 
 URL = "url"

@@ -13,7 +13,7 @@ from typing import Iterable
 
 import yaml
 
-from .catalog import GlobSet, _raw
+from .agent_map import GlobSet, _raw
 from .runs import _parse as parse_json
 
 AGENT_DOT_FOLDERS = (".gemini", ".qwen", ".codex", ".claude", ".cursor", ".vscode")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from .catalog import Catalog
+from .agent_map import Catalog
 from .config import Config, ConfigError, load_file
 from .config import DEFAULT_PATH as CONFIG_PATH
 from .engines import run_engines

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from .catalog import glob_to_regex
+from .agent_map import glob_to_regex
 from .config import Config
 from .matching import Regex
 from .models import ScanResult, Severity

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-from .catalog import GlobSet, _raw
+from .agent_map import GlobSet, _raw
 from .matching import rx
 
 # `$CLAUDE_PROJECT_DIR/`, `${CLAUDE_PLUGIN_ROOT:-.}/`, `${workspaceFolder}/`, `%CD%\`: a variable

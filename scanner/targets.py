@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .catalog import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
+from .agent_map import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
 from .named import named, spec_of
 from .runs import agent_runs, is_runner, max_files as max_run_files, referenced
@@ -458,7 +458,7 @@ def manifest_targets(root: str, files: list[str], layout_roots: dict[str, str], 
     """Files a plugin manifest names at paths of its own choosing (`"hooks": "./config/hooks.json"`,
     `"agents": "./custom/agents/"`), and the component folders of the plugins a marketplace lists
     in folders of their own (`"source": "./plugins/x"`): agent files of the key's kind."""
-    from .catalog import layouts, manifest_components
+    from .agent_map import layouts, manifest_components
     from .textio import Decoded, read_file
 
     by_name = {lay.name: lay for lay in layouts()}
@@ -592,7 +592,7 @@ class _Prefixed:
         self.catalog, self.prefix = catalog, prefix
 
     def classify(self, path: str, roots: frozenset[str] = frozenset()) -> str | None:
-        from .catalog import Roots
+        from .agent_map import Roots
 
         layouts = {(self.prefix + r).rstrip("/"): n for r, n in getattr(roots, "layouts", {}).items()}
         return self.catalog.classify(self.prefix + path, Roots(((self.prefix + r).rstrip("/") for r in roots), layouts))

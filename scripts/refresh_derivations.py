@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rewrite what is derived from the rule patterns ahead of time and saved with the package (see
-scanner/saved.py): the word prefilter's conditions (scanner/data/prefilter_conditions.json) and
+scanner/matching/saved.py): the word prefilter's conditions (scanner/data/prefilter_conditions.json) and
 the gates' relaxed patterns (scanner/data/relaxed_patterns.json). Run it after changing a rule
 pattern, prefilter.py or relax.py; the test suite says when it is due.
 
@@ -14,9 +14,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from scanner import matching, prefilter, relax  # noqa: E402
+from scanner import matching  # noqa: E402
+from scanner.matching import prefilter, relax  # noqa: E402
 from scanner.engines import native  # noqa: E402,F401  (compiles the patterns a scan indexes)
-from scanner.rules import RULE_MODULES, catalog, gates  # noqa: E402
+from scanner.matching import gates  # noqa: E402
+from scanner.rules import RULE_MODULES, catalog  # noqa: E402
 
 
 def family_patterns() -> list[str]:

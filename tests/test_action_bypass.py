@@ -1,5 +1,5 @@
 """Issue 15: ways around the Action, and crashes, each replayed as a member's pull request on a real
-git history with entrypoint.py (or runner.main in process where a crash must be provoked)."""
+git history with entrypoint.py (or flow.main in process where a crash must be provoked)."""
 from __future__ import annotations
 
 import io
@@ -50,7 +50,7 @@ def test_skill_folder_name_not_utf8_is_scanned_not_a_crash(tmp_path, repo):
 
 
 def test_a_crash_writes_sarif_summary_and_verdict_error(tmp_path, repo, monkeypatch):
-    from scanner.action import runner
+    from scanner.action import flow
 
     base = repo.head()
     repo.branch("pr")
@@ -59,9 +59,9 @@ def test_a_crash_writes_sarif_summary_and_verdict_error(tmp_path, repo, monkeypa
 
     def boom(*a, **k):
         raise KeyError("::stop-commands::x\nsecond line")
-    monkeypatch.setattr(runner.prov_mod, "assess", boom)
+    monkeypatch.setattr(flow.prov_mod, "assess", boom)
     out = io.StringIO()
-    code = runner.main(env, out)
+    code = flow.main(env, out)
     run = collect(env, code, out.getvalue(), "")
     assert code == 2
     assert run.outputs["verdict"] == "error"
@@ -208,7 +208,7 @@ def test_a_change_to_one_skill_file_scans_the_whole_skill(tmp_path, repo):
 
 def test_changed_imported_file_is_scanned_through_the_import_hook(tmp_path, repo, monkeypatch):
     """The agent map registers the import resolution; the Action's changed scope honours it."""
-    from scanner.action import runner
+    from scanner.action import flow
     from scanner.github import scope
 
     base = repo.head()
@@ -222,7 +222,7 @@ def test_changed_imported_file_is_scanned_through_the_import_hook(tmp_path, repo
     monkeypatch.setattr(scope, "_import_resolver", resolver)
     env = action_env(tmp_path, repo.path, "pull_request", member_pr(repo, base, head))
     out = io.StringIO()
-    run = collect(env, runner.main(env, out), out.getvalue(), "")
+    run = collect(env, flow.main(env, out), out.getvalue(), "")
     assert seen and "CLAUDE.md" in seen[0]
     assert "IG102" in run.rule_ids() and run.returncode == 1
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from scanner.catalog import Catalog, builtin_entries, layouts, skill_roots
+from scanner.agent_map import Catalog, builtin_entries, layouts, skill_roots
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree
@@ -165,7 +165,7 @@ def test_a_plugin_manifest_names_more_component_paths(tmp_path):
 
 
 def test_marker_dirs_name_the_plugin_marker_folders():
-    from scanner.catalog import marker_dirs
+    from scanner.agent_map import marker_dirs
 
     assert marker_dirs(["", "plugins/x"]) == [".claude-plugin", "plugins/x/.claude-plugin"]
 

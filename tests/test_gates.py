@@ -1,4 +1,4 @@
-"""A rule gate's set holds relaxed patterns (scanner/relax.py): each must match every text its
+"""A rule gate's set holds relaxed patterns (scanner/matching/relax.py): each must match every text its
 original pattern matches, or a gate would hide a finding. Checked on random texts generated from
 every gated pattern, with multi-byte characters wherever a dot, a negated class or \\S allows
 them, then matched by RE2 itself; and the same check is shown to catch unsound relaxations."""
@@ -12,10 +12,11 @@ import pytest
 import re2
 
 from pattern_texts import ASCII, WIDE, TextMaker
-from scanner import relax, saved
+from scanner.matching import relax, saved
 from scanner.document import Document
 from scanner.matching import rx
-from scanner.rules import RULE_MODULES, catalog, gates
+from scanner.matching import gates
+from scanner.rules import RULE_MODULES, catalog
 
 _TEXTS = TextMaker(ASCII + WIDE, wide_bias=True, extra_repeats=4)  # multi-byte characters: what Latin-1 must cover
 

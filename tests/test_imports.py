@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from scanner import imports
-from scanner.catalog import Catalog
+from scanner.agent_map import Catalog
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from scanner import gitutil
-from scanner.catalog import Catalog
+from scanner.agent_map import Catalog
 from scanner.config import Config, load_text
-from scanner.engines import integrity, run_engines
+from scanner.engines import integrity_findings, run_engines
 from scanner.integrity.store import TrustStore, entry_for
 from scanner.models import EngineStatus, Severity
 from scanner.pipeline import scan_tree
@@ -43,7 +43,7 @@ def head_targets(repo: Repo, head: str) -> TargetSet:
 
 
 def pr_scan(repo: Repo, base: str, head: str, config: Config = Config()):
-    return integrity.scan(head_targets(repo, head), config, integrity.ChangeContext(base, head))
+    return integrity_findings.scan(head_targets(repo, head), config, integrity_findings.ChangeContext(base, head))
 
 
 def rules(result) -> dict[str, list]:
@@ -136,7 +136,7 @@ def test_run_engines_passes_the_change_through(repo):
     base = repo.head()
     repo.branch("pr")
     head = repo.commit({"CLAUDE.md": "x\n"}, "edit", MALLORY)
-    result = run_engines(head_targets(repo, head), Config(), change=integrity.ChangeContext(base, head))
+    result = run_engines(head_targets(repo, head), Config(), change=integrity_findings.ChangeContext(base, head))
     assert {e.name for e in result.engines} >= {"native", "integrity"}
     assert any(f.rule_id == "IG921" and f.severity == Severity.HIGH for f in result.findings)
 

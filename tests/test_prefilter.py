@@ -10,7 +10,8 @@ import re._parser as sre_parse
 import pytest
 
 from pattern_texts import ASCII, TextMaker
-from scanner import matching, prefilter, saved
+from scanner import matching
+from scanner.matching import prefilter, saved
 from scanner.document import Document
 from scanner.matching import rx
 from scanner.rules import catalog
@@ -115,8 +116,9 @@ def test_a_set_pass_that_did_not_finish_makes_every_caller_look_at_everything(mo
     """RegexSet.match answers None when RE2's automaton ran out of memory (it cannot be made to
     here: RE2 sets do not give up when slow, so the binding is stood in for); each user of a
     set must then assume every pattern may match."""
-    from scanner import catalog as agent_catalog
-    from scanner.rules import gates, hidden_directives, injection, scripts_tool_text
+    from scanner import agent_map as agent_catalog
+    from scanner.matching import gates
+    from scanner.rules import hidden_directives, injection, scripts_tool_text
 
     class Failed:  # what the binding answers when RE2 gives up: None, like an empty answer
         def Match(self, data):
@@ -161,7 +163,7 @@ def test_a_big_scan_builds_the_prefilter_and_a_small_one_does_not_need_it(tmp_pa
 def test_the_saved_conditions_are_those_the_derivation_gives_today():
     # In a fresh process: this one's registry also holds patterns other tests compiled.
     probe = (
-        "from scanner import matching, prefilter\n"
+        "from scanner import matching\nfrom scanner.matching import prefilter\n"
         "from scanner.engines import native\n"
         "from scanner.rules import catalog\n"
         "catalog()\n"

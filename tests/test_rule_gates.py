@@ -3,7 +3,7 @@ the others never loses a finding."""
 from scanner.document import Document
 from scanner.rules import catalog
 from scanner.rules import exfil, injection, prose_code
-from scanner.rules.gates import Family
+from scanner.matching.gates import Family
 from scanner.matching import rx
 
 FAMILIES = [injection._FAMILY, exfil._FAMILY, prose_code._FAMILY]

@@ -8,7 +8,7 @@ import pytest
 from scanner.cli import main
 from scanner.config import Config
 from scanner.pipeline import scan_tree
-from scanner.rune.report import CLEAN, SUSPICIOUS, TAINTED, verdict_table
+from scanner.rune.verdict import CLEAN, SUSPICIOUS, TAINTED, verdict_table
 from tests.integrity_support import ALICE, BOB, MALLORY, Repo
 
 DECISIONS = """# Decisions Log

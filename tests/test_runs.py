@@ -6,7 +6,7 @@ import json
 import os
 
 from scanner import runs
-from scanner.catalog import Catalog
+from scanner.agent_map import Catalog
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from scanner.catalog import Catalog
+from scanner.agent_map import Catalog
 from scanner.config import Config
 from scanner.document import Document
 from scanner.pipeline import scan_tree

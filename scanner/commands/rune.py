@@ -17,7 +17,7 @@ from ..models import ScanResult
 from ..pipeline import find_config
 from ..policy import apply
 from ..rune import is_rune_path
-from ..rune import report as rune_report
+from ..rune import verdict as rune_verdict
 from ..rune.authorship import findings as authorship_findings
 from ..rune.authorship import untrusted_rune_commits
 from ..targets import Target, TargetSet, walk_tree
@@ -38,7 +38,7 @@ def rune_files(root: str) -> list[str]:
     return sorted(p for p in files if is_rune_path(p))
 
 
-def check(root: str, config, base: str | None = None) -> tuple[ScanResult, rune_report.RuneReport]:
+def check(root: str, config, base: str | None = None) -> tuple[ScanResult, rune_verdict.RuneReport]:
     paths = rune_files(root)
     ts = TargetSet(root=root, targets=[Target(p, "rune") for p in paths])
     result = native.scan(ts, config.limits)
@@ -48,7 +48,7 @@ def check(root: str, config, base: str | None = None) -> tuple[ScanResult, rune_
         notes.append(auth.note)
     result.findings.extend(authorship_findings(auth, engine="native"))
     result = apply(result, config)
-    return result, rune_report.build(result, notes)
+    return result, rune_verdict.build(result, notes)
 
 
 def run(args) -> int:
@@ -58,10 +58,10 @@ def run(args) -> int:
     config = find_config(root, args.config)
     _result, report = check(root, config, args.base)
     if args.format == "json":
-        json.dump(rune_report.to_json(report), sys.stdout, indent=2)
+        json.dump(rune_verdict.to_json(report), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(rune_report.render_text(report))
-    if report.overall == rune_report.TAINTED or (args.strict and report.overall == rune_report.SUSPICIOUS):
+        sys.stdout.write(rune_verdict.render_text(report))
+    if report.overall == rune_verdict.TAINTED or (args.strict and report.overall == rune_verdict.SUSPICIOUS):
         return 1
     return 0

@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..pipeline import find_config, scan_tree
 from ..policy import decide
 from ..report import jsonout, text
-from ..report.inert import path as shown
+from ..inert import path as shown
 
 
 def register(sub) -> None:
@@ -108,7 +108,7 @@ def run(args) -> int:
     elif not result.scanned:
         verdict = _nothing_scanned(root, args.paths, config, result, verdict, stdin)
     if args.format == "sarif" or args.sarif:
-        from ..report import sarif  # only when asked: sarif-om and attrs take 0.1 s to import
+        from ..report import sarif  # only when asked: sarif-om and attrs are slow to import
     if args.format == "sarif":
         body = sarif.dumps(sarif.document(result))
     elif args.format == "json":
@@ -167,7 +167,7 @@ def scan_stdin(as_kind: str, config):
     import hashlib
     import time
 
-    from ..catalog import Catalog
+    from ..agent_map import Catalog
     from ..engines import native
     from ..models import EngineRun, EngineStatus, NotScanned, ScanResult, fingerprint
     from ..policy import apply

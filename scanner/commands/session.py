@@ -12,8 +12,8 @@ from ..integrity.check import check_tree
 from ..integrity.classify import NEW_UNTRUSTED
 from ..integrity.store import load, normalize_path, save
 from ..pipeline import find_config
-from ..report.inert import path as shown
-from ..report.inert import visible
+from ..inert import path as shown
+from ..inert import visible
 
 # Agents whose start-of-session hook reads JSON with additional context for the model.
 HOOK_FORMATS = ("claude", "gemini", "text")

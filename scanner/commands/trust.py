@@ -22,8 +22,8 @@ from ..integrity.check import IntegrityReport, agent_files, check_tree
 from ..integrity.classify import NEW_UNTRUSTED, OK
 from ..integrity.store import TrustStore, entry_for, load, normalize_path, read_bytes, save
 from ..pipeline import find_config
-from ..report.inert import path as shown
-from ..report.inert import visible
+from ..inert import path as shown
+from ..inert import visible
 
 
 def terminal_safe(text: str) -> str:

@@ -9,11 +9,11 @@ from ..targets import Target, TargetSet
 
 
 def run_engines(ts: TargetSet, config: Config, change=None, steps: Iterable[list[Target]] | None = None) -> ScanResult:
-    """`change`: an integrity.ChangeContext(base, head, trusts) for a pull request, so baselines
+    """`change`: an integrity_findings.ChangeContext(base, head, trusts) for a pull request, so baselines
     are read from the base commit; None checks the working tree's trust store. `steps`: ts's
     targets still being found (targets.discover_steps), which the native engine scans as they
     come; the other engines start once ts is complete."""
-    from . import cisco, integrity, judge, native, virustotal
+    from . import cisco, integrity_findings, judge, native, virustotal
 
     if steps is not None and ("native" not in config.engines or cisco.requested(config)):
         for step in steps:  # Cisco's run is staged from every target before it starts
@@ -24,8 +24,8 @@ def run_engines(ts: TargetSet, config: Config, change=None, steps: Iterable[list
     result = ScanResult()
     if "native" in config.engines:
         result.extend(native.scan(ts, config.limits, config.jobs, steps))
-    if integrity.active(ts.root, config, change):
-        result.extend(integrity.scan(ts, config, change))
+    if integrity_findings.active(ts.root, config, change):
+        result.extend(integrity_findings.scan(ts, config, change))
     if config.judge.enabled:
         result.extend(judge.scan(ts, config))
     if virustotal.requested(config):

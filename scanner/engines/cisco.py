@@ -2,7 +2,7 @@
 
 Cisco's tool (PyPI `cisco-ai-skill-scanner`, command `skill-scanner`) adds YARA signatures and
 Python/shell dataflow analysis. It runs once per scan (`scan-all` over a staging folder: its
-start-up, about 20 s of rule loading, dominates, so one process for all skills), offline,
+start-up, its rule loading, dominates, so one process for all skills), offline,
 with `--use-behavioral`, no LLM and no API key, with a time limit, and without network where
 the kernel allows a private network namespace. Its SARIF run is merged into ours as a second
 run (cisco_sarif.py) and its results become our Findings for every other consumer.
@@ -31,7 +31,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import UsageError
 from ..models import EngineRun, EngineStatus, ScanResult
-from ..report.inert import visible
+from ..inert import visible
 from ..targets import TargetSet
 from . import cisco_sarif, cisco_stage
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from ..models import Category, Confidence, Finding, NotScanned, Severity, Span, fingerprint
-from ..report.inert import visible
+from ..inert import visible
 from .cisco_stage import Staged, StagedSkill
 
 ENGINE = "cisco-skill-scanner"

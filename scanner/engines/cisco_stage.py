@@ -2,7 +2,7 @@
 
 Why a copy: the content may come from git objects rather than the working tree (the Action
 reads pull-request files from the head commit), the skills in scope may lie anywhere in the
-repository, and one `scan-all` process over one folder costs one start-up (~20 s) instead of
+repository, and one `scan-all` process over one folder costs one (slow) start-up instead of
 one per skill. Each skill goes into its own numbered slot, so every URI Cisco writes
 (`<slot>/<path in skill>`, relative to its working directory) maps back to one repository path.
 
@@ -19,7 +19,7 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 
-from ..catalog import skill_root_of
+from ..agent_map import skill_root_of
 from ..models import NotScanned
 from ..targets import SKIP_DIRS, Limits, TargetSet
 from ..textio import resolve

@@ -10,12 +10,12 @@ from functools import partial
 from typing import Iterable, Iterator
 
 from .. import __version__
-from ..catalog import skill_root_of
+from ..agent_map import skill_root_of
 from ..document import Document, classify
-from ..findings import ENGINE, file_finding  # file_finding re-exported: integrity, rune and github import it from here
-from ..prefilter import ensure_prefilter
+from ..findings import ENGINE, file_finding
+from ..matching.prefilter import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
-from ..report.inert import visible
+from ..inert import visible
 from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..targets import Limits, Target, TargetSet
@@ -26,8 +26,8 @@ from .unread import LISTED_FAILING, finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently
-# Below this many targets, building the word prefilter (0.02 s from its saved conditions) costs
-# more than it saves. Not above the count at which a streamed scan forks its first worker
+# Below this many targets, building the word prefilter (from its saved conditions) costs more
+# than it saves. Not above the count at which a streamed scan forks its first worker
 # (workers.MIN_TARGETS_PER_WORKER per process), so that workers inherit the prefilter.
 PREFILTER_MIN_TARGETS = 2 * MIN_TARGETS_PER_WORKER
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..document import Document
 from ..models import Finding, Severity, Span
-from ..report.inert import visible
+from ..inert import visible
 from ..rules import get_rule
 
 RULE_ID = "IG953"

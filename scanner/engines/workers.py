@@ -24,17 +24,15 @@ R = TypeVar("R")
 
 MIN_TARGETS_PER_WORKER = 12  # below this, forking and pickling cost more than they save
 # Chunks are small: when this process runs out of chunks it waits for the ones still queued
-# for the workers, so the idle tail is about one chunk per worker (with 8 chunks per worker and
-# 3 in flight, this process sat idle for 1.2-2.8 s of a 2-process benign-corpus scan; with 32 and
-# 2, 0.2-0.4 s). Pickling a chunk and its outcomes costs about a millisecond.
+# for the workers, so the idle tail is about one chunk per worker; pickling a small chunk and its
+# outcomes costs little (figures: docs/performance.md).
 CHUNKS_PER_WORKER = 32
 IN_FLIGHT_PER_WORKER = 2  # chunks queued for a worker at once: one running, the next one ready
 MAX_AUTO_JOBS = 8
 # Chunks this process scans before it forks the workers (the first is cut when the workers are
 # due), so that they inherit what those texts taught every pattern's automaton (RE2 builds its
-# states as texts need them): the pages are shared, not built again in each worker. Over the
-# benign corpus with 2 processes, warming on the first chunk took the summed memory from 246 to
-# 235-237 MB, and the CPU time down too (noisily, on a shared machine: 6.1-6.3 s to 5.4-5.9 s).
+# states as texts need them): the pages are shared, not built again in each worker, which lowers
+# both the summed memory and the CPU time (figures: docs/performance.md).
 WARM_CHUNKS = 1
 STREAM_CHUNK = 32  # map_stream's chunk: the count of targets is not known while they are found
 
@@ -115,7 +113,7 @@ class _Spread:
     def start(self, jobs: int) -> None:
         # Objects alive now (modules, the rule table, what the first chunk left) move out of the
         # collector's reach: a collection in a worker would otherwise write to every one of them
-        # and copy the pages it shares with this process (summed memory ~5 MB less).
+        # and copy the pages it shares with this process.
         gc.freeze()
         self.pool = _get_pool(jobs - 1)
         self.jobs = jobs if self.pool is not None else 1

@@ -2,7 +2,7 @@
 
 Pure functions only (no API calls), so every body can be checked for inertness in tests.
 All scanned text (messages, excerpts, paths, rule titles from an artifact) goes through
-`report.inert`: no live links, images, HTML or @-mentions from a scanned file reach a comment.
+`scanner.inert`: no live links, images, HTML or @-mentions from a scanned file reach a comment.
 Our own markup (markers, headings) is the only HTML.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Iterable
 import re2  # comment bodies and patches come from GitHub and the pull request: linear-time matching
 
 from ..models import Finding, ScanResult, Severity
-from ..report import inert
+from .. import inert
 
 SUMMARY_MARKER = "<!-- instruction-guard:summary -->"
 REVIEW_MARKER = "<!-- instruction-guard:review -->"

@@ -20,29 +20,19 @@ GitHub itself. Only pull requests are assessed; pushes and manual runs are scann
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import hashlib
 
 from .. import gitutil, identity
-from ..catalog import Catalog
+from ..authors import UNOWNED_EMAILS, TrustedAuthors
+from ..agent_map import Catalog
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config
 from ..models import Finding, Span
-from ..report.inert import visible
+from ..inert import visible
 from .event import Event
 from .scope import FileChange, Scope
-
-_NOREPLY = re.compile(r"^(?:(\d+)\+)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\[bot\])?)@users\.noreply\.github\.com$")
-# Addresses anyone can write into a commit and that name no person.
-UNOWNED_EMAILS = frozenset({"noreply@github.com", ""})
-
-
-def noreply_login(email: str) -> str | None:
-    m = _NOREPLY.match(email.strip().lower())
-    return m.group(2) if m else None
-
 
 @dataclass
 class Provenance:
@@ -78,19 +68,6 @@ def is_guard_file(path: str, config: Config, config_path: str | None) -> bool:
     return Catalog(config.include, config.exclude).classify(path) == "guard"
 
 
-@dataclass(frozen=True)
-class TrustedAuthors:
-    emails: frozenset[str]
-    logins: frozenset[str]
-
-    def trusts(self, email: str, login: str | None = None) -> bool:
-        email = email.strip().lower()
-        if email in self.emails and email not in UNOWNED_EMAILS:
-            return True
-        login = (login or noreply_login(email) or "").lower()
-        return bool(login) and login in self.logins
-
-
 def trusted_authors(repo: str, event: Event, config: Config, base_rev: str | None) -> TrustedAuthors:
     emails = {u.strip().lower() for u in config.trusted_users if "@" in u}
     logins = {u.strip().lower() for u in config.trusted_users if "@" not in u}
@@ -106,7 +83,7 @@ def trusted_authors(repo: str, event: Event, config: Config, base_rev: str | Non
 
 
 def _finding(rule_id: str, change: FileChange, message: str, scope: Scope, config: Config, severity=None, **props) -> Finding:
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     f = file_finding(rule_id, change.path, message, **props)
     lines = scope.changed_lines.get(change.path)

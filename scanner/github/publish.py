@@ -14,9 +14,9 @@ is shown inert, and the pull request number is checked against the run's head co
 from __future__ import annotations
 
 from ..models import ScanResult
-from ..report import inert
+from .. import inert
 
-# The types and fixes live in publish_contract (runner.py imports them without importing this module).
+# The types and fixes live in publish_contract (channels.py imports them without importing this module).
 from .publish_contract import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, DEFAULT_API_URL,  # noqa: F401
                                DEFAULT_SERVER_URL, FIX_ENABLE_CODE_SCANNING, FIX_FORK, FIX_NO_TOKEN, FIX_PULL_REQUESTS,
                                FIX_SECURITY_EVENTS, PublishContext, PublishOutcome)
@@ -24,7 +24,7 @@ from .publish_contract import (CHANNEL_REVIEW, CHANNEL_SUMMARY, CHANNEL_UPLOAD, 
 
 def publish(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: bool, comment: bool) -> list[PublishOutcome]:
     """Upload `doc` (the SARIF log) and/or comment `result` on the pull request. Never raises."""
-    from .runner import publish_all
+    from .channels import publish_all
 
     try:
         return publish_all(doc, result, ctx, upload=upload, comment=comment)
@@ -35,7 +35,7 @@ def publish(doc: dict, result: ScanResult, ctx: PublishContext, *, upload: bool,
 def run_publish_mode(sarif_path: str, pr_number: int | None, ctx: PublishContext, *, upload: bool = True,
                      comment: bool = True) -> list[PublishOutcome]:
     """`mode: publish`: publish an earlier run's SARIF artifact. Never reads the PR's code."""
-    from .runner import publish_artifact
+    from .channels import publish_artifact
 
     try:
         return publish_artifact(sarif_path, pr_number, ctx, upload=upload, comment=comment)

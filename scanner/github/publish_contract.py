@@ -2,7 +2,7 @@
 and time budget), the outcome of each channel, and the exact fixes an outcome may name.
 
 Kept apart from scanner/github/publish.py (the entry points) so that the channels
-(scanner/github/runner.py) import these types without importing the entry points that call them.
+(scanner/github/channels.py) import these types without importing the entry points that call them.
 """
 from __future__ import annotations
 

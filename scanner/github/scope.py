@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import gitutil
-from ..catalog import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
+from ..agent_map import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
 from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
@@ -74,7 +74,7 @@ REST_FILE_LIMIT = 3000
 
 # (repository, commit, agent file paths in scope, skill roots) -> {path of a file those agent files
 # import (e.g. CLAUDE.md's `@docs/guide.md`): kind to scan it as}. The import resolution belongs
-# to the agent map (scanner/catalog.py); register it with set_import_resolver().
+# to the agent map (scanner/agent_map.py); register it with set_import_resolver().
 ImportResolver = Callable[[str, str, list[str], frozenset[str]], dict[str, str]]
 _import_resolver: ImportResolver | None = None
 
@@ -252,7 +252,7 @@ def _listed_failing() -> frozenset[str]:
 
 
 def gitlink_finding(path: str) -> Finding:
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     return file_finding("IG906", path, f"{path} is a submodule (another repository's commit) where agents load files; "
                                        "its content is not part of this change and was not scanned", reason="gitlink")
@@ -373,7 +373,7 @@ def _api_changes(files: list[dict]) -> tuple[list[FileChange], dict[str, frozens
 
 
 def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: frozenset[str], head_roots: frozenset[str]) -> list[Finding]:
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     out: list[Finding] = []
     for c in changes:

@@ -34,7 +34,7 @@ def agent_files(root: str, config: Config) -> list[str]:
     One walk of the tree (under the walk's own bounds on huge skill folders) and the catalog;
     links are listed as themselves.
     """
-    from ..catalog import Catalog, skill_roots
+    from ..agent_map import Catalog, skill_roots
     from ..targets import walk_tree
 
     catalog = Catalog(config.include, config.exclude)

@@ -2,7 +2,7 @@
 
 GitHub shows at most 10 errors, 10 warnings and 10 notices per step; we emit the most severe
 findings first within those caps and count the rest so the job summary can say so. Every
-property and message is escaped (scanner/report/inert.py), so scanned text cannot end a command
+property and message is escaped (scanner/inert.py), so scanned text cannot end a command
 early or start a new one.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Finding, Severity
-from . import inert
+from .. import inert
 
 CAP_PER_LEVEL = 10
 

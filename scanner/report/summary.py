@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..models import ScanResult, Severity
 from ..policy import Verdict
-from . import inert
+from .. import inert
 
 MAX_BYTES = 1024 * 1024
 BUDGET = 900 * 1024  # leave room for the publishing section appended after upload
@@ -124,7 +124,7 @@ def render(result: ScanResult, verdict: Verdict, provenance: ProvenanceView | No
 
 def _rune_rows(result: ScanResult) -> list[dict]:
     """The .rune/ verdict per file and overall, with every file listed; none when no .rune/ file is in scope."""
-    from ..rune.report import verdict_table
+    from ..rune.verdict import verdict_table
 
     rows = verdict_table(result)
     return rows if len(rows) > 1 else []

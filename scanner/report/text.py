@@ -5,7 +5,7 @@ from collections import defaultdict
 
 from ..models import ScanResult
 from ..policy import Verdict
-from . import inert
+from .. import inert
 
 _COLORS = {4: "\033[1;35m", 3: "\033[1;31m", 2: "\033[33m", 1: "\033[36m", 0: "\033[2m"}
 _RESET = "\033[0m"

@@ -18,10 +18,10 @@ __all__ = ["Fixture", "Hit", "Rule", "RuleFixtureError", "rule", "catalog", "get
 RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.engine_rules",
     "scanner.rules.unicode",
-    "scanner.rules.scripts",
+    "scanner.rules.scripts_facts",
     "scanner.rules.scripts_behaviour",
     "scanner.rules.scripts_tool_text",
-    "scanner.rules.rune",
+    "scanner.rules.rune_state",
     "scanner.rules.hidden",
     "scanner.rules.hidden_carriers",
     "scanner.rules.injection",

@@ -15,7 +15,6 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from .phrases import cached
 from .settings_read import parsed, strip_jsonc  # noqa: F401 (strip_jsonc: this module's public name)
 
 READS = ("json",)

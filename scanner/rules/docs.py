@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..report.inert import visible
+from ..inert import visible
 from .base import Rule
 
 

@@ -14,7 +14,7 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from .gates import Family
+from ..matching.gates import Family
 from .phrases import EXAMPLE_HOSTS, EXFIL_HOSTS, block_of, context_at, host_matches, hosts_in, is_ip, lowered, norm_line_at, norm_slice
 
 READS = ("prose", "script", "config")
@@ -76,7 +76,7 @@ _SEND_PROSE = rx(
 _AUTH_HEADER = rx(r"(?:authorization|bearer\s|x-api-key|api-key:|private-token|x-auth|-u\s+\S*:|--user\s|token\s+\$|token=\$\{\{|auth=|headers\s*=|\bheaders\b|\bapi_key\s*=\s*os|\bapi_key=)")
 
 # URLs run to their end (`+`, read up to _URL_CHARS): a large bounded repeat such as {1,800}
-# makes RE2's DFA track hundreds of positions at once, ten times slower on ordinary prose.
+# makes RE2's DFA track hundreds of positions at once, far slower on ordinary prose.
 _IMAGE = rx(r"(?:!\[[^\]\n]*\]\(\s*<?((?:https?:)?//[^\s)>]+)|<img\b[^>\n]*?\bsrc\s*=\s*[\"']?((?:https?:)?//[^\s\"'>]+))")
 _LINK = rx(r"(?:^|[^!])\[[^\]\n]*\]\(\s*<?(https?://[^\s)>]+)")
 _URL_CHARS = 800
@@ -101,18 +101,18 @@ _ENV_IN_DICT = rx(r"(?m)^\s*[\"'][\w.-]+[\"']\s*:\s*(?:os\.environ|os\.getenv|pr
 def _credential_sources(doc: Document) -> Iterator[tuple[int, int, str]]:
     # Without any network sink in the file only credential-file reads and secrets gathered
     # into one structure can matter; skip the (common) secret-variable scan otherwise.
-    has_sink = _FAMILY.search(doc, _SINK) is not None or _FAMILY.search(doc, _SEND_PROSE) is not None
-    for m in _FAMILY.finditer(doc, _CRED_FILE_RX):
+    has_sink = doc.search(_SINK) is not None or doc.search(_SEND_PROSE) is not None
+    for m in doc.finditer(_CRED_FILE_RX):
         if doc.text[m.end:m.end + 1] == "." and doc.text[m.end - 4:m.end].lower() == ".env":
             continue  # .env.example / .env.sample: templates, not secrets
         weak = doc.normalized_text[m.start:m.end].strip(" \"'`(/=").startswith(".env") if doc.text.isascii() else ".env" in doc.text[m.start:m.end].lower()
         yield m.start, m.end, "env-file" if weak else "file"
     if has_sink:
-        for m in _FAMILY.finditer(doc, _ENV_DUMP):
+        for m in doc.finditer(_ENV_DUMP):
             yield m.start, m.end, "env-dump"
-    if not has_sink and _FAMILY.search(doc, _ENV_IN_DICT) is None:
+    if not has_sink and doc.search(_ENV_IN_DICT) is None:
         return
-    for m in _FAMILY.finditer(doc, _SECRET_ENV):
+    for m in doc.finditer(_SECRET_ENV):
         raw = doc.text[m.start:m.end]
         if raw.startswith("$") and not raw.startswith("$env:") and any(c.islower() for c in raw):
             continue  # $accessToken: a local variable, not an exported secret
@@ -129,10 +129,10 @@ _SOURCE_WORDS = rx(
 
 
 def _read_and_send(doc: Document) -> Iterator[Hit]:
-    if not _FAMILY.present(doc) & _SOURCE_PATTERNS or doc.search(_SOURCE_WORDS) is None:
+    if not any(doc.may_match(r) for r in _SOURCE_PATTERNS) or doc.search(_SOURCE_WORDS) is None:
         return  # without an upload pipe or a credential source the rule has nothing to report
     seen_windows: set[tuple[int, int]] = set()
-    for m in _FAMILY.finditer(doc, _ENCODED_UPLOAD):
+    for m in doc.finditer(_ENCODED_UPLOAD):
         ctx = context_at(doc, m.start, m.end)
         text = norm_slice(doc, m.start, m.end)
         sensitive = _SECRET_ENV.test(text) or _CRED_FILE_RX.test(text) or _ENV_DUMP.test(text) or _SENSITIVE_WORD.test(text)
@@ -203,7 +203,7 @@ _SENSITIVE_NOUNS = rx(r"(?:credential|api\s*keys?|tokens?\b|secrets?\b|passwords
 
 def _send_instruction(doc: Document) -> Iterator[Hit]:
     """Prose telling the agent to send data to a remote place; credentials raise it."""
-    for m in _FAMILY.finditer(doc, _SEND_INSTRUCTION):
+    for m in doc.finditer(_SEND_INSTRUCTION):
         seg = norm_slice(doc, m.start, m.end)
         if _NOT_DATA.test(seg):
             continue
@@ -230,7 +230,7 @@ _REVEAL_SECRET = rx(
 
 
 def _reveal_secret(doc: Document) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, _REVEAL_SECRET):
+    for m in doc.finditer(_REVEAL_SECRET):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Agent is asked to disclose credentials in its output",
                   severity=lowered(Severity.HIGH, ctx, quotes_count=ctx.security_document))
@@ -239,17 +239,17 @@ def _reveal_secret(doc: Document) -> Iterator[Hit]:
 _URL_CANDIDATE = rx(r"(?:\]\(|\bsrc\s*=)\s*[\"'<]?(?:https?:)?//[^\s)\"'>]*(?:\{|\$|%[sd]|<|\[|" + _SECRET_NAME + r"|leak|exfil|history|conversation|chat_?log|memory|env|ssh|cookie|session)")
 
 # Every whole-document pass of this module that most files never match, gated by one set pass
-# (see gates.py).
+# (see scanner/matching/gates.py).
 _FAMILY = Family(
     "exfil", _SINK, _SEND_PROSE, _CRED_FILE_RX, _ENV_DUMP, _ENV_IN_DICT, _SECRET_ENV, _ENCODED_UPLOAD,
     _SEND_INSTRUCTION, _REVEAL_SECRET, _URL_CANDIDATE,
 )
 # What _read_and_send reports starts at one of these: an upload pipe or a credential source.
-_SOURCE_PATTERNS = _FAMILY.indexes(_ENCODED_UPLOAD, _CRED_FILE_RX, _ENV_DUMP, _SECRET_ENV)
+_SOURCE_PATTERNS = (_ENCODED_UPLOAD, _CRED_FILE_RX, _ENV_DUMP, _SECRET_ENV)
 
 
 def _url_carries_data(doc: Document) -> Iterator[Hit]:
-    if _FAMILY.search(doc, _URL_CANDIDATE) is None:
+    if doc.search(_URL_CANDIDATE) is None:
         return  # no link or image URL with interpolation or a sensitive word: nothing to weigh
     for regex, is_image in ((_IMAGE, True), (_LINK, False)):
         for m in doc.finditer(regex):

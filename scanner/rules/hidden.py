@@ -14,7 +14,7 @@ from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..carriers import Judgement, conceals, judge_hidden
-from ..report.inert import visible
+from ..inert import visible
 from .hidden_directives import Assessment, assess
 
 MAX_HIDDEN = 200  # hidden blocks judged per document; the rest are counted, never read as clean

@@ -14,7 +14,7 @@ from ..carriers import addresses_agent, commands_action, conceals, encoded_spans
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
-from ..report.inert import visible
+from ..inert import visible
 from .base import Fixture, Hit, rule
 from .hidden import MAX_HIDDEN, _in_inline_code, judged_hit
 from .hidden_directives import HOSTILE, assess

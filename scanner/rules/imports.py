@@ -18,14 +18,13 @@ _FLAGGED = frozenset({imports.CREDENTIAL, imports.OUTSIDE, imports.URL})
 
 def _classified(doc: Document) -> list[tuple[imports.Token, str]]:
     """The document's imports with their category, worked out once for the three rules."""
-    cached = doc.__dict__.get("_ig_imports")
-    if cached is None:
+    def compute() -> list[tuple[imports.Token, str]]:
         found = imports.tokens(doc.text, fences=False) if "@" in doc.text else []
-        cached = [(t, c) for t in found if (c := imports.classify(doc.path, t.path)[0]) in _FLAGGED]
-        if cached and doc.code_block_lines:  # the document's own view of its fenced blocks, shared with other rules
-            cached = [(t, c) for t, c in cached if doc.position(t.start)[0] not in doc.code_block_lines]
-        doc.__dict__["_ig_imports"] = cached
-    return cached
+        flagged = [(t, c) for t in found if (c := imports.classify(doc.path, t.path)[0]) in _FLAGGED]
+        if flagged and doc.code_block_lines:  # the document's own view of its fenced blocks, shared with other rules
+            flagged = [(t, c) for t, c in flagged if doc.position(t.start)[0] not in doc.code_block_lines]
+        return flagged
+    return doc.memo("imports:classified", compute)
 
 
 def _imports(doc: Document, wanted: str) -> Iterator[Hit]:

@@ -18,7 +18,7 @@ from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..intent import conceals_action, unit_kind_at
-from .gates import Family
+from ..matching.gates import Family
 from .phrases import context_at, lowered, norm_line_at, norm_slice
 
 READS = ("prose", "script", "config")
@@ -146,7 +146,7 @@ def _hostile(signals: set[str]) -> bool:
     )
 
 
-# Every whole-document pass of this module, gated by one set pass (see gates.py).
+# Every whole-document pass of this module, gated by one set pass (see scanner/matching/gates.py).
 _FAMILY = Family(
     "injection", _OVERRIDE, _JAILBREAK, _ROLE_RESET, _RULES_OFF, _CHAT_TOKENS, _SYSTEM_TAG, _EMPHASIS_TAG,
     _SIG_CONCEAL, _SNEAKY, _WITHOUT_ASKING, _TOOL_REDIRECT, _REMOTE_INSTRUCTIONS,
@@ -154,7 +154,7 @@ _FAMILY = Family(
 
 
 def _contextual(doc: Document, regex: Regex, base: Severity, message: str, *, floor: Severity = Severity.LOW) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, regex):
+    for m in doc.finditer(regex):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message=message, severity=lowered(base, ctx, floor=floor),
                   properties={"context": ctx.describe()} if ctx.steps() else {})
@@ -169,7 +169,7 @@ def _override(doc: Document) -> Iterator[Hit]:
 
 def _fake_system(doc: Document) -> Iterator[Hit]:
     yield from _contextual(doc, _CHAT_TOKENS, Severity.HIGH, "Chat-template control tokens fake a system turn")
-    for m in _FAMILY.finditer(doc, _SYSTEM_TAG):
+    for m in doc.finditer(_SYSTEM_TAG):
         ctx = context_at(doc, m.start, m.end)
         body = norm_slice(doc, m.start, min(len(doc.text), m.end + 1500))
         hostile = _hostile(_signals(body))
@@ -183,7 +183,7 @@ def _fake_system(doc: Document) -> Iterator[Hit]:
 
 def _emphasis_block(doc: Document) -> Iterator[Hit]:
     """`<IMPORTANT>`-style blocks: a classic of MCP tool poisoning when they hide directives."""
-    for m in _FAMILY.finditer(doc, _EMPHASIS_TAG):
+    for m in doc.finditer(_EMPHASIS_TAG):
         tag = (m.group(1) or "").strip()
         # Body: up to the closing tag (searched linearly with str.find) or 1,500 characters.
         body = norm_slice(doc, m.start, min(len(doc.text), m.end + 1500))
@@ -206,7 +206,7 @@ def _emphasis_block(doc: Document) -> Iterator[Hit]:
 
 
 def _concealment(doc: Document) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, _SIG_CONCEAL):
+    for m in doc.finditer(_SIG_CONCEAL):
         # Hiding is the attack only when what is hidden is the agent's own action (data moving
         # out, an approval, a control off, a script run): "do not mention this rule to the user"
         # or "without mentioning the PRD" in a description is reporting style (scanner/intent).
@@ -218,21 +218,21 @@ def _concealment(doc: Document) -> Iterator[Hit]:
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Text tells the agent to hide what it does from the user",
                   severity=lowered(base, ctx), properties={"context": ctx.describe()} if ctx.steps() else {})
-    for m in _FAMILY.finditer(doc, _SNEAKY):
+    for m in doc.finditer(_SNEAKY):
         ctx = context_at(doc, m.start, m.end)
         block = norm_line_at(doc, m.start)
         sensitive, transmit = _SIG_SENSITIVE.test(block), _SIG_TRANSMIT.test(block)
         # "pandas may silently change dtypes" describes software; silence about data leaving is the attack.
         base = Severity.HIGH if sensitive and transmit else Severity.MEDIUM if sensitive or transmit else Severity.LOW
         yield Hit(m.start, m.end, message="Text tells the agent to act silently or secretly", severity=lowered(base, ctx))
-    for m in _FAMILY.finditer(doc, _WITHOUT_ASKING):
+    for m in doc.finditer(_WITHOUT_ASKING):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Text tells the agent to act without asking for confirmation",
                   severity=lowered(Severity.LOW, ctx))
 
 
 def _tool_redirect(doc: Document) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, _TOOL_REDIRECT):
+    for m in doc.finditer(_TOOL_REDIRECT):
         ctx = context_at(doc, m.start, m.end)
         window = norm_slice(doc, m.start, min(len(doc.text), m.end + 400))
         signals = _signals(window)
@@ -249,7 +249,7 @@ def _tool_redirect(doc: Document) -> Iterator[Hit]:
 
 
 def _remote_instructions(doc: Document) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, _REMOTE_INSTRUCTIONS):
+    for m in doc.finditer(_REMOTE_INSTRUCTIONS):
         ctx = context_at(doc, m.start, m.end)
         text = norm_line_at(doc, m.start)
         if _INSISTENT.test(text):

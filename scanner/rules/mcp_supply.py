@@ -23,7 +23,6 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
-from .phrases import cached
 from .settings_read import data as _data, load, locate, volume_source
 
 READS = ("json", "toml", "yaml")
@@ -736,7 +735,7 @@ def facts(doc: Document) -> list[Fact]:
         for s in servers(data):
             out.extend(_server_facts(s))
         return out
-    return cached(doc, "mcp-supply-facts", build)
+    return doc.memo("mcp-supply-facts", build)
 
 
 def _check(rule_id: str):

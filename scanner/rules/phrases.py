@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import Callable, TypeVar
 
 from ..document import Document
 from ..matching import rx
 from ..models import Severity
 
-T = TypeVar("T")
 
 # Words that, shortly before a match in the same sentence, turn it into something to refuse.
 _NEGATION = rx(
@@ -52,14 +50,6 @@ _TOPIC_WORDS = rx(
 _SENTENCE_END = ".!?;"
 
 
-def cached(doc: Document, key: str, build: Callable[[], T]) -> T:
-    """A per-document cached view owned by the rules (computed once, only when asked for)."""
-    store = doc.__dict__.setdefault("_rule_views", {})
-    if key not in store:
-        store[key] = build()
-    return store[key]
-
-
 def _headings(doc: Document) -> tuple[list[int], list[str]]:
     """Line numbers and normalised texts of markdown headings outside code blocks."""
     nums: list[int] = []
@@ -67,7 +57,7 @@ def _headings(doc: Document) -> tuple[list[int], list[str]]:
     if doc.kind != "prose":
         return nums, texts
     code = doc.code_block_lines
-    norm_lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    norm_lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
     for no, line in enumerate(norm_lines, 1):
         if line[:1] not in "#*_":
             continue
@@ -81,7 +71,7 @@ def _headings(doc: Document) -> tuple[list[int], list[str]]:
 
 
 def heading_of(doc: Document, line_no: int) -> str:
-    nums, texts = cached(doc, "headings", lambda: _headings(doc))
+    nums, texts = doc.memo("headings", lambda: _headings(doc))
     i = bisect.bisect_right(nums, line_no) - 1
     return texts[i] if i >= 0 else ""
 
@@ -96,7 +86,7 @@ def topic_density(doc: Document) -> int:
                 continue
             n += 1
         return n
-    return cached(doc, "topic", count)
+    return doc.memo("topic", count)
 
 
 def is_security_document(doc: Document) -> bool:
@@ -108,7 +98,7 @@ def is_security_document(doc: Document) -> bool:
 
 
 def _norm_line(doc: Document, line_no: int) -> str:
-    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
     return lines[line_no - 1] if 0 < line_no <= len(lines) else ""
 
 

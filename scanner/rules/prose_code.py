@@ -22,10 +22,10 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Hit, rule
-from .gates import Family
+from ..matching.gates import Family
 from ..hosts import host_of, look_alike_brand
 from ..scripts.command_grader import TRIGGER as _GRADER_TRIGGER_TEXT, _first_url as first_url, grade_url, grade_words
-from .phrases import Context, cached, context_at, heading_of, hosts_in, lowered, norm_line_at, norm_slice
+from .phrases import Context, context_at, heading_of, hosts_in, lowered, norm_line_at, norm_slice
 
 READS = ("prose",)
 
@@ -228,7 +228,7 @@ def _graded(doc: Document) -> list:
                     facts = [f if f.grade != "none" else _rebase(regraded.get((f.kind, f.message.split(" (")[0]), f), f) for f in facts]
             if not facts and not line.isascii():
                 if norm_lines is None:
-                    norm_lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+                    norm_lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
                 if line_no - 1 < len(norm_lines):
                     facts = [f.__class__(f.kind, f.severity, 0, len(line), f.message, f.host, f.url, f.grade)
                              for f in grade_command(norm_lines[line_no - 1])]
@@ -241,7 +241,7 @@ def _graded(doc: Document) -> list:
                 out.append((f.kind, sev, base + f.start, base + min(f.end, len(line)), message, f.host, f.grade))
         return out
 
-    return cached(doc, "prose_command_grades", compute)
+    return doc.memo("prose_command_grades", compute)
 
 
 def _rebase(graded, original):
@@ -327,7 +327,7 @@ def _subject(doc: Document) -> tuple[frozenset[str], str]:
                 words.update(x for x in t.split("-") if x)
         return frozenset(words), doc.text.lower()
 
-    return cached(doc, "prose_subject", compute)
+    return doc.memo("prose_subject", compute)
 
 
 def _own_site(doc: Document, url: str, host: str) -> bool:
@@ -460,7 +460,7 @@ def _told_to_run(doc: Document, start: int, ctx: Context) -> bool:
         return False
     line_no, _ = doc.position(start)
     lo, hi = _unit_lines(doc, line_no)
-    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
     unit = (" ".join(ln[:1000] for ln in lines[lo - 1:min(hi, lo + 40)])[:4000] + " . " + heading_of(doc, line_no)[:500]).lower()
     data = unit.encode("utf-8", "surrogatepass")
     for m in _RUN_ORDER.finditer(data):
@@ -491,7 +491,7 @@ def _ordered_to_run(doc: Document, start: int, ctx: Context) -> bool:
     line_no, _ = doc.position(start)
     lo, hi = _unit_lines(doc, line_no)
     code = doc.code_block_lines
-    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+    lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
     for k in range(lo, hi + 1):
         if k in code or k - 1 >= len(lines):
             continue
@@ -541,7 +541,7 @@ _CODE_ARG_FLAGS = frozenset({"-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--pr
 
 def _pipe_to_shell(doc: Document) -> Iterator[Hit]:
     claimed: list[tuple[int, int]] = []
-    for m in _FAMILY.finditer(doc, _PIPE_TO_SHELL):
+    for m in doc.finditer(_PIPE_TO_SHELL):
         after = doc.text[m.end:m.end + 24].lstrip().split(" ", 1)[0]
         if after in _CODE_ARG_FLAGS:
             continue  # `curl .. | python3 -c "import json..."`: the program is the argument, the download is data
@@ -720,7 +720,7 @@ def _decode_base64_near(doc: Document, start: int, end: int) -> str:
 
 def _decode_exec(doc: Document) -> Iterator[Hit]:
     claimed: list[tuple[int, int]] = []
-    for m in _FAMILY.finditer(doc, _DECODE_EXEC):
+    for m in doc.finditer(_DECODE_EXEC):
         claimed.append((m.start, m.end))
         decoded = _decode_base64_near(doc, m.start, m.end)
         sev = Severity.CRITICAL
@@ -767,7 +767,7 @@ def _encoded_literal(doc: Document) -> Iterator[Hit]:
 
 def _reverse_shell(doc: Document) -> Iterator[Hit]:
     claimed: list[tuple[int, int]] = []
-    for m in _FAMILY.finditer(doc, _REVERSE_SHELL):
+    for m in doc.finditer(_REVERSE_SHELL):
         claimed.append((m.start, m.end))
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, severity=lowered(Severity.CRITICAL, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
@@ -779,7 +779,7 @@ def _command_exfil(doc: Document) -> Iterator[Hit]:
 
 
 def _miner(doc: Document) -> Iterator[Hit]:
-    for m in _FAMILY.finditer(doc, _MINER):
+    for m in doc.finditer(_MINER):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
@@ -790,7 +790,7 @@ _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|
 
 
 def _tampering(doc: Document) -> Iterator[Hit]:
-    if _FAMILY.search(doc, _TAMPER_WORDS) is None:
+    if doc.search(_TAMPER_WORDS) is None:
         return
     claimed: list[tuple[int, int]] = []
     for regex, sev, message in _TAMPER_PATTERNS:
@@ -803,9 +803,9 @@ def _tampering(doc: Document) -> Iterator[Hit]:
 
 
 def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
-    binaries = [doc.position(m.start)[0] for m in _FAMILY.finditer(doc, _DOWNLOAD_BINARY)]
-    lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n")) if binaries else []
-    for m in _FAMILY.finditer(doc, _ARCHIVE_PASSWORD):
+    binaries = [doc.position(m.start)[0] for m in doc.finditer(_DOWNLOAD_BINARY)]
+    lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n")) if binaries else []
+    for m in doc.finditer(_ARCHIVE_PASSWORD):
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, message="Download of a password-protected archive (hides the payload from scanners)",
                   severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
@@ -818,7 +818,7 @@ def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
                 yield Hit(start, start + len(doc.lines[k]), message="Password given for a downloaded archive or executable",
                           severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
                 break
-    for m in _FAMILY.finditer(doc, _PASTE_INTO_TERMINAL):
+    for m in doc.finditer(_PASTE_INTO_TERMINAL):
         seg = norm_slice(doc, m.start, m.end)
         sev, host, why = _host_grade(seg)
         if not host:
@@ -859,7 +859,7 @@ def _prereq_download(doc: Document) -> Iterator[Hit]:
         if _NOT_A_PROGRAM.test(obj):
             continue
         if lines is None:
-            lines = cached(doc, "norm_lines", lambda: doc.normalized_text.split("\n"))
+            lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
         line_no, _ = doc.position(m.start)
         window = " ".join(lines[max(0, line_no - 3):line_no + 1])[:1200] + " " + heading_of(doc, line_no).lower()
         prereq = _PREREQ_NEAR.test(window)
@@ -910,7 +910,7 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 )
 
 
-# The module's whole-document passes over every file, gated by one set pass (see gates.py).
+# The module's whole-document passes over every file, gated by one set pass (see scanner/matching/gates.py).
 # Not the base64 scan (most files hold some base64-looking run), nor the tamper and exec
 # patterns behind their word gates: the word prefilter skips those, and a bigger set was slower.
 _FAMILY = Family(
@@ -920,7 +920,7 @@ _FAMILY = Family(
 
 
 def _dynamic_exec(doc: Document) -> Iterator[Hit]:
-    if _FAMILY.search(doc, _EXEC_WORDS) is None:
+    if doc.search(_EXEC_WORDS) is None:
         return
     for regex, sev, message in _DYNAMIC_EXEC:
         for m in doc.finditer(regex):

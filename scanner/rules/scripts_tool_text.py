@@ -36,13 +36,11 @@ _FAMILIES = RegexSet(ph.FAMILIES[name] for name in _FAMILY_NAMES)
 
 def families(doc: Document) -> frozenset[str]:
     """Which families of phrasing occur in the script: one RE2 set pass, cached per document."""
-    found = doc.__dict__.get("_tool_text_families")
-    if found is None:
+    def compute() -> frozenset[str]:
         matched = _FAMILIES.match(doc.normalized_bytes)
         # A pass that did not finish names no family for sure: every family is looked for.
-        found = frozenset(_FAMILY_NAMES if matched is None else (_FAMILY_NAMES[i] for i in matched))
-        doc.__dict__["_tool_text_families"] = found
-    return found
+        return frozenset(_FAMILY_NAMES if matched is None else (_FAMILY_NAMES[i] for i in matched))
+    return doc.memo("tool-text:families", compute)
 
 
 def _in_literals(doc: Document, family: str, regex: Regex, kinds: tuple[str, ...], *, normalized: bool = True, accept=None):

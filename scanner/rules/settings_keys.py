@@ -20,7 +20,6 @@ from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from .phrases import cached
 from .mcp_supply import grade_launch
 from .settings_read import _secret_vars, commands_of, keys, load, locate, settings_role, string_literals, volume_source
 
@@ -794,7 +793,7 @@ def facts(doc: Document) -> list[Fact]:
         if role == "claude" and "/.factory/" in "/" + doc.path.replace("\\", "/").lower():
             out += list(_hooks_walk(data.get("hooks"), "Hook"))  # Claude's hooks format, read by IG603 only under .claude/
         return out + (list(reader(data)) if reader else [])
-    return cached(doc, "settings-facts", build)
+    return doc.memo("settings-facts", build)
 
 
 def _check(rule_id: str):

@@ -17,7 +17,6 @@ import yaml
 
 from ..document import Document
 from ..matching import rx
-from .phrases import cached
 
 
 # -- data -----------------------------------------------------------------------------------
@@ -90,7 +89,7 @@ def load(doc: Document) -> tuple[Any, str | None]:
                 return yaml.safe_load(doc.text), None
             except (yaml.YAMLError, ValueError, RecursionError) as exc:
                 return None, str(exc)[:200]
-        return cached(doc, "yaml", parse_yaml)
+        return doc.memo("yaml", parse_yaml)
     if name.endswith(".toml"):
         def parse_toml() -> tuple[Any, str | None]:
             import tomllib
@@ -98,7 +97,7 @@ def load(doc: Document) -> tuple[Any, str | None]:
                 return tomllib.loads(doc.text), None
             except (ValueError, RecursionError) as exc:
                 return None, str(exc)[:200]
-        return cached(doc, "toml", parse_toml)
+        return doc.memo("toml", parse_toml)
     return parsed(doc)
 
 
@@ -186,7 +185,7 @@ def parsed(doc: Document) -> tuple[Any, str | None]:
             return json.loads(strip_jsonc(text)), None
         except (ValueError, RecursionError) as exc:
             return None, str(exc)[:200]
-    return cached(doc, "jsonc", parse)
+    return doc.memo("jsonc", parse)
 
 
 _SECRET_VAR = rx(r"\$(?:env:)?\{?([a-z_][a-z0-9_]*)")

@@ -12,7 +12,7 @@ from typing import Iterator
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
-from ..report.inert import visible
+from ..inert import visible
 from .base import Fixture, Hit, rule
 from .unicode_chars import (
     MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,

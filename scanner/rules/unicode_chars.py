@@ -13,7 +13,6 @@ from functools import cached_property, lru_cache
 from ..document import Document
 from ..matching import rx
 from ..normalize import ASCII_BYTES
-from .phrases import cached
 
 ZERO_WIDTH = frozenset({
     0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x180E, 0x034F,
@@ -55,7 +54,7 @@ def non_ascii_chars(doc: Document) -> frozenset[str]:
         if doc.text.isascii():
             return frozenset()
         return frozenset(doc.raw_bytes.translate(None, ASCII_BYTES).decode("utf-8", "surrogatepass"))
-    return cached(doc, "non_ascii_chars", build)
+    return doc.memo("non_ascii_chars", build)
 MAX_RUNS = 5000  # per document; beyond this the file is plainly hostile and already reported
 MAX_DECODE = 16384  # characters of one run decoded: enough to show what is hidden
 
@@ -89,7 +88,7 @@ def suspect_runs(doc: Document) -> list[Run]:
             after = text[m.end] if m.end < len(text) else ""
             out.append(Run(m.start, m.end, text[m.start:m.end], before, after))
         return out
-    return cached(doc, "unicode_runs", build)
+    return doc.memo("unicode_runs", build)
 
 
 @lru_cache(maxsize=4096)
@@ -201,7 +200,7 @@ _DOCUMENTS_TRICK = rx(
 def documents_trick(doc: Document, offset: int) -> bool:
     """Does the line holding `offset` name the trick it shows? (one regex test a line, cached)"""
     line_no, _ = doc.position(offset)
-    verdicts: dict[int, bool] = cached(doc, "documents_trick", dict)
+    verdicts: dict[int, bool] = doc.memo("documents_trick", dict)
     if line_no not in verdicts:
         verdicts[line_no] = _DOCUMENTS_TRICK.test(doc.line_text(line_no)[:MAX_LINE_CONTEXT])
     return verdicts[line_no]

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from ..document import Document
 from ..matching import rx
 from ..normalize import CONFUSABLES
-from .phrases import cached
 from .unicode_chars import documents_trick, non_ascii_chars, script_of
 
 # Words filters look for and attackers therefore disguise (split or spelt with look-alikes).
@@ -88,4 +87,4 @@ def confusable_words(doc: Document) -> list[DisguisedWord]:
             if len(out) >= MAX_WORDS:
                 break
         return out
-    return cached(doc, "confusable_words", build)
+    return doc.memo("confusable_words", build)

@@ -1,6 +1,6 @@
 """Who changed `.rune/` state: commits by authors outside the trusted set.
 
-The trusted set is the Action's (scanner/github/provenance.py): emails with commits in the base
+The trusted set is the Action's (scanner/authors.py, as scanner/github/provenance.py builds it): emails with commits in the base
 history, `trusted-users` logins or emails, GitHub noreply forms of trusted logins. Outside a pull
 request there is no base unless one is given, so the set is `trusted-users` alone; with neither,
 the check says it did not run rather than passing.
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import gitutil
 from ..config import Config
-from ..github.provenance import UNOWNED_EMAILS, TrustedAuthors
+from ..authors import UNOWNED_EMAILS, TrustedAuthors
 from . import is_rune_path
 
 MAX_COMMITS = 20  # per file in one finding; the rest are counted
@@ -71,7 +71,7 @@ def untrusted_rune_commits(repo: str, rune_paths: list[str], config: Config, bas
 
 def findings(auth: Authorship, engine: str = "integrity") -> list:
     """One IG805 finding per `.rune/` file with commits by untrusted authors."""
-    from ..engines.native import file_finding
+    from ..findings import file_finding
 
     out = []
     for path, commits in sorted(auth.by_path.items()):

@@ -2,8 +2,7 @@
 
 The word prefilter's conditions (prefilter.py) and the gates' relaxed patterns (relax.py) depend
 only on a pattern and on the module that derives them. Deriving them all parses every pattern
-with the stdlib's regex parser, which cost 0.23 s and 0.05 s of every start; loading them costs a
-few milliseconds. Each file records the hash of the deriving module's source: a changed
+with the stdlib's regex parser, a cost every start would pay; loading them costs far less. Each file records the hash of the deriving module's source: a changed
 derivation ignores the file, an entry missing from it is derived at load, and the tests fail while
 a file is stale (scripts/refresh_derivations.py rewrites both).
 """
@@ -14,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"  # scanner/data
 
 
 def source_key(module_file: str) -> str:

@@ -109,8 +109,8 @@ def to_json(report: RuneReport) -> dict:
 
 
 def render_text(report: RuneReport) -> str:
-    from ..report.inert import path as shown
-    from ..report.inert import visible
+    from ..inert import path as shown
+    from ..inert import visible
 
     lines = ["## .rune integrity report", ""]
     for fv in report.files:

@@ -1,6 +1,6 @@
 """Skip a pattern over a document that lacks the words every one of its matches contains.
 
-Each rule pattern is a full RE2 pass over a document (about 2.5 ns a byte), and most patterns
+Each rule pattern is a full RE2 pass over a document, and most patterns
 never match a benign file. From a pattern's syntax tree this module derives a necessary
 condition on literal words ("atoms"), the way RE2's FilteredRE2 does: `\\bignore\\s+(?:all|any)
 \\s+previous\\s+instructions` cannot match a text without "ignore", "previous" and "instructions".
@@ -23,9 +23,8 @@ from typing import Iterable, Union
 
 import re2
 
-from . import saved
-from . import matching
-from .matching import RegexSet
+from .. import matching
+from . import RegexSet, saved
 
 MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
 MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms
@@ -254,8 +253,8 @@ def _words(cond) -> set[str]:
     return set().union(*(_words(c) for c in cond[1]))
 
 
-# Deriving the conditions of every rule pattern takes about 0.25 s, all of it before a big scan
-# forks its workers: they are saved with the package (see saved.py).
+# Deriving the conditions of every rule pattern would cost every start, all of it before a big
+# scan forks its workers: they are saved with the package (see saved.py).
 def saved_conditions(path: Path = SAVED_PATH) -> dict:
     """{pattern: condition} saved for this derivation; {} when absent, unreadable or stale."""
     return saved.load(path, __file__, _from_json)

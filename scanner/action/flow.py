@@ -19,14 +19,15 @@ from .. import gitutil
 from ..config import DEFAULT_PATH as CONFIG_PATH, with_judge_key, with_virustotal_key
 from ..config import ConfigError, Config
 from ..engines import run_engines
-from ..engines.integrity import ChangeContext
+from ..engines.integrity_findings import ChangeContext
 from ..errors import UsageError
 from ..github import provenance as prov_mod
 from ..github.event import Event, load_event, read_payload
 from ..github.scope import Scope, build_scope, config_from_commit
 from ..models import ScanResult
 from ..policy import Verdict, apply, decide
-from ..report import annotations, inert, sarif, summary, text
+from .. import inert
+from ..report import annotations, sarif, summary, text
 from ..rules import RuleFixtureError
 from .guard import captured_warnings, scrub, warnings_note, write_command
 from .inputs import Inputs, parse_inputs

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..normalize import is_invisible
+from .normalize import is_invisible
 
 MAX_EXCERPT = 160
 

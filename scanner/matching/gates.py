@@ -5,19 +5,17 @@ piped installers): one RE2 set over the text answers for all of them at once, an
 patterns it names run their own pass. A set reports every pattern that matches anywhere in
 the text, so a skipped pass is one that would have found nothing: findings stay identical.
 
-This complements the word prefilter (scanner/prefilter.py): phrasing patterns with long word
+This complements the word prefilter (scanner/matching/prefilter.py): phrasing patterns with long word
 lists (override verbs, secret names, sinks) have no short word condition, so the prefilter runs
-them everywhere, while a set decides them exactly. Measured as pairs of one-process scans of
-the benign corpus run side by side (this machine is shared and noisy), the families save 0.6 to
-1.4 s of CPU over the word prefilter alone. A set of every module's patterns at once is slower
+them everywhere, while a set decides them exactly, and the families save CPU over the word
+prefilter alone (docs/performance.md). A set of every module's patterns at once is slower
 than separate passes (its automaton grows too large), so each module keeps its own family, of
 the patterns that run over every file.
 
-The set holds each pattern's relaxed form (scanner/relax.py), a superset that is much cheaper
+The set holds each pattern's relaxed form (scanner/matching/relax.py), a superset that is much cheaper
 for RE2 to build an automaton for: bounded repeats widened, and read as Latin-1 bytes where that
-is provably a superset of UTF-8 matching. The three families' first passes over the benign
-corpus (what each process pays) took 0.93 s of CPU with the exact patterns, 0.44-0.48 s relaxed;
-the documents each pattern is named for are the same. A pattern relax.py cannot translate to
+is provably a superset of UTF-8 matching. It halves what the families' first passes cost each
+process, and names the same documents for each pattern. A pattern relax.py cannot translate to
 Latin-1 sits in a second, UTF-8 set.
 
 A set pass that did not finish (RE2 out of memory; matching.RegexSet tells it from an empty
@@ -25,18 +23,20 @@ answer) lets every pattern run, as it would without the gate.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import re2
 
-from ..document import Document, Match
-from ..matching import Regex, RegexSet
-from ..relax import relaxed_saved
+from . import Regex, RegexSet
+from .relax import relaxed_saved
+
+if TYPE_CHECKING:  # documents come from above: this module only reads their bytes
+    from ..document import Document, Match
 
 # A set's automaton states are built as texts need them and kept up to this budget, in every
-# process. Over the benign corpus in one process, the three families' sets at the 64 MB single
-# patterns get grew the peak by 30 MB; at 16 MB by 22 MB at the same speed; at 8 MB by 12 MB, but
-# the automaton was rebuilt so often that the scan took 2 s more.
+# process: smaller than a single pattern's, since a larger one only grows the peak memory at the
+# same speed, while a much smaller one makes RE2 rebuild the automaton over and over (figures:
+# docs/performance.md).
 def _set_options(encoding: re2.Options.Encoding) -> re2.Options:
     options = re2.Options()
     options.max_mem = 16 << 20
@@ -72,15 +72,15 @@ class Family:
         self._utf8_ids = tuple(i for i, _ in utf8)
         self._all = frozenset(range(len(regexes)))
         self._key = f"gate:{name}:{id(self)}"
+        # Registered with each pattern, so Document.finditer/search/may_match consult this
+        # family's set pass before the pattern's own (a pattern keeps its first family).
+        for r in regexes:
+            if r.gate is None:
+                r.gate = self
 
     def present(self, doc: Document) -> frozenset[int]:
         """Indexes of the family's patterns that match somewhere in the document (one pass, cached)."""
-        store = doc.__dict__.setdefault("_rule_views", {})
-        found = store.get(self._key)
-        if found is None:
-            found = self.scan(doc.normalized_bytes if self.normalized else doc.raw_bytes)
-            store[self._key] = found
-        return found
+        return doc.memo(self._key, lambda: self.scan(doc.normalized_bytes if self.normalized else doc.raw_bytes))
 
     def scan(self, data: bytes) -> frozenset[int]:
         """Indexes of the patterns whose gates match data; all of them if a pass did not finish."""

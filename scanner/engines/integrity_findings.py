@@ -26,7 +26,7 @@ from ..errors import UsageError
 from ..integrity.store import SIG_SUFFIX, StoreError, TrustStore, loads
 from ..models import EngineRun, EngineStatus, Finding, ScanResult, Severity
 from ..targets import TargetSet
-from .native import file_finding
+from ..findings import file_finding
 
 ENGINE = "integrity"
 

@@ -1,6 +1,6 @@
 """Cheaper patterns for RE2 set gates: a relaxed pattern matches every text its original does.
 
-A gate (scanner/rules/gates.py) only decides which patterns run their own exact pass, so its
+A gate (scanner/matching/gates.py) only decides which patterns run their own exact pass, so its
 set may hold any SUPERSET of each pattern: the exact pass still decides the findings. Most of a
 set pass's cost is building its automaton's states (in every process, as texts need them), and
 two features of our patterns multiply those states:
@@ -11,7 +11,7 @@ two features of our patterns multiply those states:
 - UTF-8: RE2 compiles `[^\\n]`, `\\S` or `.` into a small automaton over the lead and
   continuation bytes of every code point. Under Latin-1 each is one byte class.
 
-Both are derived from the pattern's syntax tree (the stdlib parser, as scanner/prefilter.py does
+Both are derived from the pattern's syntax tree (the stdlib parser, as scanner/matching/prefilter.py does
 for our own patterns) and emitted again as an RE2 pattern. Latin-1 is made a superset of RE2's
 UTF-8 matching over the same bytes:
 - a node that can match a non-ASCII code point (a dot, a negated class, `\\S`, `\\W`, `\\D`, a
@@ -67,8 +67,8 @@ _saved: dict[str, str | None] | None = None
 
 
 def relaxed_saved(pattern: str, latin1: bool) -> str | None:
-    """relaxed(), read from the forms saved with the package for this derivation (saved.py):
-    deriving the gates' patterns cost 0.05 s of every start."""
+    """relaxed(), read from the forms saved with the package for this derivation (saved.py), so
+    that a start does not derive the gates' patterns again."""
     global _saved
     if _saved is None:
         _saved = saved.load(SAVED_PATH, __file__)

@@ -81,3 +81,24 @@ def test_no_process_support_means_one_process(monkeypatch):
 
     monkeypatch.setattr(workers, "_get_pool", lambda jobs: Refusing())
     assert workers.map_targets(_pid, "", list(range(60)), None, jobs=2) == [os.getpid()] * 60
+
+
+_PREPARED: list[int] = []
+
+
+def _prepare() -> None:
+    _PREPARED.append(os.getpid())
+
+
+def _saw_prepared(root, item, limits):
+    return list(_PREPARED)
+
+
+def test_prepare_runs_once_before_the_fork_and_not_for_small_scans():
+    # What `prepare` loads is there in the workers already (inherited, shared), not loaded by each.
+    _PREPARED.clear()
+    assert workers.map_targets(_saw_prepared, "", list(range(5)), None, jobs=2, prepare=_prepare) == [[]] * 5
+    workers.shutdown()  # a pool left from an earlier test was forked before _PREPARED was filled
+    out = workers.map_targets(_saw_prepared, "", list(range(60)), None, jobs=2, prepare=_prepare)
+    assert out == [[os.getpid()]] * 60
+    workers.shutdown()

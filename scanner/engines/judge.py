@@ -16,8 +16,10 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import requests
+if TYPE_CHECKING:  # the annotations' Session; imported where a request is made
+    import requests
 
 from ..config import Config, JudgeSettings
 from ..document import classify
@@ -134,6 +136,7 @@ def answer_text(settings: JudgeSettings, doc: dict) -> str:
 
 
 def ask(session: requests.Session, settings: JudgeSettings, path: str, text: str, sleep=time.sleep) -> Verdict:
+    import requests  # here, not at the top: it pulls in urllib3, ssl and http, which a scan without this engine never needs
     boundary = boundary_for(text)
     url, headers, body = request_for(settings, SYSTEM_PROMPT, user_message(path, text, boundary))
     for attempt in range(settings.retries + 1):
@@ -202,6 +205,7 @@ def _finding(path: str, v: Verdict, settings: JudgeSettings, redacted: int) -> F
 
 
 def scan(ts: TargetSet, config: Config, session: requests.Session | None = None, sleep=time.sleep) -> ScanResult:
+    import requests  # here, not at the top: it pulls in urllib3, ssl and http, which a scan without this engine never needs
     settings = config.judge
     result = ScanResult()
     started = time.monotonic()

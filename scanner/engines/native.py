@@ -171,6 +171,18 @@ def _may_ship_scripts(targets: list[Target]) -> frozenset[str]:
                      and classify(t.path, "#!")[0] == "script")
 
 
+def _before_fork() -> None:
+    """Load here, once, what rules and script analyses otherwise load on first use in every
+    process: the workers forked next share these pages with this process instead of holding a
+    copy each (the package lists and their buckets were some 15 MB per process)."""
+    from ..rune.packages import preload
+    from ..scripts import python_exhaustion, python_shapes, shell_flow, shell_shapes, tokens  # noqa: F401
+    from ..scripts.shell_base import _parser
+
+    preload()
+    _parser()
+
+
 def _kept(ts: TargetSet, steps: Iterable[list[Target]]) -> Iterator[Target]:
     for step in steps:
         ts.targets.extend(step)  # the whole step first: see _chunk_scanner
@@ -204,13 +216,13 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     started = time.perf_counter()
     catalog()  # verified once here, so forked workers inherit the checked rule table
     if steps is not None:
-        outcomes = map_stream(_chunk_scanner(ts), ts.root, _kept(ts, steps), limits, jobs)
+        outcomes = map_stream(_chunk_scanner(ts), ts.root, _kept(ts, steps), limits, jobs, _before_fork)
         linkable = _may_ship_scripts(ts.targets)  # the whole tree's, now that the walk has ended
     else:
         if len(ts.targets) >= PREFILTER_MIN_TARGETS:
             ensure_prefilter()  # likewise inherited
         linkable = _may_ship_scripts(ts.targets)
-        outcomes = map_targets(partial(scan_target, linkable=linkable), ts.root, ts.targets, limits, jobs)
+        outcomes = map_targets(partial(scan_target, linkable=linkable), ts.root, ts.targets, limits, jobs, _before_fork)
     result = ScanResult(not_scanned=list(ts.not_scanned))
     for path, link_target in ts.links:
         result.findings.append(file_finding("IG951", path, f"symbolic link to {link_target!r} leaves the repository", link_target))

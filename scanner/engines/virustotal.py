@@ -9,8 +9,10 @@ import hashlib
 import os
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import requests
+if TYPE_CHECKING:  # the annotations' Session; imported where a request is made
+    import requests
 
 from ..config import Config, VirusTotalSettings
 from ..models import (Category, Confidence, EngineRun, EngineStatus, Finding, NotScanned, ScanResult, Severity,
@@ -84,6 +86,7 @@ def _verdict(stats: dict) -> str:
 
 
 def lookup(session: requests.Session, settings: VirusTotalSettings, sha: str) -> Lookup:
+    import requests  # here, not at the top: it pulls in urllib3, ssl and http, which a scan without this engine never needs
     url = f"{settings.base_url.rstrip('/')}/files/{sha}"
     for attempt in range(2):
         try:
@@ -131,6 +134,7 @@ def _finding(path: str, lk: Lookup) -> Finding:
 
 def scan(ts: TargetSet, config: Config, session: requests.Session | None = None,
          sleep=time.sleep, clock=time.monotonic) -> ScanResult:
+    import requests  # here, not at the top: it pulls in urllib3, ssl and http, which a scan without this engine never needs
     settings = config.virustotal
     result = ScanResult()
     started = clock()

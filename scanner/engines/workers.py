@@ -51,20 +51,24 @@ def resolve_jobs(requested: int) -> int:
     return max(1, min(cores, MAX_AUTO_JOBS))
 
 
-def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, jobs: int) -> list[R]:
+def map_targets(fn: Callable[..., R], root: str, targets: Sequence[T], limits, jobs: int,
+                prepare: Callable[[], None] | None = None) -> list[R]:
     """[fn(root, t, limits) for t in targets], spread over `jobs` processes when it pays: this
-    process is one of them (jobs - 1 are forked), so memory holds one interpreter fewer."""
+    process is one of them (jobs - 1 are forked), so memory holds one interpreter fewer.
+    `prepare`: called once before the workers are forked (not at all when none are), to load
+    what every process would otherwise load for itself on first use."""
     jobs = min(resolve_jobs(jobs), len(targets) // MIN_TARGETS_PER_WORKER)
     spread = _Spread(root, limits)
     if jobs > 1:
-        spread.start(jobs)
+        spread.start(jobs, prepare)
     size = -(-len(targets) // (spread.jobs * CHUNKS_PER_WORKER)) if spread.jobs > 1 else max(len(targets), 1)
     for i in range(0, len(targets), size):
         spread.add(fn, list(targets[i:i + size]))
     return spread.finish()
 
 
-def map_stream(fn_for: Callable[[list[T]], Callable[..., R]], root: str, targets: Iterable[T], limits, jobs: int) -> list[R]:
+def map_stream(fn_for: Callable[[list[T]], Callable[..., R]], root: str, targets: Iterable[T], limits, jobs: int,
+               prepare: Callable[[], None] | None = None) -> list[R]:
     """map_targets for targets still being found (a tree walk): once enough are found, the
     workers scan chunks while this process goes on finding more, and it joins in when the walk
     ends. fn_for(chunk) gives the function for a chunk when the chunk is cut, so it may depend on
@@ -81,7 +85,7 @@ def map_stream(fn_for: Callable[[list[T]], Callable[..., R]], root: str, targets
             chunk = []
             if jobs > 1 and spread.pool is None and found >= MIN_TARGETS_PER_WORKER * jobs:
                 spread.warm(WARM_CHUNKS)
-                spread.start(jobs)
+                spread.start(jobs, prepare)
             spread.feed(len(spread.chunks) - 1)
     if chunk:
         spread.add(fn_for(chunk), chunk)
@@ -110,7 +114,9 @@ class _Spread:
             self.results[self.front] = _run_chunk(fn, self.root, chunk, self.limits)
             self.front += 1
 
-    def start(self, jobs: int) -> None:
+    def start(self, jobs: int, prepare: Callable[[], None] | None = None) -> None:
+        if prepare is not None:
+            prepare()
         # Objects alive now (modules, the rule table, what the first chunk left) move out of the
         # collector's reach: a collection in a worker would otherwise write to every one of them
         # and copy the pages it shares with this process.

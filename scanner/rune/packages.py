@@ -66,6 +66,15 @@ def _buckets(ecosystem: str, length: int) -> dict[str, tuple[tuple[str, frozense
     return {k: tuple(v) for k, v in out.items()}
 
 
+def preload() -> None:
+    """The lists and every bucket, built now: a scan that forks workers builds them before the
+    fork, so the workers share them instead of building their own."""
+    data = lists()
+    for eco, by_length in data.by_length.items():
+        for length in by_length:
+            _buckets(eco, length)
+
+
 def _bucket(ecosystem: str, length: int, first: str) -> tuple[tuple[str, frozenset[str]], ...]:
     return _buckets(ecosystem, length).get(first, ())
 

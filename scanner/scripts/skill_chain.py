@@ -89,7 +89,14 @@ def _listing_cached(root: str, folder: str, _mtime: int, _ctime: int) -> tuple[t
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=64)
+# A folder's files are scanned one after another (a chunk keeps a skill's files together), so a
+# few folders' texts are enough to share them; 64 kept some 230 source texts alive in every
+# process to the end of the scan. What is cached depends only on the folder's listing (names,
+# sizes, change times), so the size changes no finding.
+FOLDERS_KEPT = 4
+
+
+@lru_cache(maxsize=FOLDERS_KEPT)
 def _sibling_texts_cached(root: str, folder: str, listing: tuple) -> tuple[tuple[str, str], ...]:
     out = []
     for name, _, _ in listing:
@@ -99,7 +106,7 @@ def _sibling_texts_cached(root: str, folder: str, listing: tuple) -> tuple[tuple
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=FOLDERS_KEPT)
 def _linked_texts(root: str, folder: str, listing: tuple) -> tuple[tuple[str, str], ...]:
     texts = _sibling_texts_cached(root, folder, listing)
     stems = {s for s, _ in texts}
@@ -134,7 +141,7 @@ def _may_send(text: str) -> bool:
     return "://" in text and any(k in text for k in (".post(", ".put(", ".patch(", "urlopen(", ".send(", ".sendall(", ".sendto("))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=FOLDERS_KEPT)
 def _chains(files: tuple[tuple[str, str], ...]) -> dict[str, tuple[c.Fact, ...]]:
     texts = dict(files)
     imported = {s: _imports_of(s, t, texts) for s, t in texts.items()}

@@ -408,7 +408,7 @@ def _binary(run: str) -> str | None:
 class Encoded:
     start: int  # offsets into the scanned text
     end: int
-    encoding: str  # base64, base32, hex, percent, rot13
+    encoding: str  # base64, base32, hex, percent, rot13, reversed
     decoded: str
 
 
@@ -505,8 +505,55 @@ def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iter
             yield Encoded(start, start + len(line), "rot13", decoded)
 
 
+# Reversed "the", "and", "you", "your", "this", "with", "that" as words: text written right to
+# left ("resu eht ot siht wohs ton od") holds some; ordinary English, code and other languages
+# almost never do.
+_REVERSED_HINT = rx(r"(?:^|[\s(])(?:[Ee]ht|[Dd]na|[Uu]oy|[Rr]uoy|[Ss]iht|[Hh]tiw|[Tt]aht)(?:[\s,.;:)]|$)")
+
+
+def reversed_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iterator[Encoded]:
+    """Lines that read as English only when reversed character by character ("mirrored for an
+    RTL renderer"): a model reverses them on request while a reviewer sees noise."""
+    from .document import _ByteToChar
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if _REVERSED_HINT.search(data) is None:
+        return  # one cheap RE2 pass: no reversed common English word anywhere
+    to_char = _ByteToChar(text, data)
+    seen = -1
+    count = 0
+    for m in _REVERSED_HINT.finditer(data):
+        at = to_char(m.start())
+        begin = text.rfind("\n", 0, at) + 1
+        if begin <= seen:
+            continue
+        stop = text.find("\n", at)
+        stop = len(text) if stop < 0 else stop
+        seen = begin
+        count += 1
+        if count > limit:
+            return
+        start, line = begin, text[begin:stop]
+        if len(line) < 30 or line.count(" ") < 5:
+            continue
+        low = f" {line.lower()} "
+        if sum(1 for mark in _ENGLISH_MARKS if mark in low) >= 2:
+            continue  # English as written
+        decoded = line[::-1]
+        dlow = f" {decoded.lower()} "
+        if sum(1 for mark in _ENGLISH_MARKS if mark in dlow) < 2:
+            continue
+        dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
+        dwords = [w for w in dwords if w.isalpha()]
+        if len(dwords) < 6:
+            continue
+        hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
+        if hits >= 3 and hits >= 0.3 * len(dwords):
+            yield Encoded(start, start + len(line), "reversed", decoded)
+
+
 def encoded_spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
-    """Encoded runs (base64, base32, hex, percent, ROT13) that decode to natural language.
-    `data`: the text's UTF-8 bytes when the caller has them already."""
+    """Encoded runs (base64, base32, hex, percent, ROT13, reversed text) that decode to natural
+    language. `data`: the text's UTF-8 bytes when the caller has them already."""
     yield from _spans(text, data)
     yield from rot13_spans(text, data=data)
+    yield from reversed_spans(text, data=data)

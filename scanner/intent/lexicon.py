@@ -76,7 +76,7 @@ class Lexicon:
 # to 1.0-1.6 MB in the same time. The other big ones (7.5, 5.1, 9.3 and 4.8 MB at 64) were 20-100%
 # slower at 8 MB and keep 16 MB (a few hundredths of a second slower; summed PSS of a 2-process
 # scan 228 -> 224 MB).
-BUDGETS: dict[str, int] = {"send": 4 << 20, "remote_run": 4 << 20, "override": 4 << 20, "authority:en": 16 << 20,
+BUDGETS: dict[str, int] = {"send": 4 << 20, "remote_run": 4 << 20, "override": 8 << 20, "authority:en": 16 << 20,
                            "hide": 16 << 20, "disable": 16 << 20, "authority:other": 16 << 20, "rare_gate": 16 << 20}
 
 

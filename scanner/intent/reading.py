@@ -285,7 +285,7 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
     return False
 
 
-_PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:\w+\s+)?$", 2)
+_PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$", 2)
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
@@ -559,6 +559,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
         return "low"
     if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
         return "medium"  # the verbatim output of `env` written into something others read
+    if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
+        return "medium"  # the outside address named just before ("the pad at https://...; append ...")
     return None
 
 
@@ -608,7 +610,7 @@ def _put_reaches_public(u: UnitReading) -> bool:
             if ";" in u.text[lo - base:hi - base]:
                 continue
             word = u.text[q.start - base:q.end - base]
-            if word.isascii() and not _PLACE_PREP.search(u.text[max(0, q.start - base - 16):q.start - base]):
+            if word.isascii() and not _PLACE_PREP.search(u.text[max(0, q.start - base - 40):q.start - base]):
                 continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False
@@ -627,7 +629,7 @@ def _dangerous(w: list[UnitReading]) -> bool:
     for u in w:
         if u.has("approve", affirmed=True) or u.has("authority", affirmed=True) or u.has("remote_run", affirmed=True):
             return True
-        if u.has("disable", affirmed=True) and u.has("control"):
+        if u.has("disable", affirmed=True) and (u.has("control") or u.has("syscontrol")):
             return True
         if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
             return True

@@ -103,7 +103,7 @@ def _intent_rule(*, id: str, name: str, attack: str, title: str, category: Categ
         rationale=rationale, remediation=remediation, check=_check(attack, message), applies_to=READS,
         must_match=[*must_match, *_lexicon_fixtures(id, "match")],
         must_not_match=[*must_not_match, *_lexicon_fixtures(id, "clean")],
-        lowered=lowered, tags=("intent-model",),
+        lowered=[*lowered, *_lexicon_fixtures(id, "lowered")], tags=("intent-model",),
     )
 
 

@@ -108,10 +108,53 @@ def vendor_of_credential(name: str) -> tuple[str, ...]:
 
 
 def credential_goes_home(credential_name: str, url: str) -> bool:
-    """A vendor's credential sent to that vendor's own domain: ordinary API use."""
+    """A vendor's credential sent to that vendor's own domain: ordinary API use. A name listed in
+    credential_vendors.yml goes home only to its listed domains; any other is read from the
+    name's leading word(s) (vendor_home)."""
     host = host_of(url)
+    if not host or is_ip(host):
+        return False
     domains = vendor_of_credential(credential_name)
-    return bool(host and domains and not is_ip(host) and host_in(host, domains))
+    if domains:
+        return host_in(host, domains)
+    return vendor_home(credential_name, host)
+
+
+# Words that name what a credential is, not whose: never a vendor.
+_NOT_VENDOR = frozenset({"api", "key", "keys", "token", "secret", "access", "auth", "private", "password", "passwd",
+                         "client", "bot", "app", "the", "my", "your", "user", "admin", "service", "account", "default",
+                         "prod", "production", "dev", "test", "staging", "local", "server", "webhook", "oauth", "bearer",
+                         "session", "master", "root", "base", "url", "host", "endpoint", "id", "new", "old", "ci"})
+# A vendor's domain label is often its name plus a product word: lumalabs.ai, linear.app, getsentry.
+_VENDOR_SUFFIXES = ("", "labs", "app", "hq", "api", "ai", "dev", "cloud", "io", "hub", "inc")
+
+
+def vendor_home(credential_name: str, host: str) -> bool:
+    """LUMA_API_KEY to api.lumalabs.ai, TELEGRAM_BOT_TOKEN to api.telegram.org: the name's leading
+    word (or first two words run together) is the label its holder registered, alone or with a
+    product suffix. The whole label must match, so anthropic-billing.com or api-anthropic.net
+    stay outside; a brand of brands.yml goes home only to its own domains."""
+    host = host.lower().rstrip(".")
+    if not host or is_ip(host):
+        return False
+    words = [w for w in credential_name.lower().replace("-", "_").split("_") if w]
+    if not words or words[0] in _NOT_VENDOR:
+        return False
+    cands = [words[0]] + ([words[0] + words[1]] if len(words) > 1 and words[1] not in _NOT_VENDOR else [])
+    if look_alike_brand(host):
+        return False
+    label = registrable_domain(host).split(".", 1)[0]
+    own = brands()
+    for cand in cands:
+        if len(cand) < 3:
+            continue
+        if cand in own:
+            if host_in(host, own[cand]):
+                return True
+            continue
+        if any(label == cand + suffix for suffix in _VENDOR_SUFFIXES):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)

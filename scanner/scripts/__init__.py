@@ -26,7 +26,7 @@ def facts_for(doc) -> list[Fact]:
 
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
-            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _download_then_run(doc.text, facts)
+            extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _in_code(doc.text, _download_then_run(doc.text, facts))
             if extra:
                 facts = doc.__dict__[_CACHE_ATTR] = facts + extra
             return facts
@@ -185,6 +185,30 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
                              max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, Confidence.MEDIUM,
                              {"analysis": "download-then-run", "url": url[:200], "path": token[:120]})]
     return []
+
+
+def _in_code(text: str, facts: list[Fact]) -> list[Fact]:
+    """Drops line-matched facts that sit inside a Python multi-line string (a prompt or docstring
+    describing SSRF to 169.254.169.254 and subprocess.run): the text is data, not the script's
+    code, and a string the script does run is read by the flow analysis itself."""
+    if not facts:
+        return facts
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return facts
+    spans = [(n.lineno, n.end_lineno) for n in ast.walk(tree)
+             if isinstance(n, ast.Constant) and isinstance(n.value, str) and (n.end_lineno or n.lineno) > n.lineno]
+    if not spans:
+        return facts
+    out = []
+    for f in facts:
+        line = text.count("\n", 0, f.start) + 1
+        if not any(a < line < b for a, b in spans):  # strictly inside: the opening and closing lines hold code too
+            out.append(f)
+    return out
 
 
 def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:

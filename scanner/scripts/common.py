@@ -177,7 +177,14 @@ def _gate(s: str, keys: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=8192)
 def is_credential_path(s: str) -> bool:
-    return _gate(s, _CRED_KEYS) and (CRED_STRONG.test(s) or CRED_WEAK.test(s))
+    if not _gate(s, _CRED_KEYS):
+        return False
+    if ".env." in s.lower():  # .env.example / .env.sample: a template with no secret in it
+        s = _ENV_TEMPLATE.sub("", s)
+    return CRED_STRONG.test(s) or CRED_WEAK.test(s)
+
+
+_ENV_TEMPLATE = __import__("re").compile(r"(?i)\.env\.(?:example|sample|template|dist|tmpl|defaults?)\b")
 
 
 @lru_cache(maxsize=8192)

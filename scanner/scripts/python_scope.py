@@ -38,6 +38,7 @@ class Scope:
         self.built: set[str] = set()  # names holding strings put together at run time
         self.param_sinks: dict[int, set[str]] = {}
         self.param_urls: dict[int, str] = {}
+        self.param_url_args: dict[int, int] = {}  # parameter -> the parameter holding the URL it is sent to
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
@@ -210,7 +211,7 @@ class Scope:
         if tp is _Constant:
             v = node.value
             if type(v) is str and len(v) < 300 and id(node) not in self.flow.cred_clear and c.is_credential_path(v):
-                return frozenset({CRED})
+                return _cred(v)
             return EMPTY
         if tp is _Name:  # qualname() of a Name, inlined (the commonest expression; every value stored is non-empty)
             n = node.id
@@ -239,7 +240,7 @@ class Scope:
         if tp is ast.BinOp or tp is ast.JoinedStr:
             s = const_str(node, self.lookup)
             if s is not None and len(s) < 300 and c.is_credential_path(s):
-                t = frozenset({CRED})
+                t = _cred(s)
         if tp is ast.Lambda:
             return t | self.expr(node.body, d)
         kids = _KIDS.get(tp)  # the commonest compound expressions, without the generic field walk
@@ -285,6 +286,8 @@ class Scope:
             hdr_t = EMPTY.union(*arg_t[2:], *(t for k, t in kw_t.items() if k in ("headers", "auth", "cookies")))
             first_url = node.args[0] if node.args else next((k.value for k in keywords if k.arg == "url"), None)
             url = const_str(first_url, self.lookup) if first_url is not None else None
+            if url is None and hdr_t and first_url is not None:
+                url = _built_url(self, first_url)
             names = [p[len("secret-name:"):] for p in hdr_t if p.startswith("secret-name:")]
             if url and names and CRED not in hdr_t and all(H.credential_goes_home(n, url) for n in names):
                 result = EMPTY.union(*arg_t[:2], *(t for k, t in kw_t.items() if k not in ("headers", "auth", "cookies")))
@@ -293,6 +296,9 @@ class Scope:
         if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):
             result |= {DEC}
         if q and api.is_download(q):
+            if q not in _REQUEST_BUILDERS and result and api.is_network(q):
+                # A response is the server's data: the key sent in its headers or body is not in it.
+                result = frozenset(p for p in result if p not in _SENT and p[:12] != "secret-name:" and p[:6] != "param:")
             result |= {DL}
         if q in api.ENV_GETTERS and node.args:
             key = const_str(node.args[0], self.lookup)
@@ -318,14 +324,20 @@ class Scope:
             self._merge_into(func.value, all_t)  # items.append(secret): the container now holds it
         summary = self._summary_for(func)
         if summary is not None:
-            result |= summary.returns
-            for i in summary.passthrough:
-                if i < len(arg_t):
-                    result |= arg_t[i]
+            # What a local function returns is what its summary says, not every argument it was given:
+            # _download(url) after _poll(id, key) does not receive the key.
+            fn = self.flow.funcs.get(attr or func.id if type(func) is _Name else attr)
+            result = (result - all_t) | recv_t | summary.returns | _kept_args(fn, summary, arg_t, kw_t)
+            by_kw = {names.index(k): t for names in [_param_names(fn) if fn is not None and kw_t else []]
+                     for k, t in kw_t.items() if k in names} if kw_t else {}
             for i, kinds in summary.param_sinks.items():
-                if i < len(arg_t):
+                t_i = arg_t[i] if i < len(arg_t) else by_kw.get(i)
+                if t_i is not None:
                     for kind in kinds:
-                        self.sink(kind, node, arg_t[i], q or attr, via_helper=True, url=summary.param_urls.get(i, ""))
+                        url = summary.param_urls.get(i, "")
+                        if not url and kind == "network" and summary.param_url_args.get(i, -1) < len(node.args):
+                            url = _built_url(self, node.args[summary.param_url_args[i]]) if i in summary.param_url_args else ""
+                        self.sink(kind, node, t_i, q or attr, via_helper=True, url=url)
         check_call(self, node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
         return result
 
@@ -344,11 +356,17 @@ class Scope:
 
     # -- sinks -------------------------------------------------------------------------------
     def sink(self, kind: str, node: ast.Call, t: frozenset[str], name: str, via_helper: bool = False, url: str = "") -> None:
+        if not url and kind == "network" and not via_helper and node.args and (t & _SENT or any(p[:6] == "param:" for p in t)):
+            url = url_of(node.args[0], self)
         for p in t:
             if p.startswith("param:"):
                 self.param_sinks.setdefault(int(p[6:]), set()).add(kind)
-                if url:
+                if isinstance(url, int):
+                    self.param_url_args[int(p[6:])] = url
+                elif url:
                     self.param_urls[int(p[6:])] = url
+        if isinstance(url, int):
+            url = ""
         if UNTRUSTED in t:
             untrusted_outcome(self, kind, node, name, via_helper)
         if t & REAL_SOURCES:
@@ -356,10 +374,50 @@ class Scope:
 
     def summary(self) -> Summary:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
-        return Summary(frozenset(self.returns & REAL_SOURCES), params, self.param_sinks, self.param_urls)
+        names = frozenset(p for p in self.returns if p[:12] == "secret-name:" or p[:5] == "cred:")  # which key a helper returns: its vendor
+        return Summary(frozenset(self.returns & REAL_SOURCES) | names, params, self.param_sinks, self.param_urls, self.param_url_args)
 
 
 _REQUEST_BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request"})
+_SENT = frozenset({SECRET, CRED})
+
+
+_DOTENV, _CRED_FILE = frozenset({CRED, "cred:dotenv"}), frozenset({CRED, "cred:file"})
+
+
+def _cred(path: str) -> frozenset[str]:
+    """A credential file's taint, marked dotenv (a project's .env, read for one named key) or not."""
+    return _DOTENV if path.replace("\\", "/").rsplit("/", 1)[-1].lower().startswith(".env") else _CRED_FILE
+
+
+def _kept_args(fn, summary, arg_t, kw_t) -> frozenset[str]:
+    keep = EMPTY.union(*(t for i, t in enumerate(arg_t) if i in summary.passthrough))
+    if kw_t:
+        names = _param_names(fn) if fn is not None else []
+        for k, t in kw_t.items():
+            if k is None or k not in names or names.index(k) in summary.passthrough:
+                keep |= t
+    return keep
+
+
+def _param_names(fn) -> list[str]:
+    a = fn.args
+    names = [p.arg for p in a.posonlyargs + a.args]
+    return (names[1:] if names and names[0] in ("self", "cls") else names) + [p.arg for p in a.kwonlyargs]
+
+
+def url_of(node, scope):
+    """The built URL of a network call a secret reaches (scanner/scripts/python_urls.py), asked
+    only there: a str, the index of the parameter holding it, or ""."""
+    from .python_urls import url_of as _url_of
+
+    v = _url_of(scope, node)
+    return v if v is not None else ""
+
+
+def _built_url(scope, node) -> str:
+    v = url_of(node, scope)
+    return v if isinstance(v, str) else ""
 
 
 def _credential_command(arg: ast.AST, lookup) -> str:

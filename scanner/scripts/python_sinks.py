@@ -229,7 +229,8 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
             what = "credential file" if CRED in t else "secret environment variable"
             names = sorted(p[len(SECRET_NAME):] for p in t if p.startswith(SECRET_NAME))
             sev = Severity.CRITICAL
-            if CRED not in t and names and url and all(H.credential_goes_home(n, url) for n in names):
+            dotenv_only = "cred:dotenv" in t and "cred:file" not in t  # LUMA_API_KEY read from ./.env when unset
+            if (CRED not in t or dotenv_only) and names and url and all(H.credential_goes_home(n, url) for n in names):
                 sev = Severity.LOW  # NAMECHEAP_API_KEY sent to api.namecheap.com: the vendor's own service (scanner/hosts.py)
             elif CRED not in t and names and url and all(_own_service(n, url) for n in names):
                 sev = Severity.MEDIUM  # WEATHER_API_KEY sent to api.weather.example: named for the host it goes to

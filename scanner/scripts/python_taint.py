@@ -20,3 +20,4 @@ class Summary:
     passthrough: frozenset[int] = frozenset()  # parameters that flow into the return value
     param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
     param_urls: dict[int, str] = field(default_factory=dict)  # parameter -> fixed URL of the network sink it reaches
+    param_url_args: dict[int, int] = field(default_factory=dict)  # parameter -> the parameter naming that sink's URL

@@ -71,8 +71,9 @@ def text_shapes(flow) -> None:
         if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
             flow.emit(c.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
                       Severity.HIGH, Confidence.MEDIUM)
-        if prog == "crontab" or ("crontab" in line and prog in ("echo", "printf")):
-            flow.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if "-l" in vals and len(vals) == 1 else Severity.HIGH, Confidence.MEDIUM)
+        if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf"))) and not _LOOKS_UP_CRONTAB.search(line):
+            args = [v for v in vals if not v[:1].isdigit() and not v.startswith((">", "<", "&")) and v != "/dev/null"]  # `crontab -l 2>/dev/null`: the redirect is no argument
+            flow.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if args == ["-l"] else Severity.HIGH, Confidence.MEDIUM)
         if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
             flow.emit(c.DEFENSE_EVASION, n, "Tampers with logs, history or security controls", Severity.MEDIUM, Confidence.MEDIUM)
         if c.DESTRUCTIVE_TEXT.test(line + " "):
@@ -97,3 +98,7 @@ def text_shapes(flow) -> None:
         first = min(recon.values(), key=lambda x: x.start_byte)
         flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
+
+
+# `command -v crontab`, `which crontab`: asks whether the program exists, runs nothing
+_LOOKS_UP_CRONTAB = __import__("re").compile(r"\b(?:command\s+-[vV]|which|type|hash)\s+crontab\b")

@@ -537,7 +537,7 @@ class TokenFlow:
                 self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
         if sent_any and not any(f.kind == c.CRED_EXFIL for f in self.facts.values()):
             strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
-            dump = self.v.env_dump.search(self.data)
+            dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())), None)
             first = strong[0] if strong else dump
             if first is not None:
                 self.emit(c.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",
@@ -708,3 +708,12 @@ _SHELL_LINES = (
     (c.DECODE_EXEC, rx(r"(?i)base64\s+(?:-d|--decode|-D)\b[^\n;]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"), Severity.CRITICAL, "Decoded content piped into a shell"),
     (c.REVERSE_SHELL, rx(r"(?i)(?:ba)?sh\s+-i\s*[^\n]{0,40}/dev/tcp/"), Severity.CRITICAL, "Interactive shell wired to a /dev/tcp socket"),
 )
+
+
+_CHILD_ENV = rx(r"\benv\s*[:=]\s*\{[^{}]*$")
+
+
+def _child_env(data: bytes, at: int) -> bool:
+    """`spawn(cmd, args, { env: { ...process.env, PNPM_HOME } })`: the environment handed to a child
+    process, which inherits it anyway; not a read of every secret to send."""
+    return data[at:at + 3] == b"..." and _CHILD_ENV.search(data[max(0, at - 120):at]) is not None

@@ -1,0 +1,140 @@
+"""The host a Python network call goes to, when its URL is built rather than written out.
+
+Used only to decide whether a secret goes to its own vendor (ANTHROPIC_API_KEY to
+api.anthropic.com), so it is asked lazily, at a network sink a secret reaches. It follows what
+const_str does not: a name bound earlier in the function, a Request(url, ...) object, a local
+function that returns the base URL, `os.environ.get("X_BASE_URL", "https://api.vendor.com")`
+(the default is where the call goes unless the user points it elsewhere), and a URL whose
+path or query holds run-time values (`f"https://api.telegram.org/bot{token}/sendMessage"`).
+A run-time value anywhere before the end of the host, or two bindings with different hosts,
+leaves the URL unknown: nothing here can vouch for a host it cannot read.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import common as c
+from . import python_api as api
+from .python_consts import const_str
+
+HOLE = "\x00"  # a run-time value inside the URL
+_BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request", "httpx.Request"})
+_KEEP = frozenset({"rstrip", "strip", "lower", "lstrip", "format", "format_map"})
+
+
+class ParamURL(str):
+    """The URL is the function's own parameter number `index`: the caller's argument decides it."""
+    index: int
+
+
+def _assigned(scope, name: str) -> list[ast.AST]:
+    root = scope.fn if scope.fn is not None else scope.flow.tree
+    out: list[ast.AST] = []
+    body = root.body if hasattr(root, "body") else []
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            out.append(n.value)
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and isinstance(n.target, ast.Name) and n.target.id == name:
+            out.append(n.value if not isinstance(n, ast.AugAssign) else None)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _params(fn) -> list[str]:
+    if fn is None:
+        return []
+    a = fn.args
+    return [p.arg for p in (a.posonlyargs + a.args)]
+
+
+def _value(scope, node: ast.AST | None, depth: int) -> str | None:
+    """The string node builds, with HOLE for each run-time part; None when nothing is known."""
+    if node is None or depth > 12:
+        return None
+    s = const_str(node, scope.lookup)
+    if s is not None:
+        return s
+    d = depth + 1
+    if isinstance(node, ast.Name):
+        if scope.fn is not None and node.id in _params(scope.fn) and _params(scope.fn)[0] not in ("self", "cls"):
+            p = ParamURL(HOLE)
+            p.index = _params(scope.fn).index(node.id)
+            return p
+        vals = {_value(scope, v, d) for v in _assigned(scope, node.id)}
+        if scope.fn is not None and not vals:  # a module-level name read inside a function
+            vals = {_value(_Module(scope), v, d) for v in _assigned(_Module(scope), node.id)}
+        if len(vals) != 1:
+            return None
+        v = vals.pop()
+        if v is not None and len({c.host_of(v.replace(HOLE, "x"))}) == 1:
+            return v
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = _value(scope, node.left, d), _value(scope, node.right, d)
+        if isinstance(a, ParamURL) or isinstance(b, ParamURL):
+            return None
+        return (a if a is not None else HOLE) + (b if b is not None else HOLE)
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            s = _value(scope, v.value if isinstance(v, ast.FormattedValue) else v, d)
+            parts.append(HOLE if s is None or isinstance(s, ParamURL) else s)
+        return "".join(parts)
+    if isinstance(node, ast.Call):
+        q = scope.qualname(node.func)
+        if q in api.ENV_GETTERS and len(node.args) >= 2:
+            return _value(scope, node.args[1], d)  # the default: where the call goes unless the user says otherwise
+        if q in _BUILDERS or (q.endswith(".Request") and q.startswith(("urllib", "requests", "httpx"))):
+            first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "url"), None)
+            if q in ("requests.Request", "httpx.Request") and len(node.args) >= 2:
+                first = node.args[1]
+            return _value(scope, first, d)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in _KEEP:
+            inner = _value(scope, f.value, d)
+            if inner is None or isinstance(inner, ParamURL):
+                return None
+            if f.attr in ("format", "format_map"):
+                import re
+                return re.sub(r"\{[^{}]*\}", HOLE, inner)
+            return inner.rstrip("/") if f.attr == "rstrip" else inner
+        if isinstance(f, ast.Name) and f.id in scope.flow.funcs and not node.args and not node.keywords:
+            fn = scope.flow.funcs[f.id]
+            rets = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return)]
+            sub = _Function(scope, fn)
+            vals = {_value(sub, r, d) for r in rets}
+            if len(vals) == 1 and None not in vals:
+                return vals.pop()
+    return None
+
+
+class _Function:
+    """A view of the scope for reading a local function's return statements."""
+    def __init__(self, scope, fn) -> None:
+        self.fn, self.flow, self.qualname = fn, scope.flow, scope.qualname
+        self.lookup = scope.lookup
+
+
+class _Module(_Function):
+    def __init__(self, scope) -> None:
+        super().__init__(scope, None)
+
+
+def url_of(scope, node: ast.AST | None) -> str | int | None:
+    """The URL node names, when its host is known: a string (run-time parts shown as {}), the
+    index of the parameter that holds it (an int), or None."""
+    v = _value(scope, node, 0)
+    if isinstance(v, ParamURL):
+        return v.index
+    if not v or not v.lower().startswith(("https://", "http://")):
+        return None
+    head = v.split("://", 1)[1]
+    host_part = head.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    if HOLE in host_part or "@" in host_part or "\\" in host_part:
+        return None
+    out = v.replace(HOLE, "{}")
+    return out if c.host_of(out) else None

@@ -586,6 +586,35 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
     return None
 
 
+# "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
+# an entry of an option reference names the switch and says what it does.
+_OPTION_ENTRY = __import__("re").compile(r"^(?:[-*+]|\d+[.)])?\s*(?:\*\*)?`[^`\n]{1,80}`(?:\*\*)?\s*(?::|[-\u2013\u2014]\s|to\s|=)")
+
+
+def _documents_setting(u: UnitReading) -> bool:
+    """The unit documents a setting rather than ordering it: a section title ("Disable SSL
+    Verification (Development Only)"), a line of a code sample (what code does; the prose-code
+    and script rules weigh commands that switch system controls off), or an option entry."""
+    return u.unit.kind in ("heading", "code") or bool(_OPTION_ENTRY.match(u.text.lstrip()))
+
+
+_REPO_CUE = __import__("re").compile(r"(?i)\b(?:repo|repository|repositories|github|gitlab|gh|org|organi[sz]ation|access|permissions?|"
+                                     r"admin|write|push|maintain|team|settings|invite)\b|@\w")
+
+
+def _authority_described(reading: Reading, i: int, m: Mention) -> bool:
+    """Words of the authority lexicon read in another sense: "Add collaborators: if expertise is
+    questioned" in grant advice names no repository or access; a workflow sample in a code block
+    that echoes `${{ secrets.X }}` (which GitHub masks) with nothing piped or encoded documents
+    how secrets are referenced. Both stay findings, at medium."""
+    u = reading.units[i]
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    if "collaborator" in word and "/" not in word:
+        near = [x.text for x in _window(reading, i, 2)] + [x.text for x in reading.units[i + 1:i + 2] if x.unit.block == u.unit.block]
+        return not any(_REPO_CUE.search(t) for t in near)
+    return u.unit.kind == "code" and word.lstrip().startswith("echo") and "secrets." in word
+
+
 def _self_won(u: UnitReading, m: Mention) -> bool:
     """The reviewed file itself is what takes precedence ("this file takes precedence over it")."""
     for x in u.mentions:
@@ -813,12 +842,13 @@ def classify(reading: Reading) -> list[Intent]:
                     mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
                     level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
                 else:
-                    level = "high"
+                    level = "medium" if _documents_setting(u) else "high"
                 add("override-control", level, "switches a safety control off", m)
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
-                add("authority", "high", "gives authority over the repository away", m)
+                add("authority", "medium" if _authority_described(reading, i, m) else "high",
+                    "gives authority over the repository away", m)
         if "perm" in c:
             m = u.first("perm", affirmed=True)
             if m is not None:

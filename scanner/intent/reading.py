@@ -598,6 +598,10 @@ def _documents_setting(u: UnitReading) -> bool:
     return u.unit.kind in ("heading", "code") or bool(_OPTION_ENTRY.match(u.text.lstrip()))
 
 
+_OVERWRITES_FILES = __import__("re").compile(r"(?i)\s*(?:old|existing|downloaded|cached|previous|local|current)\s+"
+                                              r"(?:files?|weights|models?|caches?|checkpoints?|downloads?|shards?|builds?)\b")
+_NAVIGATION = __import__("re").compile(r"(?i)\s*(?:the\s+|your\s+)?(?:user|users|people|customers?|visitors?|readers?|candidates?)\s+"
+                                       r"(?:to|over\s+to|back\s+to)\b")
 _REPO_CUE = __import__("re").compile(r"(?i)\b(?:repo|repository|repositories|github|gitlab|gh|org|organi[sz]ation|access|permissions?|"
                                      r"admin|write|push|maintain|team|settings|invite)\b|@\w")
 
@@ -805,6 +809,9 @@ def classify(reading: Reading) -> list[Intent]:
         if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
             level = _exfiltration(w, later)
+            if level and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
+                                                  for x in u.mentions if x.concept == "send"):
+                level = None  # "send the user to https://.../home to copy the key": a person sent to a page, no data
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
@@ -816,6 +823,8 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
                 m = None  # "this file takes precedence": the reviewed file wins
+            if m is not None and _OVERWRITES_FILES.match(u.text[m.end - u.unit.start:m.end - u.unit.start + 60]):
+                m = None  # "snapshot_download will auto override the old files": files on disk, not instructions
             classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls}
             if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).

@@ -136,6 +136,25 @@ _STRONG_ACTION = rx(
 )
 
 
+# "the tab silently won't show", "errors are silently ignored": the adverb describes what software
+# does, and hides nothing from the user. Only an adverb before an action of the reader conceals.
+_DESCRIBED = __import__("re").compile(
+    r"\s+(?:won'?t|will|would|can'?t|cannot|could|fails?|failed|failing|ignored|ignores|drop(?:s|ped)|break(?:s)?|broken|"
+    r"swallow(?:s|ed)|returns?|returned|succeeds?|succeeded|does|doesn'?t|did|is|are|was|were|becomes?|discarded|truncated|"
+    r"skipped|overwritten|overwrites|falls?\s+back|exits?|exited|corrupts?|corrupted|disappears?|stops?|continues?|passes)\b")
+_ADVERB = ("silently", "secretly", "covertly", "quietly", "stealthily")
+
+
+def _conceal(norm: str) -> bool:
+    data = norm.encode("utf-8", "surrogatepass")
+    for m in _CONCEAL.finditer(data):
+        word = data[m.start():m.end()].decode("utf-8", "replace")
+        if word in _ADVERB and _DESCRIBED.match(data[m.end():m.end() + 40].decode("utf-8", "replace")):
+            continue
+        return True
+    return False
+
+
 def addresses_agent(text: str) -> bool:
     """Does the text speak to an AI agent, assistant, model or reviewer?"""
     return _ADDRESS.test(_norm(text))
@@ -143,7 +162,7 @@ def addresses_agent(text: str) -> bool:
 
 def conceals(text: str) -> bool:
     """Does the text tell its reader to keep something from the user?"""
-    return _CONCEAL.test(_norm(text))
+    return _conceal(_norm(text))
 
 
 def commands_action(text: str) -> bool:
@@ -160,7 +179,7 @@ def is_directive(text: str) -> bool:
     """The one directive test: text addressing the agent, telling it to act, or to hide an act.
     (To be switched to scanner/intent's instruction model when it lands.)"""
     norm = _norm(text)
-    return _ADDRESS.test(norm) or _IMPERATIVE.test(norm) or _CONCEAL.test(norm) or _AUTHORITY.test(norm)
+    return _ADDRESS.test(norm) or _IMPERATIVE.test(norm) or _conceal(norm) or _AUTHORITY.test(norm)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,7 +251,7 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
     reasons: list[str] = []
     address = _ADDRESS.test(norm)
     action = _IMPERATIVE.test(norm)
-    hide = _CONCEAL.test(norm)
+    hide = _conceal(norm)
     if address:
         reasons.append("addresses the agent")
     if action:

@@ -298,6 +298,22 @@ def read_file(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> D
     return out
 
 
+def read_raw(root: str, rel_path: str, cap: int) -> bytes | None:
+    """The bytes of a regular file (links inside the repository followed, never out of it), or
+    None when it is not one, cannot be read or is over `cap` (an archive read whole)."""
+    found = resolve(root, rel_path)
+    if isinstance(found, NotScanned):
+        return None
+    full, st, _via = found
+    if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
+        return None
+    try:
+        data = _read_capped(full, st.st_size, cap + 1)
+    except OSError:
+        return None
+    return None if len(data) > cap else data
+
+
 def past_cap_asset(root: str, rel_path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> NotScanned | None:
     """A skill file past the walk's caps that is an asset (its name and first bytes agree),
     as a listing with its sha256 (None above max_bytes: not read whole); None when it is

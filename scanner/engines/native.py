@@ -111,6 +111,8 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     out = TargetOutcome()
     loaded = load(root, target, limits)
     if isinstance(loaded, NotScanned):
+        if loaded.reason == "binary" and target.kind == "skill" and scan_archive(root, target, limits, loaded, out):
+            return out
         out.not_scanned.append(loaded)
         # What an agent loads and we could not read fails. No line of it can be "old": a binary's
         # diff has no lines, so the finding keeps new=None and counts under fail-on-new-only.
@@ -156,6 +158,66 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     mark_new(found, target.changed_lines)
     out.findings.extend(found)
     return out
+
+
+def scan_archive(root: str, target: Target, limits: Limits, loaded: NotScanned, out: TargetOutcome) -> bool:
+    """Scan the members of an archive a skill ships (scanner/archives.py), each as a file of the
+    skill at `archive!member` (an agent unpacks a skill's archive; an AGENTS.md that is gzip it
+    cannot read at all, which stays IG954); False when it is no archive we read (the caller reports the
+    binary as before). What cannot be read inside is one IG952 finding on the archive, and a
+    member that is not text is reported as the file itself would be (finding_for)."""
+    from ..archives import member_path, read_archive, readable_kind
+    from ..scripts.language import compiled_or_archive
+    from ..textio import read_raw
+
+    data = target.blob if target.blob is not None else read_raw(root, target.path, MAX_ARCHIVE_READ)
+    if data is None:
+        return False
+    kind = readable_kind(loaded.detail, data[:512])
+    if kind is None:
+        return False
+    contents = read_archive(data, kind, limits.max_file_bytes, target.path)
+    if contents.members:
+        out.not_scanned.append(NotScanned(target.path, "archive", f"{loaded.detail} read in memory: {len(contents.members)} "
+                                          f"member(s) scanned" + (f", {len(contents.problems)} problem(s)" if contents.problems else ""),
+                                          loaded.sha256))
+    else:
+        out.not_scanned.append(loaded)
+    if contents.problems or not contents.members:  # what is not read inside fails as the archive did
+        found = finding_for(loaded, target.kind)
+        if found is not None:
+            shown = "; ".join(contents.problems[:5]) or "no member to read"
+            if len(contents.problems) > 5:
+                shown += f"; and {len(contents.problems) - 5} more"
+            found.message += f"; could not be read whole: {shown}"
+            found.properties["archive-problems"] = len(contents.problems)
+            out.findings.append(found)
+    for member in contents.members:
+        path = member_path(target.path, member.name)
+        decoded = decode_blob(path, member.data, limits.max_file_bytes)
+        if isinstance(decoded, NotScanned):
+            out.not_scanned.append(decoded)
+            found = finding_for(decoded, target.kind)  # an executable, a nested archive, binary data
+            if found is not None:
+                found.properties["archive"] = target.path
+                out.findings.append(found)
+            continue
+        doc = Document(path, decoded.text)
+        found = []
+        named = compiled_or_archive(member.name)
+        if named and target.kind == "skill":  # as admit() does for a file of the skill
+            found.append(file_finding("IG952", path, f"{named} shipped in a skill folder (by its file name)",
+                                      sha256=decoded.sha256, detected_by="file name"))
+        if doc.kind == "script":
+            doc.context = skill_context(root, target)
+        found += scan_document(doc, catalog(), target.kind)
+        for f in found:
+            f.properties["archive"] = target.path
+        out.findings.extend(found)
+    return True
+
+
+MAX_ARCHIVE_READ = 32 * 1024 * 1024
 
 
 def _is_skill_md(path: str) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .reading import Intent, Reading, UnitReading, classify, hiding_joined_to_action, is_directive, read_units
 from .units import Unit, split_units
 
-__all__ = ["Intent", "Reading", "conceals_action", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
+__all__ = ["Intent", "Reading", "conceals_action", "framing_steps", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
            "is_directive", "read_document", "read_units", "split_units"]
 
 
@@ -52,3 +52,30 @@ def document_intents(doc) -> list[Intent]:
     if "intent:intents" not in store:
         store["intent:intents"] = classify(read_document(doc))
     return store["intent:intents"]
+
+
+def framing_steps(doc, start: int, end: int) -> int:
+    """Severity steps the model's own framing of the unit at an original offset is worth (0-2):
+    a refusal governing it, a quoted sample or detection wording (reading._lowering), or the
+    phrase quoted on its own in its unit (text such as "ignore previous instructions", the quote
+    and the phrase on different lines). A phrase-level rule asks this so that a quoted override
+    under defensive framing reads as the model reads it. 0 when the offset is in no unit the
+    model reads."""
+    from .reading import _QUOTE_CHARS, _lowering
+
+    reading = read_document(doc, full=True)
+    pos, stop = reading.from_original(start), reading.from_original(end)
+    i = reading.unit_at(pos)
+    if i < 0:
+        return 0
+    steps = _lowering(reading, i)
+    u = reading.units[i]
+    if not steps:
+        before, after = u.text[:max(0, pos - u.unit.start)], u.text[max(0, stop - u.unit.start):]
+        opened = max(before.rfind(q) for q in _QUOTE_CHARS)
+        closes = [k for k in (after.find(q) for q in _QUOTE_CHARS) if k >= 0]
+        # Only the phrase itself is quoted: a sample, not a docstring or a quoted paragraph.
+        if opened >= 0 and closes and len(before) - opened <= 3 and min(closes) <= 3 \
+                and not before[max(0, opened - 2):opened + 1].endswith(('""', "''")):
+            steps = 1
+    return steps

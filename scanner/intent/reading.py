@@ -588,6 +588,39 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
     return None
 
 
+# "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
+# an entry of an option reference names the switch and says what it does.
+_OPTION_ENTRY = __import__("re").compile(r"^(?:[-*+]|\d+[.)])?\s*(?:\*\*)?`[^`\n]{1,80}`(?:\*\*)?\s*(?::|[-\u2013\u2014]\s|to\s|=)")
+
+
+def _documents_setting(u: UnitReading) -> bool:
+    """The unit documents a setting rather than ordering it: a section title ("Disable SSL
+    Verification (Development Only)"), a line of a code sample (what code does; the prose-code
+    and script rules weigh commands that switch system controls off), or an option entry."""
+    return u.unit.kind in ("heading", "code") or bool(_OPTION_ENTRY.match(u.text.lstrip()))
+
+
+_OVERWRITES_FILES = __import__("re").compile(r"(?i)\s*(?:old|existing|downloaded|cached|previous|local|current)\s+"
+                                              r"(?:files?|weights|models?|caches?|checkpoints?|downloads?|shards?|builds?)\b")
+_NAVIGATION = __import__("re").compile(r"(?i)\s*(?:the\s+|your\s+)?(?:user|users|people|customers?|visitors?|readers?|candidates?)\s+"
+                                       r"(?:to|over\s+to|back\s+to)\b")
+_REPO_CUE = __import__("re").compile(r"(?i)\b(?:repo|repository|repositories|github|gitlab|gh|org|organi[sz]ation|access|permissions?|"
+                                     r"admin|write|push|maintain|team|settings|invite)\b|@\w")
+
+
+def _authority_described(reading: Reading, i: int, m: Mention) -> bool:
+    """Words of the authority lexicon read in another sense: "Add collaborators: if expertise is
+    questioned" in grant advice names no repository or access; a workflow sample in a code block
+    that echoes `${{ secrets.X }}` (which GitHub masks) with nothing piped or encoded documents
+    how secrets are referenced. Both stay findings, at medium."""
+    u = reading.units[i]
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    if "collaborator" in word and "/" not in word:
+        near = [x.text for x in _window(reading, i, 2)] + [x.text for x in reading.units[i + 1:i + 2] if x.unit.block == u.unit.block]
+        return not any(_REPO_CUE.search(t) for t in near)
+    return u.unit.kind == "code" and word.lstrip().startswith("echo") and "secrets." in word
+
+
 def _self_won(u: UnitReading, m: Mention) -> bool:
     """The reviewed file itself is what takes precedence ("this file takes precedence over it")."""
     for x in u.mentions:
@@ -778,6 +811,9 @@ def classify(reading: Reading) -> list[Intent]:
         if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
             level = _exfiltration(w, later)
+            if level and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
+                                                  for x in u.mentions if x.concept == "send"):
+                level = None  # "send the user to https://.../home to copy the key": a person sent to a page, no data
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
@@ -789,6 +825,8 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
                 m = None  # "this file takes precedence": the reviewed file wins
+            if m is not None and _OVERWRITES_FILES.match(u.text[m.end - u.unit.start:m.end - u.unit.start + 60]):
+                m = None  # "snapshot_download will auto override the old files": files on disk, not instructions
             classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls}
             if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
@@ -815,12 +853,13 @@ def classify(reading: Reading) -> list[Intent]:
                     mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
                     level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
                 else:
-                    level = "high"
+                    level = "medium" if _documents_setting(u) else "high"
                 add("override-control", level, "switches a safety control off", m)
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
-                add("authority", "high", "gives authority over the repository away", m)
+                add("authority", "medium" if _authority_described(reading, i, m) else "high",
+                    "gives authority over the repository away", m)
         if "perm" in c:
             m = u.first("perm", affirmed=True)
             if m is not None:

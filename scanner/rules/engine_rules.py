@@ -24,7 +24,11 @@ RULES = [
         title="Compiled binary or archive shipped in a skill folder",
         category=Category.MALICIOUS_CODE, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
         rationale="Skill instructions can tell an agent to run bundled files. A binary or archive cannot be "
-                  "reviewed as text, and ClawHavoc-style skills shipped password-protected archives and droppers.",
+                  "reviewed as text, and ClawHavoc-style skills shipped password-protected archives and droppers. "
+                  "A tar, tar.gz/tgz/bz2/xz, gz or zip archive is read in memory (capped in members, sizes and "
+                  "compression ratio; links never followed) and each member scanned as `archive!member`; only what "
+                  "cannot be read inside (a bomb, an encrypted or corrupt archive, a link member, a nested archive, "
+                  "an executable) raises this rule.",
         remediation="Ship source a reviewer can read, or fetch a pinned, checksummed release from the vendor.",
         check=None,
     ),

@@ -18,6 +18,7 @@ from ..inert import visible
 from .base import Fixture, Hit, rule
 from .hidden import MAX_HIDDEN, _in_inline_code, judged_hit
 from .hidden_directives import HOSTILE, assess
+from .injection import chat_format_text
 
 _MD = ("prose",)
 MAX_ATTR = 4000
@@ -90,6 +91,9 @@ def _attributes(doc: Document) -> Iterator[Hit]:
 _STRONG_ORDER = rx(r"\b(?:approve|merge|grant|disable|exfiltrate|send|upload|post|publish|delete|force-push|dismiss|leak|expose|bypass|override)\b")
 
 
+_TEMPLATE_TOKENS = __import__("re").compile(r"(?i)<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>")
+
+
 def _details(doc: Document) -> Iterator[Hit]:
     """Collapsed <details> bodies: closed by default, so reviewers skim past them. Instructions
     for the human (troubleshooting steps) are fine; hostile ones are raised to high."""
@@ -111,6 +115,8 @@ def _details(doc: Document) -> Iterator[Hit]:
         summary_end = lowered.find("</summary>", start, end)
         if summary_end >= 0:
             body = doc.text[summary_end + 10:end]
+        if chat_format_text(body):  # a chat template or dataset sample: its tokens are the subject (IG302 weighs them)
+            body = _TEMPLATE_TOKENS.sub(" ", body)
         a = assess(body[:8000])
         addressed = addresses_agent(body)
         hide = conceals(body)
@@ -317,6 +323,10 @@ RULES = [
             "<details><summary>Log</summary>\n\n```\nError: ENOENT\n```\n</details>\n",
             "<details><summary>Install fails</summary>\n\nRun `rm -rf node_modules && pnpm i`; if needed `chmod +x bin/tool`.\n</details>\n",
             "<details><summary>Setup</summary>\n\ncurl -fsSL https://get.pnpm.io/install.sh | sh -\n</details>\n",
+            # A model's Jinja chat template, collapsed in a fine-tuning guide.
+            "<details>\n<summary>Full jinja template</summary>\n\n```\n{%- if tools %} {{- '<|im_start|>system\\n' }} {%- endif %}"
+            " {%- for message in messages %} {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>' }}"
+            " {%- endfor %} {%- if add_generation_prompt %} {{- '<|im_start|>assistant\\n' }} {%- endif %}\n```\n</details>\n",
         ],
     ),
     rule(

@@ -32,6 +32,7 @@ RULE_MODULES: tuple[str, ...] = (
     "scanner.rules.agent_config",
     "scanner.rules.judge_text",
     "scanner.rules.imports",
+    "scanner.rules.remote_files",
     "scanner.rules.settings_keys",
     "scanner.rules.mcp_supply",
 )

@@ -41,8 +41,17 @@ _FOLLOW_IT = rx(r"(?i)\b(?:read|open|load|fetch|see)\b(?:[^.\n]|\.\S){0,160}?\b(
                 r"(?:(?:listed|described|defined|given|found|written|set out|laid out|contained)\s+)?(?:in|from|at|under|inside)\b"
                 # "read X first", "load X before you start", "start by reading X"
                 r"|\b(?:read|load|open|consult|study|ingest)\b(?:[^.\n]|\.\S){1,120}?\b(?:first|before (?:anything|doing|starting|making|writing|proceeding|continuing|answering|responding|you (?:start|begin|do|write|make|touch|change|answer|respond|continue|proceed)))\b"
-                r"|\b(?:start|begin)\s+(?:\w+\s+){0,2}?by\s+(?:reading|loading|opening)\b")
+                r"|\b(?:start|begin)\s+(?:\w+\s+){0,2}?by\s+(?:reading|loading|opening)\b"
+                # "Before changing code, read X"
+                r"|\bbefore\s+(?:[\w-]+\s+){1,4}?[\w-]+,?\s+(?:read|load|open|consult|study)\b")
 _PATH_TOKEN = rx(r"`([^`\s]{3,200})`|(?:^|[\s(\[\"'])((?:\.{1,2}/)?\.?[\w-]+(?:/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,7})\b")
+# Build files without an extension that a sentence can make part of the instructions ("the header
+# of the `Makefile` is part of these instructions").
+_BARE_NAMES = frozenset({"makefile", "gnumakefile", "justfile", "dockerfile", "containerfile", "rakefile", "gemfile",
+                         "procfile", "jenkinsfile", "vagrantfile", "brewfile", "codeowners", "taskfile"})
+# A cue sentence about "it" ("It is normative and supersedes this file") names the file of the
+# sentence before it.
+_PRONOUN_START = rx(r"^\s*(?:it|this|that|they|these|those|the (?:file|document|adr|page|runbook))\b")
 _SENTENCE_END = rx(r"[.!?。！？](?:\s|$)|\n\s*\n|\n[ \t]*(?:[-*+]|\d+[.)]|#+)\s")
 
 
@@ -59,13 +68,16 @@ def delegated_files(path: str, text: str) -> list[str]:
         lo = max(0, start - 300)
         ends = [m.end() for m in _SENTENCE_END.finditer(data, lo, start)]
         lo = ends[-1] if ends else lo
+        if _PRONOUN_START.search(data[lo:start].lower()) is not None and lo > 0:
+            prev = [m.end() for m in _SENTENCE_END.finditer(data, max(0, lo - 300), max(0, lo - 1))]
+            lo = prev[-1] if prev else max(0, lo - 300)
         nxt = _SENTENCE_END.search(data, end)
         hi = min(nxt.start() + 1 if nxt is not None else len(data), end + 300)
         for m in _PATH_TOKEN.finditer(data, lo, hi):
             raw = (m.group(1) or m.group(2) or b"").decode("utf-8", "replace").strip()
             if not raw or "://" in raw or raw.startswith(("@", "$", "-")) or " " in raw:
                 continue
-            if "/" not in raw and "." not in raw.strip("."):
+            if "/" not in raw and "." not in raw.strip(".") and raw.lower() not in _BARE_NAMES:
                 continue
             if raw not in out:
                 out.append(raw)

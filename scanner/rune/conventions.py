@@ -50,14 +50,39 @@ SHAPES = (
         r"|\bpermission_classes\s*=\s*[\[(]\s*allowany\b|\blogin_required\s*=\s*false\b")),
     Shape("code evaluation of user input", rx(
         r"\b(?:eval|exec)\s*\(\s*(?:request|req|input|user|params|body|query|sys\.argv|payload|form)\w*"
+        # An evaluator in any language whose arguments, on the same line, carry a request or user
+        # value: `new Function("ctx", "return (" + req.body.formula + ")")`, `vm.runInNewContext(
+        # req.query.expr)`, `instance_eval(params[:code])`, `eval("$x = " . $_POST['f'])`.
+        r"|(?:\bnew\s+function|\bfunction\s*\(\s*[\"'`]|\b(?:eval|exec|instance_eval|class_eval|module_eval|instance_exec|"
+        r"vm\.run\w*|runin(?:new|this)?context|vm\.script|compile_restricted|loadstring|create_function|execscript|"
+        r"scriptengine\.eval|engine\.eval|py_eval|exec_|evaluate_script)\s*\()"
+        r"[^\n;]{0,160}?(?:\breq\.(?:body|query|params|headers)|\brequest\.(?:body|form|args|get_json|json|data|values|query|params|get|post)\b"
+        r"|\bparams\s*(?:\[|\.(?:require|permit|fetch|get)?)|\$_(?:get|post|request|cookie)\b|\bsys\.argv\b|\buser_?input\b|\bevent\.body\b"
+        r"|\bctx\.(?:request|query|params)\b|\bformdata\b|\binput\s*\(\s*\))"
         r"|\b(?:eval|exec)\w*(?:\(\))?\s+(?:on\s+|the\s+)?(?:user|untrusted|client|request|external)[- ](?:input|data|code|strings?|supplied)"
         r"|\b(?:pickle|marshal)\.loads?\s*\(\s*(?:request|req|user|body|payload)\w*|\bnew\s+function\s*\(\s*(?:req|user|input|body)\w*")),
+    # Package sources whose integrity nobody checks any more: the checksum database off, TLS or
+    # signature checks off for module, package or image downloads, an index trusted without TLS.
+    Shape("package integrity checks", rx(
+        r"\bgosumdb\s*[=:]\s*['\"]?off\b|\bgo(?:insecure|nosumdb|nosumcheck|noverify)\s*[=:]\s*['\"]?(?:\*|1|on|true|[\w.-]+\.[a-z]{2,})"
+        r"|\bgoflags\s*[=:][^\n]{0,40}-insecure\b|\bgo\s+get\s+(?:-\w+\s+)*-insecure\b|\bgoprivate\s*[=:]\s*['\"]?\*(?:['\"\s,]|$)"
+        r"|\b(?:--)?trusted-host\b\s*[= ]\s*\S|\bpip_trusted_host\s*[=:]"
+        r"|\bnpm_config_strict_ssl\s*[=:]\s*['\"]?(?:false|0)\b|\benablestrictssl\s*[:=]?\s*['\"]?false\b"
+        r"|\b(?:--no-verify-hashes|--allow-unauthenticated|--nogpgcheck|--no-gpg-checks|--insecure-registry|--disable-content-trust|--no-check-signatures)\b"
+        r"|\bgpgcheck\s*=\s*0\b|\bdocker_content_trust\s*=\s*['\"]?0\b|\bpackage-lock\s*=\s*false\b"
+        r"|\bdisable_checksum_validation\b|\bsignaturevalidationmode\W{1,4}accept\b"
+        r"|\b" + _OFF + r"\s+" + _ART + r"(?:(?:checksum|integrity|signature|hash|sum)\s+(?:database|db|checks?|verification|validation|checking)|gosumdb|sumdb)\b")),
     Shape("secrets in version control", rx(
         r"\bcommit\w*\s+" + _ART + r"(?:\.env(?:[^.\w-]|$)|secrets?\b|api[ _-]?keys?\b|credentials\b|tokens?\b|private[ _-]keys?\b|passwords?\b)"
         r"|\b(?:hard[- ]?code|embed)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"
         r"|\b(?:store|keep|put|check\s+in|add)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|private[ _-]keys?)\s+(?:in|into|to)\s+"
         r"(?:the\s+)?(?:repo|repository|git|source|codebase|version control)\b"
         r"|\b(?:remove|delete)\s+\.env\s+from\s+\.gitignore\b"
+        # a signing key, keystore or credentials file committed, or taken out of .gitignore
+        r"|\b(?:commit|commits|committing|check\s+in|force-add|git\s+add\s+(?:-f|--force))\s+" + _ART + r"(?:[^\s;!?]+\s+){0,3}?`?[\w*./~-]*?"
+        r"(?:\.(?:jks|keystore|p12|pfx|pem|key|ppk|kdbx|tfstate)|id_(?:rsa|ed25519|ecdsa|dsa)|credentials\.(?:json|toml|yml|yaml)|service[-_]account[\w.-]*\.json|master\.key)(?:[`'\"\s,;:)]|\.(?:\s|$)|$)"
+        r"|\b(?:remove|removes|removing|delete|drop|take|un-?ignore)\w*\s+(?:[^\n.;]|\.\S){0,60}?\.(?:jks|keystore|p12|pfx|pem|key|properties|env|tfvars)`?"
+        r"(?:[^\n.;]|\.\S){0,60}?\s+(?:from|out\s+of)\s+(?:the\s+)?`?\.gitignore\b"
         # Credentials copied into the memory file itself, which is committed and read every session.
         r"|\b(?:(?:append|write|save|record|paste|store|add|keep|log)s?|cop(?:y|ies))\b(?:[^.\n]|\.\S){0,120}?\b(?:aws_secret_access_key|aws_access_key_id|secret[_ ]access[_ ]key|access[_ ]keys?|api[_ ]keys?|tokens?|passwords?|credentials|private[_ ]keys?|secrets?)\b"
         r"(?:[^.\n]|\.\S){0,120}?\b(?:to|into|in)\s+(?:this|the|our)\s+(?:file|memory|notes?|decisions?|log|conventions?|state)\b")),

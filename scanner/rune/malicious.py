@@ -69,6 +69,39 @@ class Pin:
     ecosystem: str
 
 
+# A release named in order to keep it out: "add `x@1.2.3` to the blocked list", "pin 1.2.2, not
+# `x@1.2.3`", "the compromised x@1.2.3". A plain negation is no such sign: "never bump `x@1.2.3`"
+# still pins it, so the words are about listing a release as bad, and a change verb beside a
+# "not"/"avoid" turns it back into a pin.
+_AVOID_AFTER = frozenset({"blocked", "blocklist", "blocklisted", "blacklist", "blacklisted", "denylist", "denylisted", "banned",
+                          "block list", "deny list", "ban list", "yanked", "known-bad", "quarantined", "excluded"})
+_AVOID_BEFORE = frozenset({"block", "blocks", "blocked", "blocklist", "blacklist", "ban", "bans", "banned", "deny", "denylist",
+                           "exclude", "excludes", "excluded", "compromised", "malicious", "known-bad", "yanked", "quarantine"})
+_SOFT_BEFORE = frozenset({"not", "never", "avoid", "instead of", "rather than", "no"})
+_CHANGE = ("bump", "upgrad", "updat", "chang", "mov", "touch", "replac", "revert", "past", "beyond", "above", "away", "from", "off")
+
+
+def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
+    from .negation import _clause_after, _clause_before, _continues_to, _continued_from, _words
+    line_no, col = doc.position(start)
+    line = doc.line_text(line_no)
+    end_col = min(col - 1 + (end - start), len(line))
+    before = _clause_before(line, col - 1)
+    if before == line[:col - 1]:
+        joined = _continued_from(doc, line_no) + " " + before
+        before = _clause_before(joined, len(joined))
+    after = _clause_after(line, end_col)
+    if len(after) < 100 and after == line[end_col:]:
+        after = _clause_after(after + " " + _continues_to(doc, line_no), 0)
+    bw, aw = _words(before), _words(after[:80])
+    if {"not compromised", "not malicious", "isn't compromised", "never compromised"} & (bw | aw):
+        return False
+    if aw & _AVOID_AFTER or bw & _AVOID_BEFORE:
+        return True
+    tail = " ".join(before.lower().split()[-4:])
+    return bool(_words(tail) & _SOFT_BEFORE) and not any(c in tail for c in _CHANGE)
+
+
 def pins(doc: Document) -> Iterator[Pin]:
     for m in doc.finditer(_PIN, limit=2000):
         name, version = m.group(1) or "", m.group(2) or ""
@@ -76,5 +109,5 @@ def pins(doc: Document) -> Iterator[Pin]:
         if not any(c in joint for c in "@=:,`'\"") and (len(name) < 4 or name in _PROSE_WORDS):
             continue  # "the version is 5.0.0": a word followed by a number is no pin
         eco = known_malicious(name, version)
-        if eco:
+        if eco and not listed_to_avoid(doc, m.start, m.end):
             yield Pin(m.start, m.end, name, version, eco)

@@ -22,6 +22,8 @@ AFTER = frozenset({
     "forbidden", "prohibited", "banned", "rejected", "never", "not", "disallowed", "unacceptable", "dangerous",
     "insecure", "unsafe", "vulnerable", "bad", "vulnerability", "arbitrary", "exploit", "exploitable", "attack",
     "risk", "risky", "injection", "rce", "flagged", "flag",
+    # "`verify=False` and `VERIFY_NONE` fail review": named in order to be refused.
+    "fail review", "fails review", "fail code", "fails code", "blocked", "blocks review", "not allowed",
 })
 MARKS = ("❌", "✗", "✘", "🚫", "⛔")
 ABOVE_BLOCK = frozenset({"bad", "don't", "dont", "avoid", "never", "wrong", "anti-pattern", "antipattern", "insecure",
@@ -53,6 +55,17 @@ def _clause_after(line: str, col: int) -> str:
     return tail[:min(cuts)] if cuts else tail
 
 
+def _continues_to(doc: Document, line_no: int) -> str:
+    """The start of the next line when the current sentence wraps onto it (wrapped prose)."""
+    if line_no >= len(doc.lines) or line_no in doc.code_block_lines or line_no + 1 in doc.code_block_lines:
+        return ""
+    here = doc.line_text(line_no).rstrip()
+    nxt = doc.line_text(line_no + 1).strip()
+    if not here or not nxt or nxt[0] in "-*+#>|" or nxt[:2].rstrip(".)").isdigit() or here.endswith((".", "!", "?", ":", "|")):
+        return ""
+    return nxt[:WINDOW]
+
+
 def _continued_from(doc: Document, line_no: int) -> str:
     """The previous line when the current one continues its sentence (wrapped prose)."""
     if line_no <= 1 or line_no in doc.code_block_lines:
@@ -76,7 +89,10 @@ def negated(doc: Document, start: int, end: int) -> bool:
         before = _clause_before(joined, len(joined))
     if _words(before) & BEFORE:
         return True
-    if _words(_clause_after(line, end_col)) & AFTER:
+    after = _clause_after(line, end_col)
+    if after == line[end_col:end_col + WINDOW] and len(after) < WINDOW:
+        after = _clause_after(after + " " + _continues_to(doc, line_no), 0)
+    if _words(after) & AFTER:
         return True
     if line_no in doc.code_block_lines:
         return _negated_above_block(doc, line_no)

@@ -36,13 +36,14 @@ SCRIPT_LANGUAGES = {
     ".rb": "ruby", ".pl": "perl", ".pm": "perl",
     ".bat": "batch", ".cmd": "batch",
     ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".go": "go", ".rs": "rust",
-    ".java": "java", ".cs": "csharp", ".csx": "csharp", ".php": "php", ".lua": "lua",
+    ".java": "java", ".cs": "csharp", ".csx": "csharp", ".php": "php", ".lua": "lua", ".r": "r",
     ".swift": "swift", ".kt": "kotlin", ".sol": "solidity", ".s": "assembly", ".asm": "assembly",
 }
 SHEBANG_LANGUAGES = (
     ("python", "python"), ("bash", "shell"), ("zsh", "shell"), ("/sh", "shell"), (" sh", "shell"),
     ("dash", "shell"), ("ksh", "shell"), ("node", "javascript"), ("deno", "typescript"), ("bun", "javascript"),
     ("pwsh", "powershell"), ("powershell", "powershell"), ("ruby", "ruby"), ("perl", "perl"),
+    ("rscript", "r"), ("php", "php"), ("lua", "lua"),
 )
 
 

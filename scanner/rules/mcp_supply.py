@@ -288,6 +288,13 @@ def npm_look_alike(name: str) -> str:
                 core = re.sub(r"(?:-ai|hq|-js|-alpha|labs|-database)$", "", s)
                 if _near(scope, s) or (len(s) >= 8 and scope.replace("-", "") == s.replace("-", "")) or (len(core) >= 6 and core != scope and _near(scope, core)):
                     return f"@{s}/{low.split('/', 1)[1] if '/' in low else ''}"
+            rest = low.split("/", 1)[1] if "/" in low else ""
+            for target in official:
+                # `@playwrite/mcp` for `@playwright/mcp`: an official package's own name under a scope that
+                # starts like the official one and is a few edits from it (a sound-alike, not one typo)
+                ts, _, tr = target[1:].partition("/") if target.startswith("@") else ("", "", "")
+                if rest and tr == rest and len(ts) >= 6 and scope[:4] == ts[:4] and abs(len(scope) - len(ts)) <= 2 and _osa(scope, ts, 3) <= 3:
+                    return target
     return _npm_rest(low)
 
 
@@ -763,10 +770,14 @@ RULES = [
         check=_check(LOOKALIKE), applies_to=READS, fixture_path=".mcp.json",
         must_match=['{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "@modelcontextprotocoll/server-github"]}}}',
                     '{"mcpServers": {"f": {"command": "uvx", "args": ["mcp-server-fetchh"]}}}',
-                    '{"mcpServers": {"t": {"command": "pipx", "args": ["run", "mcp-sever-time"]}}}'],
+                    '{"mcpServers": {"t": {"command": "pipx", "args": ["run", "mcp-sever-time"]}}}',
+                    # an official package's own name under a sound-alike scope
+                    '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@playwrite/mcp@latest"]}}}',
+                    '{"mcpServers": {"s": {"command": "npx", "args": ["-y", "@supabass/mcp-server-supabase"]}}}'],
         must_not_match=['{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8"]}}}',
                         '{"mcpServers": {"f": {"command": "uvx", "args": ["mcp-server-fetch==2025.4.7"]}}}',
-                        '{"mcpServers": {"l": {"command": "node", "args": ["./server.js"]}}}'],
+                        '{"mcpServers": {"l": {"command": "node", "args": ["./server.js"]}}}',
+                        '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@playwright/mcp@0.0.41"]}}}'],
     ),
     rule(
         id=REMOTE_CODE, name="mcp-remote-code",

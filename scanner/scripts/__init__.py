@@ -27,6 +27,7 @@ def facts_for(doc) -> list[Fact]:
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
             extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _in_code(doc.text, _download_then_run(doc.text, facts))
+            extra += _install_from_url(doc.text, facts + extra)
             if extra:
                 facts = doc.__dict__[_CACHE_ATTR] = facts + extra
             return facts
@@ -80,7 +81,8 @@ def _analyse(doc) -> list[Fact]:
         from .tokens import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
-        return facts + _download_then_run(doc.text, facts)
+        facts = facts + _download_then_run(doc.text, facts)
+        return facts + _install_from_url(doc.text, facts)
     return []
 
 
@@ -120,6 +122,51 @@ def _config_only(span: str) -> bool:
     """A read of ~/.aws/config or ~/.kube/config (region, context) is not a key read."""
     low = span.lower().replace("\\", "/")
     return any(c in low for c in _CONFIG_ONLY) and not any(k in low for k in _KEY_NAMES)
+_INSTALL_ARGV = None
+_PKG_URL = None
+
+
+def _install_from_url(text: str, facts: list[Fact]) -> list[Fact]:
+    """Any language: a package installer spawned with its words as separate arguments
+    (`[sys.executable, "-m", "pip", "install", SRC]`, `spawn("npm", ["install", url])`) in a file that
+    names a package archive or git URL: installing from a URL runs the package's setup code, so it is
+    the remote code of that host. The command grader reads the one-string form; this reads the list."""
+    from .common import REMOTE_EXEC
+    from ..models import Confidence
+
+    if any(f.kind == REMOTE_EXEC and f.severity >= Severity.MEDIUM for f in facts):
+        return []
+    global _INSTALL_ARGV, _PKG_URL
+    if _INSTALL_ARGV is None:
+        from ..matching import rx
+
+        _INSTALL_ARGV = rx(r"(?i)['\"](?:pip3?|uv|npm|pnpm|yarn|bun|gem|pipx|cargo)['\"]\s*,\s*\[?\s*(?:['\"]pip['\"]\s*,\s*)?['\"](?:install|add|i)['\"]")
+        _PKG_URL = rx(r"(?i)['\"`]((?:git\+)?(?:https?|ftp)://[^\s'\"`]+?(?:\.whl|\.tar\.gz|\.tgz|\.tar\.bz2|\.zip|\.gem|\.egg|\.crate|\.git(?:@[\w./-]+)?|#egg=[\w.-]+))['\"`]|['\"`](git\+(?:https?|ssh)://[^\s'\"`]+)['\"`]")
+    data = text.encode("utf-8", "surrogatepass")
+    m = _INSTALL_ARGV.search(data)
+    if m is None:
+        return []
+    from .command_grader import grade_url
+
+    worst = None
+    for u in _PKG_URL.finditer(data):
+        url = (u.group(1) or u.group(2) or b"").decode("utf-8", "replace")
+        sev, grade, host = grade_url(url[4:] if url.lower().startswith("git+") else url)
+        if grade in ("vendor", "local", "release", "placeholder") or grade == "unknown" and host in ("github.com", "gitlab.com", "bitbucket.org"):
+            continue  # a vendor's or a public repository's own package: reviewable
+        if worst is None or sev > worst[0]:
+            worst = (sev, grade, host, url)
+    if worst is None:
+        return []
+    sev, grade, host, url = worst
+    start = len(data[:m.start()].decode("utf-8", "replace"))
+    from .command_grader import grade_words
+
+    return [Fact(REMOTE_EXEC, start, start + len(m.group(0).decode("utf-8", "replace")),
+                 f"A package installer is run on a package URL, which runs its setup code ({grade_words(grade)}: {host})",
+                 sev, Confidence.MEDIUM, {"analysis": "install-from-url", "url": url[:200], "host": host})]
+
+
 _DATA_LITERAL = None
 _DL_RUN = None
 _WRITE = None

@@ -141,7 +141,11 @@ _PRE = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?(?:/usr/l
 _INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?|bun|deno|source)"
 
 # A fetch piped into an interpreter; group 1 = the fetch's arguments, group 2 = the interpreter, group 3 = its arguments.
-_PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r")\b([^\n|;&]*)")
+_SHELL_VAR = r"[\"']?(?:\$\{SHELL(?::-[\w/]+)?\}|\$SHELL\b|\$\{?BASH\}?\b)[\"']?"  # the user's shell by variable: `| ${SHELL:-sh}`
+_PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r"\b|" + _SHELL_VAR + r")([^\n|;&]*)")
+# Any command carrying a URL piped into a shell: the fetch word itself may be built from variables
+# (`c=cu; c+=rl; $c -fsSL URL | sh`), an alias or a function; group 1 = the URL-carrying command.
+_PIPE_URL = rx(r"(?i)((?:^|[^\n|;&]*?[\s'\"=])(?:https?|ftp)://[^\n|]*)\|\s*" + _PRE + r"((?:ba|z|k|da)?sh\b|" + _SHELL_VAR + r")([^\n|;&]*)")
 _SUBST = rx(
     r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby|php|pwsh)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
     r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]*<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
@@ -207,16 +211,20 @@ _LANG_SOCKET = {
     "perl": (rx(r"(?i)(?:\bsocket\s*\(|io::socket|-msocket)"), rx(r"(?i)(?:\bexec\b|/bin/(?:ba)?sh|\bsystem\b|open\s*\(\s*std)")),
     "php": (rx(r"(?i)(?:fsockopen|socket_create|stream_socket_client)"), rx(r"(?i)(?:\bexec\s*\(|shell_exec|proc_open|\bsystem\s*\(|passthru|popen|/bin/(?:ba)?sh)")),
 }
-_RUNNER = rx(r"(?i)(?:^|[\s;&|(\"'`])(npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+exec|npm\s+x|uvx|pipx\s+run|uv\s+tool\s+run|deno\s+(?:run|install|eval|serve|x)|bun\s+(?:run|x))\b([^\n|;&]*)")
+_RUNNER = rx(r"(?i)(?:^|[\s;&|(\"'`])(npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+exec|npm\s+x|uvx|pipx\s+run|uv\s+tool\s+run|uv\s+run|deno\s+(?:run|install|eval|serve|x)|bun\s+(?:run|x))\b([^\n|;&]*)")
 _DECODE = rx(
     r"(?i)(?:\b(?:base64|base32)\s+(?:-\w*d\w*|--decode|-D)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node|php|iex|pwsh|powershell|eval|source)\b"
     r"|\b(?:(?:ba|z|k|da)?sh|eval|source)\s+(?:-c\s+)?[\"']?\$\(\s*(?:echo|printf|cat)\s[^\n)]*\|\s*(?:base64|base32|xxd)\s+-\w*[dr]"
+    # `bash <<< "$(base64 -d <<< '...')"`, `sh -c "$(base64 --decode <<< ...)"`, `eval "$(xxd -r -p <<< ...)"`
+    r"|\b(?:(?:ba|z|k|da)?sh|eval|source|python[23]?|perl|ruby|node)\s+(?:-\w+\s+)*(?:<<<\s*)?[\"']?\$\(\s*(?:base64|base32|xxd|openssl\s+(?:base64|enc))\s+[^\n)]*?(?:-\w*[dDr]\w*|--decode)\b"
     r"|\bxxd\s+-r\s+-?p?\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
     r"|\bprintf\s+[\"']?(?:\\x[0-9a-f]{2}){6,}[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
     r"|\b(?:openssl\s+(?:base64|enc)\s[^\n|]*-d|uudecode|gunzip\s+-c|zcat)\b[^\n]*?\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl)\b"
     r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{20,}"
     r"|\bfrombase64string\b[^\n]*?\b(?:iex|invoke-expression|\[scriptblock\]::create)|\b(?:iex|invoke-expression)\b[^\n]*?\bfrombase64string\b)"
 )
+_PEER = rx(r"(?i)(?:peeraddr\s*=>\s*|peerhost\s*=>\s*|connect\s*\(\s*\(?|tcpsocket\.new\s*\(\s*|fsockopen\s*\(\s*|createconnection\s*\([^)]*host\s*:\s*|net\.connect\s*\(\s*\d+\s*,\s*)[\\\"']*([a-z0-9][\w.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)")
+_B64_LITERAL = rx(r"([A-Za-z0-9+/]{16,}={0,2})")
 # Reverse shells.
 _DEV_TCP = rx(r"(?i)/dev/(?:tcp|udp)/[^\s/]+/\S+")
 _DEV_TCP_SHELL = rx(r"(?i)(?:\b(?:ba|z|k|da)?sh\s+-i\b|0>&1|0<&\d|>&\s*/dev/tcp|<&\s*\d|\bexec\s+\d*<>|\bwhile\s+read\b|\beval\b|\$\(\s*cat\s*<&)")
@@ -421,18 +429,31 @@ class _Grader:
             self.sends()
 
     # -- download and run ------------------------------------------------------------------
+    @staticmethod
+    def _reads_stdin_program(interp: str, rest: list[str]) -> bool:
+        """Does `| interp rest...` run what it reads on standard input as its program?"""
+        if interp not in ("iex", "invoke-expression", "source") and rest:
+            if rest[0] in _CODE_FLAGS or rest[0].lower() in ("-command",) and len(rest) > 1 and rest[1] != "-":
+                return False  # `curl ... | python3 -c "import json..."`: the program is the argument, the download is data
+            positional = [r for r in rest if not r.startswith("-")]
+            if positional and positional[0] not in ("-",) and "-s" not in rest and interp not in ("pwsh", "powershell", "powershell.exe"):
+                return False  # `| bash script.sh`: stdin is data for the script
+        return True
+
     def downloads(self) -> None:
         d = self.data
         for m in _PIPE.finditer(d):
             interp = self.text(m, 2).lower()
-            rest = self.text(m, 3).split()
-            if interp not in ("iex", "invoke-expression", "source") and rest:
-                if rest[0] in _CODE_FLAGS or rest[0].lower() in ("-command",) and len(rest) > 1 and rest[1] != "-":
-                    continue  # `curl ... | python3 -c "import json..."`: the program is the argument, the download is data
-                positional = [r for r in rest if not r.startswith("-")]
-                if positional and positional[0] not in ("-",) and "-s" not in rest and interp not in ("pwsh", "powershell", "powershell.exe"):
-                    continue  # `| bash script.sh`: stdin is data for the script
-            self.remote(m, f"Download piped into {interp}")
+            if self._reads_stdin_program(interp, self.text(m, 3).split()):
+                self.remote(m, f"Download piped into {interp}")
+        for m in _PIPE_URL.finditer(d):
+            interp = self.text(m, 2).lower()
+            at = self.pos(m.end(1))
+            if any(f.kind == REMOTE_EXEC and f.start <= at <= f.end for f in self.facts):
+                continue  # the fetch itself was seen (`curl URL | sh`): that finding names it
+            if self._reads_stdin_program(interp, self.text(m, 3).split()):
+                word = (self.text(m, 1).split() or [""])[0]
+                self.remote(m, f"A command carrying a URL ({word[:30]}) is piped into {interp}", url=_first_url(self.text(m, 1)))
         for m in _SUBST.finditer(d):
             self.remote(m, "Download run through a command or process substitution")
         for m in _PS_EXEC.finditer(d):
@@ -463,6 +484,37 @@ class _Grader:
                 self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
                 self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
+            self.fed_credentials(m.start(), end, lang, seg)
+
+    def fed_credentials(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
+        """`aws configure export-credentials | tee >(perl -MIO::Socket::INET -e '...')`, `gh auth token |
+        python3 -c "import socket..."`: a credential command's (or file's) output fed through a pipe or a
+        process substitution into a one-liner that opens a socket or posts: the interpreter is the sink."""
+        sock, _ = _LANG_SOCKET[lang]
+        if not (_LANG_SEND[lang].search(seg) or sock.search(seg) or _LANG_FETCH[lang].search(seg)):
+            return
+        before = self.data[:b0]
+        stmt = max(before.rfind(b"\n"), before.rfind(b"&&"), before.rfind(b";"))
+        before = before[stmt + 1:]
+        if not (b"|" in before.replace(b"||", b"") or b">(" in before[-20:]):
+            return  # not fed: the one-liner does not read the credential's output
+        src = _CRED_COMMAND.search(before) or _ENV_DUMP.search(before)
+        if src is None:
+            for p in _PATHLIKE.finditer(before):
+                path = p.group(0).decode("utf-8", "replace").replace("$HOME", "~").replace("${HOME}", "~")
+                if c.is_strong_credential_path(path):
+                    src = p
+                    break
+        if src is None or credential_command_goes_home(self.command, _first_url(seg.decode("utf-8", "replace"))):
+            return
+        text = seg.decode("utf-8", "replace")
+        url = _first_url(text)
+        peer = _PEER.search(seg)
+        host = H.host_of(url) if url else (peer.group(1).decode("utf-8", "replace").lower() if peer else "")
+        if host and _private(host):
+            return
+        self.add(CRED_EXFIL, stmt + 1 + src.start(), b1, f"A credential's output is fed to a {lang} one-liner that sends it over the network"
+                 f"{' (' + host + ')' if host else ''}", Severity.CRITICAL, url or (f"tcp://{host}" if host else ""), "", host)
 
     def runners(self) -> None:
         for m in _RUNNER.finditer(self.data):
@@ -543,6 +595,26 @@ class _Grader:
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
             self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
+            self.decoded_payload(m.start())
+
+    def decoded_payload(self, b0: int) -> None:
+        """The base64 literal a decode-and-run line carries is itself a command: grade what it says
+        (a download piped to a shell, a credential sent) so the finding names what is really run."""
+        import base64
+        import binascii
+
+        eol = self.data.find(b"\n", b0)
+        line = self.data[b0:len(self.data) if eol < 0 else eol]
+        lit = _B64_LITERAL.search(line)
+        if lit is None or getattr(self, "_depth", 0) >= 2:
+            return
+        try:
+            payload = base64.b64decode(lit.group(1) + b"=" * (-len(lit.group(1)) % 4)).decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return
+        for f in _grade(payload, self.unattended):
+            self.add(f.kind, b0 + lit.start(1), b0 + lit.end(1), f"Decoded payload: {f.message}", f.severity, f.url, f.grade, f.host)
+
 
     # -- reverse shells --------------------------------------------------------------------
     def reverse_shells(self) -> None:
@@ -788,8 +860,8 @@ class _Grader:
 # Written for a small automaton (few unbounded loops): it runs over every line of every script and prose file.
 TRIGGER = (
     r"\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\s+(?:-\S+\s+)*-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
-    r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+tool\s+run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
-    r"\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
+    r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+(?:tool\s+)?run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
+    r"\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh\b|[\"']?\$\{?SHELL)|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
     r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\s+(?:\S+\s+)*-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
     r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"

@@ -40,6 +40,7 @@ class ShellFlow:
         self.downloads: dict[str, tuple[str, object]] = {}  # file name -> (url, node)
         self.heredocs: dict[str, str] = {}  # file name -> the here-document a script wrote to it
         self.cred_files: set[str] = set()  # files the script filled with a credential (token command output, a copied key)
+        self.git_remotes: dict[str, str] = {}  # `git remote add NAME URL`: where a later `git push NAME` sends commits
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
         self.hash_checked = HASH_CHECK.test(text)
@@ -312,8 +313,11 @@ class ShellFlow:
             self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
         if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):
             self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
-        if prog in ("cp", "mv", "install") and len(vals) >= 2 and any(c.is_credential_path(v) for v in vals[:-1]):
-            self.cred_files.add(_key(vals[-1]))
+        if prog in ("cp", "mv", "install", "rsync", "ditto", "ln") and len(vals) >= 2 and not any(":" in v for v in vals) and (
+                any(c.is_credential_path(v) for v in vals[:-1]) or any("credential" in self.substitution_flags(a) for a in args[:-1])):
+            self.cred_files.add(_key(vals[-1]))  # `cp -R "$HOME/$f" stage/` with f looping over .ssh .netrc ...
+        if prog == "git":
+            self.git_push(cmd, vals)
         if prog in ("tar", "zip", "7z") and (any(c.is_strong_credential_path(v) for v in vals) or _archives_credentials(prog, vals)):
             out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
             if prog in ("zip", "7z") and vals:
@@ -326,6 +330,25 @@ class ShellFlow:
             code = vals[vals.index("-c") + 1] if vals.index("-c") + 1 < len(vals) else ""
             if "socket" in code and ("dup2" in code or "pty.spawn" in code or "subprocess" in code):
                 self.emit(c.REVERSE_SHELL, cmd, f"{prog} one-liner connects a socket to a shell", Severity.CRITICAL)
+
+    def git_push(self, cmd, vals: list[str]) -> None:
+        """`git push https://host/repo.git` (or to a remote added with `git remote add`) after the script
+        copied credential files into a folder: the push is the upload, a commit the envelope."""
+        words = [v for v in vals if not v.startswith("-")]
+        if words[:2] == ["remote", "add"] and len(words) >= 4:
+            self.git_remotes[words[2]] = words[3]
+            return
+        if "push" not in words or not self.cred_files:
+            return
+        after = words[words.index("push") + 1:]
+        url = next((v for v in after if "://" in v or v.startswith("git@")), "") or (self.git_remotes.get(after[0], "") if after else "")
+        if not url:
+            return
+        url = _first_url(url) or ("https://" + url[4:].replace(":", "/", 1) if url.startswith("git@") else url)
+        host = H.host_of(url)
+        if not host or host in ("localhost",) or host.startswith("127.") or host.endswith((".local", ".internal", ".lan", ".localhost")):
+            return
+        self.emit(c.CRED_EXFIL, cmd, f"Credential files copied into a repository are pushed to {host}", Severity.CRITICAL, url=url)
 
     def vars_text(self, node) -> str:
         return " ".join(self.vars.get(_var_name(n), "") for n in _walk(node) if n.type in ("simple_expansion", "expansion"))

@@ -107,7 +107,7 @@ PHP = Vocabulary(
         (c.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
     ),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
+    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*[.+]?=\s*([^\n;]*)"),  # `$report .= ...` adds to what $report carries
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -139,6 +139,24 @@ LUA = Vocabulary(
     strings=_SCRIPTING_STRINGS,
 )
 
+R = Vocabulary(
+    # source(), sys.source() and eval(parse()) run R code; each also opens a URL given as the file
+    exec_=rx(r"(?:\b(?:source|sys\.source|source_url|source_gist|source_python|Rscript)\s*\(|\beval\s*\(\s*(?:base::)?(?:parse|str2lang|str2expression)\s*\()"),
+    spawn=rx(r"(?:\bsystem2?\s*\(|\bshell\s*\(|\bprocessx::run\s*\(|\bsys::exec_\w+\s*\()"),
+    # R's readers (source, readLines, read.csv, fromJSON) open a URL string themselves: a URL literal is a fetch
+    fetch=rx(r"(?:\burl\s*\(|\bdownload\.file\s*\(|\bhttr2?::(?:GET|request)|\bGET\s*\(|\bcurl::curl(?:_fetch_\w+|_download)?\s*\(|\bgetURL\s*\(|['\"](?:https?|ftp)://)"),
+    decode=rx(r"(?:base64enc::base64decode|\bbase64decode\s*\(|openssl::base64_decode|jsonlite::base64_dec|\brawToChar\s*\(|\bmemDecompress\s*\()"),
+    send=rx(r"(?:\bhttr::(?:POST|PUT|PATCH)\s*\(|\b(?:POST|PUT|PATCH)\s*\(|\breq_(?:body_\w+|perform)\s*\(|\bpostForm\s*\(|\bhandle_setform\s*\(|\bsocketConnection\s*\(|\bmake_socket\s*\(|\bsend\.mail\s*\(|\bsendmail\s*\(|\bsmtp_send\s*\()"),
+    env_dump=rx(r"(?:\bSys\.getenv\s*\(\s*\)|as\.list\s*\(\s*Sys\.getenv\s*\(\s*\)\s*\))"),
+    secret_env=rx(r"\bSys\.getenv\s*\(\s*['\"](\w+)"),
+    assign=rx(r"(?m)^\s*([A-Za-z_.][\w.]*)\s*(?:<<?-|=)\s*([^\n;]*)"),
+    strings=_SCRIPTING_STRINGS,
+    direct=(
+        (c.REMOTE_EXEC, rx(r"(?:\b(?:source|sys\.source)\s*\(\s*(?:file\s*=\s*)?['\"](?:https?|ftp)://|\b(?:devtools::)?source_(?:url|gist)\s*\(|\beval\s*\(\s*parse\s*\(\s*(?:text\s*=\s*)?(?:readLines\s*\(\s*)?(?:url\s*\(\s*)?['\"]https?://)"),
+         Severity.HIGH, "R code sourced from a URL at run time"),
+    ),
+)
+
 PYTHON_FALLBACK = Vocabulary(
     exec_=rx(r"(?:\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__\s*\(|\bmarshal\.loads\s*\(|\bpickle\.loads\s*\()"),
     spawn=rx(r"(?:\bos\.system\s*\(|\bos\.popen\s*\(|\bsubprocess\.\w+\s*\(|\bpty\.spawn\s*\()"),
@@ -153,5 +171,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "go": GO, "lua": LUA, "python": PYTHON_FALLBACK,
+    "go": GO, "lua": LUA, "r": R, "python": PYTHON_FALLBACK,
 }

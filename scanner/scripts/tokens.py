@@ -46,6 +46,9 @@ class TokenFlow:
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
         self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
+        # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
+        # what it reads from the files it found is the project's secrets.
+        self.env_walk = _ENV_NAME_TEST.search(self.data) is not None and _DIR_WALK.search(self.data) is not None
         dyn = _DYNAMIC_ENV.get(language)
         # Secret names kept in a list and read through a computed index (`process.env[name]` over
         # ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', ...]): the read is a secret read.
@@ -126,6 +129,8 @@ class TokenFlow:
             out.add(NET)
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
+        elif self.env_walk and _FILE_READ.search(chunk):
+            out.add(CRED)  # a file read in a script that walks folders picking .env files by name
         elif len(pieces) >= 2 and _PATH_JOIN.search(chunk) and c.is_credential_path("/".join(pieces)):
             out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa")
         if self.url_vars and DL not in out:
@@ -169,6 +174,8 @@ class TokenFlow:
                         self.env_names.setdefault(name, set()).update(self.secret_names(value))
             if self.language in ("javascript", "typescript") and b" of " in self.data and b"for" in self.data:
                 self.loop_bindings()
+            if self.language in _BLOCK_BINDING:
+                self.block_bindings()
             self.function_results()
         self.saved_downloads()
         if self.language == "go" and b".Stdin" in self.data:
@@ -255,6 +262,21 @@ class TokenFlow:
                 if n >= 2:
                     break
         return n
+
+    def block_bindings(self) -> None:
+        """`raw.scan(/.{1,1900}/m).each do |part|`, `foreach ($files as $f)`, `for k, v in pairs(t) do`,
+        `for (line in lines)`: the block's names carry what the iterated value carries."""
+        for n, m in enumerate(_BLOCK_BINDING[self.language].finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            iterable, binding = (m.group(2), m.group(1)) if self.language in _BINDING_FIRST else (m.group(1), m.group(2))
+            found = self.labels(iterable[:600])
+            if not found:
+                continue
+            for name in _NAME.finditer(binding):
+                key = name.group(0).decode("utf-8", "replace").lstrip("$")
+                if key not in ("as", "my", "local", "in"):
+                    self.tainted[key] = self.tainted.get(key, set()) | found
 
     def loop_bindings(self) -> None:
         """`for (const [k, v] of harvested)`: the loop's names carry what the iterated value carries."""
@@ -641,7 +663,7 @@ _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
 _SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
-_PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b([^\n]{0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
+_PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")
 _PS_VAR = rx(r"\$(\w+)")
 _PS_DRIVES = frozenset({"env", "variable", "function", "alias", "global", "script", "local", "using", "private"})
@@ -669,6 +691,16 @@ _FUNC_DEF = {
     "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
 }
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
+_BLOCK_BINDING = {
+    "ruby": rx(r"(?m)^[ \t]*(?:[\w@.]+\s*=\s*)?(\S[^\n]{0,400}?)\s*(?:\bdo|\{)\s*\|([^|\n]{1,80})\|"),
+    "php": rx(r"(?i)\bforeach\s*\(([^\n]{1,300}?)\s+as\s+([^)\n]{1,80})\)"),
+    "lua": rx(r"\bfor\s+([\w\s,]{1,80})\s+in\s+([^\n]{1,300}?)\s+do\b"),
+    "perl": rx(r"\bfor(?:each)?\s+my\s+(\$\w+)\s*\(([^\n]{1,300})\)"),
+    "r": rx(r"\bfor\s*\(\s*([\w.]+)\s+in\s+([^\n]{1,300})\)"),
+}
+_BINDING_FIRST = frozenset({"lua", "perl", "r"})
+_ENV_NAME_TEST = rx(r"(?:['\"/}*]\^?\\?\.env(?:['\"*$(|]|\\\.|\.\*|\.(?:local|prod\w*|dev\w*|staging|stage|test|live)\b|\b[^.\w])|glob\w*\s*\([^\n)]{0,80}\.env(?:['\"*]|\.(?:local|prod\w*)\b))")
+_DIR_WALK = rx(r"(?i)(?:recursivedirectoryiterator|\bscandir\s*\(|\bglob\s*\(|\bopendir\s*\(|\bdir\.glob\b|\bdir\[|\bfind\.find\b|\bos\.walk\b|\brglob\s*\(|readdirsync|\breaddir\b|\blist\.files\s*\(|\bfilepath\.walk|\bget-childitem\b[^\n]*-recurse|\bfile::find\b)")
 _DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
 _SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
 

@@ -8,10 +8,15 @@ pattern, prefilter.py or relax.py; the test suite says when it is due.
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
 
+# The registry holds live patterns only: verify every rule's fixtures (whatever the cache says)
+# and collect before saving, so the saved set does not depend on this machine's cache or on
+# when the collector last ran.
+os.environ["INSTRUCTION_GUARD_VERIFY_FIXTURES"] = "always"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from scanner import matching  # noqa: E402
@@ -39,6 +44,7 @@ def main() -> int:
     for info in pkgutil.walk_packages(scanner.__path__, "scanner."):
         if not info.name.endswith("__main__"):  # importing it would run the command line
             importlib.import_module(info.name)
+    gc.collect()
     count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
     print(f"{prefilter.SAVED_PATH}: {count} patterns")
     count = relax.save_relaxed(family_patterns())

@@ -6,7 +6,7 @@ import io
 import tarfile
 import zipfile
 
-from scanner.archives import MAX_MEMBERS, read_archive, sanitise
+from scanner.engines.archives import MAX_MEMBERS, read_archive, sanitise
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree

@@ -161,12 +161,12 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
 
 
 def scan_archive(root: str, target: Target, limits: Limits, loaded: NotScanned, out: TargetOutcome) -> bool:
-    """Scan the members of an archive a skill ships (scanner/archives.py), each as a file of the
+    """Scan the members of an archive a skill ships (scanner/engines/archives.py), each as a file of the
     skill at `archive!member` (an agent unpacks a skill's archive; an AGENTS.md that is gzip it
     cannot read at all, which stays IG954); False when it is no archive we read (the caller reports the
     binary as before). What cannot be read inside is one IG952 finding on the archive, and a
     member that is not text is reported as the file itself would be (finding_for)."""
-    from ..archives import member_path, read_archive, readable_kind
+    from .archives import member_path, read_archive, readable_kind
     from ..scripts.language import compiled_or_archive
     from ..textio import read_raw
 

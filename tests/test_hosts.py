@@ -37,3 +37,15 @@ def test_paste_and_relay():
     assert hosts.is_paste_or_relay("https://webhook.site/abc")
     assert hosts.is_paste_or_relay("https://discord.com/api/webhooks/1/x")
     assert not hosts.is_paste_or_relay("https://discord.com/channels/1")
+
+
+@pytest.mark.parametrize("host,brand", [
+    ("huggingface.github.io", ""),                  # Hugging Face's own GitHub Pages (a listed account)
+    ("anthropics.github.io", ""),
+    ("huggingfface.github.io", "huggingface"),      # one edit from the account: a look-alike
+    ("huggingface-hub.github.io", "huggingface"),   # not the account itself
+    ("anthropic.github.io", "anthropic"),           # the brand's word, but not its listed account
+    ("huggingface.github.io.evil.example", "github"),
+])
+def test_brand_pages_accounts(host, brand):
+    assert hosts.look_alike_brand(host) == brand

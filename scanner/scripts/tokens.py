@@ -48,11 +48,24 @@ class TokenFlow:
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
-        self.env_walk = _ENV_NAME_TEST.search(self.data) is not None and _DIR_WALK.search(self.data) is not None
+        self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
         dyn = _DYNAMIC_ENV.get(language)
         # Secret names kept in a list and read through a computed index (`process.env[name]` over
         # ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', ...]): the read is a secret read.
         self.dynamic_env = dyn if dyn is not None and dyn.search(self.data) and self._listed_secret_names() >= 2 else None
+
+    def _env_name_test(self) -> bool:
+        """A .env name test somewhere in the script. `path.join(dir, '.env')` builds the path of one
+        file (labelled a credential by that path when it is read); it picks nothing out of a walk."""
+        for n, m in enumerate(_ENV_NAME_TEST.finditer(self.data)):
+            if n >= 50:
+                return True
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            head = self.data[line_start:m.start() + 1]
+            if _PATH_JOIN.search(head) and _JOIN_ARG_END.search(self.data[m.start():m.end() + 1]):
+                continue
+            return True
+        return False
 
     def off(self, b: int) -> int:
         return b if self.ascii else len(self.data[:b].decode("utf-8", "replace"))
@@ -139,7 +152,10 @@ class TokenFlow:
                     out.add(DL)  # file_get_contents($url) with $url = 'https://...': a fetch
                     break
         if self.tainted:
-            for m in _NAME.finditer(chunk):
+            # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
+            # reads no variable `agents`; a template's ${...} holes are code and stay.
+            code = _code_only(chunk) if self.language in ("javascript", "typescript") else chunk
+            for m in _NAME.finditer(code):
                 name = m.group(0).decode("utf-8", "replace")
                 out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
         return out
@@ -701,6 +717,25 @@ _BLOCK_BINDING = {
 _BINDING_FIRST = frozenset({"lua", "perl", "r"})
 _ENV_NAME_TEST = rx(r"(?:['\"/}*]\^?\\?\.env(?:['\"*$(|]|\\\.|\.\*|\.(?:local|prod\w*|dev\w*|staging|stage|test|live)\b|\b[^.\w])|glob\w*\s*\([^\n)]{0,80}\.env(?:['\"*]|\.(?:local|prod\w*)\b))")
 _DIR_WALK = rx(r"(?i)(?:recursivedirectoryiterator|\bscandir\s*\(|\bglob\s*\(|\bopendir\s*\(|\bdir\.glob\b|\bdir\[|\bfind\.find\b|\bos\.walk\b|\brglob\s*\(|readdirsync|\breaddir\b|\blist\.files\s*\(|\bfilepath\.walk|\bget-childitem\b[^\n]*-recurse|\bfile::find\b)")
+_JOIN_ARG_END = rx(r"""^['"]\.env['"]\s*[),]""")  # '.env' as a whole argument of a path join
+_JS_STRING = rx(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`""")
+_TEMPLATE_HOLE = rx(r"\$\{[^{}`]*\}")
+
+
+def _code_only(chunk: bytes) -> bytes:
+    """JavaScript text with string contents dropped, template ${...} holes kept."""
+    if b"'" not in chunk and b'"' not in chunk and b"`" not in chunk:
+        return chunk
+    out, last = [], 0
+    for m in _JS_STRING.finditer(chunk):
+        out.append(chunk[last:m.start()])
+        lit = m.group(0)
+        out.append(b" ".join(h.group(0) for h in _TEMPLATE_HOLE.finditer(lit)) if lit[:1] == b"`" else b"''")
+        last = m.end()
+    out.append(chunk[last:])
+    return b"".join(out)
+
+
 _DATA_LIT = rx(r"['\"`]([^'\"`\n]+\.[A-Za-z0-9]{2,6})['\"`]")
 _SECRET_LITERAL = rx(r"['\"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['\"]")
 

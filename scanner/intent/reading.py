@@ -632,6 +632,10 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
     return False
 
 
+# A public setting names where the data goes by itself (`--acl public-read`, `allUsers:R`).
+_PUBLIC_SETTING = __import__("re").compile(r"(?i)acl|allusers|readable")
+
+
 def _put_reaches_public(u: UnitReading) -> bool:
     """A put verb and a public place in one clause of the unit (no ';' between)."""
     puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated]
@@ -643,7 +647,7 @@ def _put_reaches_public(u: UnitReading) -> bool:
             if ";" in u.text[lo - base:hi - base]:
                 continue
             word = u.text[q.start - base:q.end - base]
-            if word.isascii() and not _PLACE_PREP.search(u.text[max(0, q.start - base - 40):q.start - base]):
+            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(u.text[max(0, q.start - base - 40):q.start - base]):
                 continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False

@@ -27,6 +27,7 @@ def _own_service(env_name: str, url: str) -> bool:
 
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
+_SESSIONS = ("requests.Session.", "httpx.Client.", "httpx.AsyncClient.", "aiohttp.ClientSession.", "urllib3.PoolManager.")
 TEMPLATE_CLASSES = frozenset({"jinja2.Template", "jinja2.Environment.from_string", "mako.template.Template",
                               "tornado.template.Template", "Cheetah.Template.Template", "django.template.Template",
                               "string.Template", "jinja2.sandbox.SandboxedEnvironment.from_string"})
@@ -88,6 +89,13 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         url = const_str(first, scope.lookup) or const_str(_kw(node, "url"), scope.lookup) or ""
         # A token in an auth header is how APIs are called; it matters only on a raw IP or paste host.
         body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in ("headers", "auth", "cookies")))
+        # ... but a credential file's contents or the whole environment is no API token: in a header,
+        # a cookie, or the headers of the session or client making the call (`s.headers[..] = ...`), it is sent
+        carried = frozenset().union(*(t for name, t in kw_t.items() if name in ("headers", "cookies")))
+        if isinstance(node.func, ast.Attribute) and q.startswith(_SESSIONS):
+            carried |= scope.expr(node.func.value)
+        if carried & {CRED, ENVDUMP}:
+            body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
         scope.sink(NETWORK, node, body_t, q, url=url)

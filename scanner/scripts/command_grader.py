@@ -145,7 +145,7 @@ _SHELL_VAR = r"[\"']?(?:\$\{SHELL(?::-[\w/]+)?\}|\$SHELL\b|\$\{?BASH\}?\b)[\"']?
 _PIPE = rx(r"(?i)\b" + _FETCH + r"\b([^\n|]*)\|(?:\s*(?:tee|cat|dd|gunzip|zcat|tr|sed)\b[^\n|]*\|)?\s*" + _PRE + r"(" + _INTERP + r"\b|" + _SHELL_VAR + r")([^\n|;&]*)")
 # Any command carrying a URL piped into a shell: the fetch word itself may be built from variables
 # (`c=cu; c+=rl; $c -fsSL URL | sh`), an alias or a function; group 1 = the URL-carrying command.
-_PIPE_URL = rx(r"(?i)((?:^|[^\n|;&]*?[\s'\"=])(?:https?|ftp)://[^\n|]*)\|\s*" + _PRE + r"((?:ba|z|k|da)?sh\b|" + _SHELL_VAR + r")([^\n|;&]*)")
+_PIPE_URL = rx(r"(?i)((?:^|[^\n|;&]*?[\s'\"=,])(?:https?|ftp)://[^\n|]*)\|\s*" + _PRE + r"((?:ba|z|k|da)?sh\b|" + _SHELL_VAR + r")([^\n|;&]*)")
 _SUBST = rx(
     r"(?i)(?:(?:^|[\s;&|({`])(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby|php|pwsh)\s+(?:-\S+\s+)*<\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
     r"|\b(?:(?:ba|z|k|da)?sh|source|\.|python[23]?|node|perl|ruby)\b[^\n]*<<<\s*[\"']?\$\(\s*" + _PRE + _FETCH + r"\b[^\n)]*\)"
@@ -435,7 +435,13 @@ class _Grader:
         if interp not in ("iex", "invoke-expression", "source") and rest:
             if rest[0] in _CODE_FLAGS or rest[0].lower() in ("-command",) and len(rest) > 1 and rest[1] != "-":
                 return False  # `curl ... | python3 -c "import json..."`: the program is the argument, the download is data
-            positional = [r for r in rest if not r.startswith("-")]
+            # redirections (`| sh >/dev/null 2>&1`) are not a script name: the shell still runs its stdin
+            positional, target = [], False
+            for r in rest:
+                redir = r.lstrip("0123456789&").startswith((">", "<"))
+                if not target and not redir and not r.startswith("-"):
+                    positional.append(r)
+                target = redir and r.lstrip("0123456789&").strip("<>&") == ""  # `> out.log`: the next word is the file
             if positional and positional[0] not in ("-",) and "-s" not in rest and interp not in ("pwsh", "powershell", "powershell.exe"):
                 return False  # `| bash script.sh`: stdin is data for the script
         return True
@@ -861,7 +867,7 @@ class _Grader:
 TRIGGER = (
     r"\b(?:python[23]?|node|ruby|perl|php|bun)(?:\.exe)?\s+(?:-\S+\s+)*-(?:c|e|r|p)\s|\bdeno\s+(?:run|install|eval)\b|"
     r"\b(?:npx|bunx|pnpx|dlx|uvx|pipx|uv\s+(?:tool\s+)?run)\b[^\n]*(?:github:|gitlab:|git\+|git@|https?://|#)|"
-    r"\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh\b|[\"']?\$\{?SHELL)|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
+    r"\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da|fi)?sh\b|source\b|[\"']?\$\{?SHELL)|<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\biex\b|invoke-expression|scriptblock|"
     r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\s+(?:\S+\s+)*-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
     r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"

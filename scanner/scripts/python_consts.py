@@ -127,8 +127,15 @@ def _const_call(node: ast.Call, lookup: Lookup, depth: int) -> str | None:
             return _cap("/".join(v.rstrip("/") for v in vals)) if all(v is not None for v in vals) else None
         if dotted_name(f.value) in ("os.path", "posixpath") and f.attr in ("expanduser", "expandvars", "abspath", "normpath") and args:
             return const_str(args[0], lookup, depth)
+        dotted_f = dotted_name(f)
+        if dotted_f in ("Path.home", "pathlib.Path.home", "PosixPath.home", "pathlib.PosixPath.home", "Path.cwd.home") and not args:
+            return "~"  # Path.home() / ".aws" / "credentials": the user's home folder
+        if dotted_f in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath") and len(args) == 1:
+            return const_str(args[0], lookup, depth)
         inner = const_str(f.value, lookup, depth)
         if inner is not None:
+            if f.attr in ("expanduser", "resolve", "absolute", "as_posix") and not args:
+                return inner  # Path("~/.ssh").expanduser(): the same path
             return _string_method(inner, f.attr, [const_str(a, lookup, depth) for a in args])
         if f.attr in ("fromhex",) and args:
             h = const_str(args[0], lookup, depth)

@@ -24,6 +24,8 @@ from .python_taint import (  # noqa: F401  (re-exported: the labels' old home)
     _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, SOCKET_CONNECTS, UNTRUSTED, Summary)
 from .python_scope import Scope
 
+# run when an object is made: what they put on self (a session, its headers) is there for every other method
+_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__enter__", "__aenter__"})
 SUMMARY_PASSES = 1  # functions run callees first, so one pass resolves helper chains; the final pass emits
 
 
@@ -38,6 +40,7 @@ class PythonFlow:
         self.summaries: dict[str, Summary] = {}
         self.attrs: dict[str, frozenset[str]] = {}  # self.x / cls.x / class attributes
         self.attr_strs: dict[str, str] = {}
+        self.attr_types: dict[str, str] = {}  # self.s = requests.Session(): what self.s's methods mean
         self.globals: dict[str, frozenset[str]] = {}
         self.global_strs: dict[str, str] = {}
         self.calls: list[tuple[str, ast.Call]] = []  # every resolved call, for whole-module shapes
@@ -164,7 +167,7 @@ class PythonFlow:
             module.block(self.tree.body)
             self.globals, self.global_strs = module.env, module.strs
             for name, fn in ordered:
-                if not self.emit_on and name not in called:
+                if not self.emit_on and name not in called and name not in _CONSTRUCTORS:
                     continue  # no call site reads this summary before the final pass rewrites it: final pass only
                 scope = Scope(self, dict(self.globals), dict(self.global_strs), fn)
                 tool = _is_tool(fn)

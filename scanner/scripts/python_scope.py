@@ -152,6 +152,10 @@ class Scope:
         elif isinstance(tgt, ast.Attribute):
             if isinstance(tgt.value, ast.Name) and tgt.value.id in ("self", "cls"):
                 self._bind_attr(tgt.attr, value, t)
+                if isinstance(value, ast.Call):
+                    q = self.qualname(value.func)
+                    if q and api.CONSTRUCTOR_ALIASES.get(q, q) in api.TRACKED_TYPES:
+                        self.flow.attr_types[tgt.attr] = api.CONSTRUCTOR_ALIASES.get(q, q)
             else:
                 self._merge_into(tgt.value, t)
         elif isinstance(tgt, ast.Subscript):
@@ -164,10 +168,18 @@ class Scope:
             self.flow.attr_strs[name] = s
 
     def _merge_into(self, container: ast.AST, t: frozenset[str]) -> None:
-        if isinstance(container, ast.Name):
-            self.env[container.id] = self.env.get(container.id, EMPTY) | t
-        elif isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name) and container.value.id in ("self", "cls"):
-            self.flow.attrs[container.attr] = self.flow.attrs.get(container.attr, EMPTY) | t
+        # down the chain to what owns it: `s.headers["X"] = v` and `self.s.headers["X"] = v` put v
+        # into the session s / self.s, whose later requests carry it
+        for _ in range(6):
+            if isinstance(container, ast.Name):
+                self.env[container.id] = self.env.get(container.id, EMPTY) | t
+                return
+            if isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name) and container.value.id in ("self", "cls"):
+                self.flow.attrs[container.attr] = self.flow.attrs.get(container.attr, EMPTY) | t
+                return
+            if not isinstance(container, (ast.Attribute, ast.Subscript)):
+                return
+            container = container.value
 
     # -- names -----------------------------------------------------------------------------
     def qualname(self, node: ast.AST, depth: int = 0) -> str:
@@ -179,6 +191,8 @@ class Scope:
             n = node.id
             return self.refs.get(n) or self.types.get(n) or self.flow.imports.get(n) or n
         if tp is _Attribute:
+            if node.attr in self.flow.attr_types and type(node.value) is _Name and node.value.id in ("self", "cls"):
+                return self.flow.attr_types[node.attr]
             base = self.qualname(node.value, depth + 1)
             return api.normalize(f"{base}.{node.attr}") if base else ""
         if tp is _Call:

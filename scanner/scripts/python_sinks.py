@@ -27,6 +27,7 @@ def _own_service(env_name: str, url: str) -> bool:
 
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
+_SESSIONS = ("requests.Session.", "httpx.Client.", "httpx.AsyncClient.", "aiohttp.ClientSession.", "urllib3.PoolManager.")
 TEMPLATE_CLASSES = frozenset({"jinja2.Template", "jinja2.Environment.from_string", "mako.template.Template",
                               "tornado.template.Template", "Cheetah.Template.Template", "django.template.Template",
                               "string.Template", "jinja2.sandbox.SandboxedEnvironment.from_string"})
@@ -88,8 +89,22 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         url = const_str(first, scope.lookup) or const_str(_kw(node, "url"), scope.lookup) or ""
         # A token in an auth header is how APIs are called; it matters only on a raw IP or paste host.
         body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in ("headers", "auth", "cookies")))
+        # ... but a credential file's contents or the whole environment is no API token: in a header,
+        # a cookie, or the headers of the session or client making the call (`s.headers[..] = ...`), it is sent
+        carried = frozenset().union(*(t for name, t in kw_t.items() if name in ("headers", "cookies")))
+        if isinstance(node.func, ast.Attribute) and q.startswith(_SESSIONS):
+            carried |= scope.expr(node.func.value)
+        if carried & {CRED, ENVDUMP}:
+            body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
+        recv = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id in ("self", "cls") \
+                and recv.attr in scope.flow.attr_types:
+            # self.session.get(self.base_url + ..., params={"api_key": self.api_key}): a client class's own
+            # key to its own service, its URL built from attributes; only what no API takes counts here
+            # (nor a caller's value handed in: a response's taint through a parameter is the same key again)
+            body_t = frozenset(p for p in body_t if p != SECRET and not p.startswith(("secret-name:", "param:")))
         scope.sink(NETWORK, node, body_t, q, url=url)
         if url and c.is_geo_lookup(url):
             scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",

@@ -80,7 +80,7 @@ RUBY = Vocabulary(
     send=rx(r"(?:Net::HTTP\.post|Net::HTTP::Post|post_form|HTTParty\.post|Faraday\.post|RestClient\.post|TCPSocket\.new|UDPSocket|\.puts\s*\(|Net::SMTP|Net::FTP|Resolv(?:::DNS)?\.|\.sendmail\s*\()"),
     env_dump=rx(r"(?:ENV\.to_h|ENV\.to_a|ENV\.each|ENV\.inspect|ENV\.map|ENV\.select)"),
     secret_env=rx(r"ENV\[\s*['\"](\w+)['\"]\s*\]|ENV\.fetch\(\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*=\s*([^\n;]*)"),
+    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*(?:\+|<<|\|\|)?=\s*([^\n;]*)"),  # `out += `...``, `out <<= x`
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -92,7 +92,7 @@ PERL = Vocabulary(
     send=rx(r"(?:->post\s*\(|->request\s*\(|IO::Socket::INET|Net::SMTP|Net::FTP|Net::DNS|->send\s*\(|\bsend\s*\(\s*\$)"),
     env_dump=rx(r"(?:%ENV\b|keys\s+%ENV|each\s+%ENV)"),
     secret_env=rx(r"\$ENV\{\s*['\"]?(\w+)"),
-    assign=rx(r"(?m)^\s*(?:my\s+)?\$([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
+    assign=rx(r"(?m)^\s*(?:my\s+|our\s+)?\$([A-Za-z_]\w*)\s*\.?=\s*([^\n;]*)"),  # `$out .= `...``: adds to what $out carries
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -125,6 +125,20 @@ GO = Vocabulary(
     direct=(
         (c.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
     ),
+)
+
+RUST = Vocabulary(
+    # Rust has no eval: code loaded at run time is a dynamic library.
+    exec_=rx(r"(?:\blibloading::Library::new\s*\(|\bLibrary::new\s*\(\s*&?format!)"),
+    spawn=rx(r"(?:\bCommand::new\s*\()"),
+    fetch=rx(r"(?:\breqwest::(?:blocking::)?get\s*\(|\bureq::get\s*\(|\bsurf::get\s*\(|\battohttpc::get\s*\()"),
+    decode=rx(r"(?:\bbase64::decode\w*\s*\(|\b(?:STANDARD|URL_SAFE|STANDARD_NO_PAD|URL_SAFE_NO_PAD|BASE64_\w+)\.decode\s*\(|\bhex::decode\s*\(|\b(?:Gz|Zlib|Deflate)Decoder::new\s*\()"),
+    # HTTP request builders (a header, a body, a query) and the one-call senders; socket writes come from the names bound to a connection
+    send=rx(r"(?:\bureq::(?:post|put|patch)\s*\(|\breqwest::(?:blocking::)?Client::new\s*\(\s*\)\s*\.\s*(?:post|put|patch)\s*\(|\.(?:header|query|form|json|body|basic_auth|bearer_auth|set)\s*\(|\bUdpSocket::bind\s*\((?s:.{0,300})\.send_to\s*\(|\blookup_host\s*\()"),
+    env_dump=rx(r"(?:\benv::vars(?:_os)?\s*\(\s*\))"),
+    secret_env=rx(r"\benv::var(?:_os)?\s*\(\s*\"(\w+)\""),
+    assign=rx(r"(?m)^\s*(?:let\s+(?:mut\s+)?)?([A-Za-z_]\w*)\s*(?::\s*[^=\n]{1,80})?(?:\+)?=\s*([^=\n;][^\n;]*)"),
+    strings=rx(_DQ),
 )
 
 LUA = Vocabulary(
@@ -171,5 +185,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "go": GO, "lua": LUA, "r": R, "python": PYTHON_FALLBACK,
+    "go": GO, "rust": RUST, "lua": LUA, "r": R, "python": PYTHON_FALLBACK,
 }

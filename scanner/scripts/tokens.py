@@ -9,10 +9,13 @@ author split on purpose.
 """
 from __future__ import annotations
 
+import re
+
 from ..models import Confidence, Severity
 from ..matching import rx
 from .. import hosts as H
 from . import common as c
+from .shell_base import _CRED_COMMAND
 from .token_langs import VOCABULARIES, Vocabulary
 from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
 from .token_text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
@@ -78,7 +81,7 @@ class TokenFlow:
         markers = _COMMENT_MARKERS.get(self.language, (b"#",))
         if stripped.startswith(markers):
             return True
-        inline = b"//" if self.language in ("javascript", "typescript", "php", "go") else b"--" if self.language == "lua" else b"#"
+        inline = b"//" if self.language in ("javascript", "typescript", "php", "go", "rust") else b"--" if self.language == "lua" else b"#"
         i = prefix.find(inline)
         if i >= 0 and not (inline == b"//" and prefix[max(0, i - 1):i] == b":"):  # not the // of a URL
             before = prefix[:i]
@@ -140,6 +143,10 @@ class TokenFlow:
         if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
                 _NET_TEXT.test(text) or _NET_TEXT.test("".join(pieces))):
             out.add(NET)
+        if (b"security" in chunk or b"secret-tool" in chunk or b"auth" in chunk or b"credential" in chunk or b"token" in chunk
+                or b"print-" in chunk or b"get-" in chunk or b"vault" in chunk or b"show" in chunk) and v.spawn.search(chunk) \
+                and _CRED_COMMAND.search(_ARGV_SEP.sub(b" ", chunk)):
+            out.add(CRED)  # `security find-generic-password -w`, `secret-tool lookup`, `gh auth token` run by the script: its output is a secret
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
         elif self.env_walk and _FILE_READ.search(chunk):
@@ -360,6 +367,15 @@ class TokenFlow:
                 # The command line itself carries harvested secrets to a network tool (`curl ...?k=${val}`).
                 self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or the environment are put into a network command run by {token.rstrip('( ')}",
                           Severity.HIGH, url=url, sources=sorted(first & {SECRET, ENVDUMP, CRED}))
+            elif spawn and (prog := _FIXED_PROGRAM.search(win)) is not None and _NET_PROGRAM.search(prog.group(1)) is not None \
+                    and (secrets := found & {SECRET, ENVDUMP, CRED}) and not (CRED not in found and _auth_header_only(win)):
+                # system('curl', '-b', "sid=$c", $url), spawn('curl', [..., `-H`, `X: ${blob}`]): an argument vector
+                # whose program is a network tool and whose arguments carry harvested secrets
+                names = self.secret_names(win)
+                if CRED not in found and ENVDUMP not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
+                    continue  # a vendor's key passed to curl for that vendor's own API
+                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or credentials are passed as arguments to {prog.group(1).decode('utf-8', 'replace')} run by {token.rstrip('( ')}",
+                          Severity.HIGH, url=url, sources=sorted(secrets))
             elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
                 self.emit(c.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)
@@ -382,6 +398,17 @@ class TokenFlow:
         """Go: writes to a connection the script dialled (`conn, _ := net.Dial(...)`, then `conn.Write(key)`,
         `fmt.Fprint(conn, key)`, `io.Copy(conn, f)`): what is written is sent."""
         names = set()
+        if self.language == "rust":
+            # `let mut s = TcpStream::connect(..)?`, `if let Ok(mut s) = TcpStream::connect(..)`: then
+            # `write!(s, ..)`, `s.write_all(..)`
+            for n, m in enumerate(_RUST_CONNECT.finditer(self.data)):
+                if n >= 20:
+                    break
+                names.add(m.group(1).decode("utf-8", "replace"))
+            if not names:
+                return None
+            alt = "|".join(sorted(names))
+            return rx(r"(?:\b(?:" + alt + r")\s*\.\s*(?:write(?:_all|_fmt)?|send(?:_to)?)\s*\(|\bwrite(?:ln)?!\s*\(\s*(?:&mut\s+)?(?:" + alt + r")\s*,)")
         for m, value in self.assignments():
             if _GO_DIAL.search(value) is not None:
                 names.add(m.group(1).decode("utf-8", "replace"))
@@ -548,7 +575,7 @@ class TokenFlow:
     def sends(self) -> None:
         sent_any = False
         matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
-        if self.language == "go" and (sockets := self.socket_writes()) is not None:
+        if self.language in ("go", "rust") and (sockets := self.socket_writes()) is not None:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
         for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
@@ -689,8 +716,11 @@ _GO_STDIN = rx(r"\b([A-Za-z_]\w{0,40})\.Stdin\s*=\s*([^\n;]{1,200})")
 _PS_COPY = rx(r"(?im)(?:^|[{;])\s*(?:copy-item|copy|cp|cpi|move-item|move|mv|compress-archive)\s+([^\n|;}]{1,400})")
 _GO_PROG = rx(r"""^\s*(?:\w+\s*,\s*)?["'`]([^"'`\s]{1,80})["'`]""")
 _PS_DEST = rx(r"(?i)-destination(?:path)?\s+(\S+)")
+_RUST_CONNECT = rx(r"\blet\s+(?:(?:Ok|Some)\s*\(\s*)?(?:mut\s+)?([a-z_]\w*)\s*\)?\s*(?::\s*[^=\n]{1,60})?=\s*(?:std::net::)?(?:TcpStream|UdpSocket|\w*TlsStream|tokio::net::TcpStream)::connect\w*\s*\(")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
+_NET_PROGRAM = rx(r"(?i)(?:^|/)(?:curl|wget|nc|ncat|netcat|socat|xh|curlie|https?|scp|sftp|rsync|sendmail|mailx?|swaks|dig|nslookup|drill|host|ftp|lftp|tftp|smbclient)(?:\.exe)?$")
+_ARGV_SEP = re.compile(rb"""['"`]\s*,\s*['"`]""")  # bounded, linear: exec.Command("security", "find-generic-password"): the words of one command
 _FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")
@@ -700,6 +730,7 @@ _PATH_JOIN = rx(r"(?i)(?:\bFile\.(?:join|expand_path)\b|\bfilepath\.Join\b|\bpat
 _FUNC_DEF = {
     "ruby": rx(r"(?m)^[ \t]*def[ \t]+(?:self\.)?([a-z_]\w*)"),
     "go": rx(r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_]\w*)[ \t]*\("),
+    "rust": rx(r"(?m)^[ \t]*(?:pub(?:\([\w ]*\))?[ \t]+)?(?:async[ \t]+)?fn[ \t]+([A-Za-z_]\w*)[ \t]*[<(]"),
     "php": rx(r"(?i)\bfunction[ \t]+([A-Za-z_]\w*)[ \t]*\("),
     "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
     "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
@@ -743,7 +774,7 @@ _ALIAS = rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|r
             r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:[\w$.]+\.)?(?:exec|execSync|spawn|spawnSync|eval|execFile)\s*[;\n])")
 _COMMENT_MARKERS = {
     "javascript": (b"//", b"/*", b"*"), "typescript": (b"//", b"/*", b"*"), "php": (b"//", b"#", b"/*", b"*"),
-    "go": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
+    "go": (b"//", b"/*", b"*"), "rust": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
     from .command_grader import _LINE_TRIGGER

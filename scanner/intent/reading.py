@@ -397,18 +397,10 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             return True  # a short document is one reach
         for lo, hi in windows_of(order[0]):
             hi = min(hi, len(data))
-            if all(near(c, lo, hi) for c in order[1:]):
+            if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi) is not None
+                   for c in order[1:]):
                 return True
         return False
-
-    nearby: dict[tuple[str, int, int], bool] = {}
-
-    def near(concept: str, lo: int, hi: int) -> bool:
-        """Does the concept occur in data[lo:hi]? Many needs share a partner and a window."""
-        key = (concept, lo, hi)
-        if key not in nearby:
-            nearby[key] = (b"://" in data[lo:hi]) if concept == "url" else lex.patterns[concept].search(data, lo, hi) is not None
-        return nearby[key]
 
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():

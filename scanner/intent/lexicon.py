@@ -27,11 +27,16 @@ CONCEPTS: tuple[str, ...] = (
 )
 
 
-# Concepts absent from most documents whose patterns combine into one small automaton: one search
-# tells that none of them occurs. (Every concept in one pattern, or in one RE2 set, is several
-# times slower than separate passes: the automaton over twelve languages does not stay small.)
-RARE = ("perm", "override", "precedence", "claim", "proxy", "env_output", "universal")
-UNCOMMON = ("regardless", "cred_path", "outside", "syscontrol")  # a second such group
+# Groups of concepts absent from most documents whose patterns combine into a small automaton:
+# one search tells that none of a group occurs. (Every concept in one pattern, or in one RE2 set,
+# is several times slower than separate passes: the automaton over twelve languages does not stay
+# small. Which concepts share a group is measured: override and env_output together cost as much
+# as the rest of the rare concepts, so they are in different groups.)
+GATE_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("perm", "override", "precedence", "claim", "universal"),
+    ("proxy", "env_output"),
+    ("regardless", "cred_path", "outside", "syscontrol"),
+)
 
 
 # Concepts whose one pattern over every language makes too large an automaton: held as two
@@ -64,8 +69,7 @@ class Lexicon:
     patterns: dict[str, Regex]  # concept -> pattern over the reading text
     post_negation: Regex | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
     set_concepts: tuple[str, ...]  # concepts that have entries
-    rare_gate: Regex  # one pass for the rare concepts together (RARE): absent in most documents
-    uncommon_gate: Regex
+    gates: tuple[tuple[Regex, tuple[str, ...]], ...]  # (one pass over a GATE_GROUPS group, its concepts)
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
 
 
@@ -77,7 +81,7 @@ class Lexicon:
 # slower at 8 MB and keep 16 MB (a few hundredths of a second slower; summed PSS of a 2-process
 # scan 228 -> 224 MB).
 BUDGETS: dict[str, int] = {"send": 4 << 20, "remote_run": 4 << 20, "override": 8 << 20, "authority:en": 16 << 20,
-                           "hide": 16 << 20, "disable": 16 << 20, "authority:other": 16 << 20, "rare_gate": 16 << 20}
+                           "hide": 16 << 20, "disable": 16 << 20, "authority:other": 16 << 20, "gate:0": 16 << 20}
 
 
 def _entry(term: str, spaced: bool) -> str:
@@ -132,9 +136,10 @@ def lexicon() -> Lexicon:
         set_concepts.append(concept)
     post = entries["negation_post"]
     post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
-    gate = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in RARE if c in patterns) + ")", BUDGETS.get("rare_gate"))
-    gate2 = rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in UNCOMMON if c in patterns) + ")")
-    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gate, gate2, tuple(fixtures))
+    gates = tuple((rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")",
+                      BUDGETS.get(f"gate:{i}")), group)
+                  for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
+    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures))
 
 
 @lru_cache(maxsize=1)

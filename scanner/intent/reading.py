@@ -22,7 +22,7 @@ from .. import hosts
 from ..document import _ByteToChar
 from ..matching import rx
 from ..normalize import INVISIBLE_RANGES
-from .lexicon import RARE, UNCOMMON, english_patterns, lexicon
+from .lexicon import english_patterns, lexicon
 from .units import Unit, split_units
 
 
@@ -346,7 +346,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     names: set[str] = set()
     searched: dict[str, bool] = {}
     if not full:
-        for gate, group in ((lex.rare_gate, RARE), (lex.uncommon_gate, UNCOMMON)):
+        for gate, group in lex.gates:
             if gate.search(data) is None:
                 searched.update({c: False for c in group})
 

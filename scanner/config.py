@@ -14,13 +14,23 @@ from typing import Any
 import yaml
 
 from .models import Severity
-from .targets import Limits
 
 DEFAULT_PATH = ".github/instruction-guard.yml"
 
 
 class ConfigError(ValueError):
     """A configuration problem; its message is one line that says what to fix."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of each target is read: configuration (`limits:`), used by discovery and engines."""
+    max_file_bytes: int = 2 * 1024 * 1024
+    skill_max_depth: int = 3  # within these caps every file of a skill is read and hashed;
+    skill_max_files: int = 40  # past them, assets are only listed (scripts and text are still scanned)
+    script_max_bytes: int = 256 * 1024
+    skill_max_entries: int = 50_000  # entries listed per skill folder; beyond, a finding (IG958)
+    skill_max_scanned: int = 2_000  # files scanned past the caps per skill; beyond, a finding (IG958)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from .config import Limits  # noqa: F401  (re-exported: discovery's callers pass it)
 from .agent_map import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
 from .named import named, spec_of
@@ -34,16 +35,6 @@ MAX_LINK_NESTING = 8  # folder links followed inside one another on one path
 MAX_FOLLOWED_LINKS = 1024  # folder links followed in one walk
 SKILL_MAX_LEVELS = 64  # levels below a skill folder the walk lists at all
 MAX_LISTED_PER_SKILL = 2000  # past-cap entries listed one by one per skill; the rest are counted in one entry
-
-
-@dataclass(frozen=True)
-class Limits:
-    max_file_bytes: int = 2 * 1024 * 1024
-    skill_max_depth: int = 3  # within these caps every file of a skill is read and hashed;
-    skill_max_files: int = 40  # past them, assets are only listed (scripts and text are still scanned)
-    script_max_bytes: int = 256 * 1024
-    skill_max_entries: int = 50_000  # entries listed per skill folder; beyond, a finding (IG958)
-    skill_max_scanned: int = 2_000  # files scanned past the caps per skill; beyond, a finding (IG958)
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,8 @@ _STRONG_ACTION = rx(
 
 # "the tab silently won't show", "errors are silently ignored": the adverb describes what software
 # does, and hides nothing from the user. Only an adverb before an action of the reader conceals.
-_DESCRIBED = __import__("re").compile(
-    r"\s+(?:won'?t|will|would|can'?t|cannot|could|fails?|failed|failing|ignored|ignores|drop(?:s|ped)|break(?:s)?|broken|"
+_DESCRIBED = rx(
+    r"^\s+(?:won'?t|will|would|can'?t|cannot|could|fails?|failed|failing|ignored|ignores|drop(?:s|ped)|break(?:s)?|broken|"
     r"swallow(?:s|ed)|returns?|returned|succeeds?|succeeded|does|doesn'?t|did|is|are|was|were|becomes?|discarded|truncated|"
     r"skipped|overwritten|overwrites|falls?\s+back|exits?|exited|corrupts?|corrupted|disappears?|stops?|continues?|passes)\b")
 _ADVERB = ("silently", "secretly", "covertly", "quietly", "stealthily")
@@ -149,7 +149,7 @@ def _conceal(norm: str) -> bool:
     data = norm.encode("utf-8", "surrogatepass")
     for m in _CONCEAL.finditer(data):
         word = data[m.start():m.end()].decode("utf-8", "replace")
-        if word in _ADVERB and _DESCRIBED.match(data[m.end():m.end() + 40].decode("utf-8", "replace")):
+        if word in _ADVERB and _DESCRIBED.test(data[m.end():m.end() + 40].decode("utf-8", "replace")):
             continue
         return True
     return False
@@ -483,17 +483,14 @@ _ROT13_GATE = rx(r"\b(?:[Gg]ur|[Nn]aq|[Ll]bh|[Ss]be|[Gg]b|[Bb]s|[Vv]f) ")
 _ENGLISH_MARKS = (" the ", " and ", " to ", " of ", " is ", " a ", " in ", " for ", " you", " it ", " on ", " with ")
 
 
-def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iterator[Encoded]:
-    """Lines whose ROT13 reads as English while the line itself does not. Cheap substring tests
-    (in C) drop ordinary English lines and code before any word is counted."""
+def _candidate_lines(text: str, data: bytes, hint, limit: int) -> Iterator[tuple[int, str]]:
+    """(start, line) of each line holding a hint match, once per line, long and spaced enough to
+    be a sentence; at most `limit` lines are considered."""
     from .document import _ByteToChar
-    data = text.encode("utf-8", "surrogatepass") if data is None else data
-    if _ROT13_GATE.search(data) is None:
-        return  # one cheap RE2 pass: no ROT13 of a common English word anywhere
     to_char = _ByteToChar(text, data)  # byte to character offsets, incremental (matches come in order)
     seen = -1
     count = 0
-    for m in _ROT13_HINT.finditer(data):
+    for m in hint.finditer(data):
         at = to_char(m.start())
         begin = text.rfind("\n", 0, at) + 1
         if begin <= seen:
@@ -504,23 +501,34 @@ def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iter
         count += 1
         if count > limit:
             return
-        start, line = begin, text[begin:stop]
-        if len(line) < 30 or line.count(" ") < 5:
+        line = text[begin:stop]
+        if len(line) >= 30 and line.count(" ") >= 5:
+            yield begin, line
+
+
+def _reads_as_english(decoded: str, n_words: int) -> bool:
+    """Two or more English marks, and common or function words for 3 and 30% of n_words."""
+    if sum(1 for mark in _ENGLISH_MARKS if mark in f" {decoded.lower()} ") < 2:
+        return False
+    dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
+    hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
+    return hits >= 3 and hits >= 0.3 * n_words
+
+
+def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iterator[Encoded]:
+    """Lines whose ROT13 reads as English while the line itself does not. Cheap substring tests
+    (in C) drop ordinary English lines and code before any word is counted."""
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if _ROT13_GATE.search(data) is None:
+        return  # no ROT13 of a common English word anywhere
+    for start, line in _candidate_lines(text, data, _ROT13_HINT, limit):
+        if any(m in f" {line.lower()} " for m in _ENGLISH_MARKS):
             continue
-        low = f" {line.lower()} "
-        if any(m in low for m in _ENGLISH_MARKS):
-            continue
-        decoded = codecs.decode(line, "rot13")
-        dlow = f" {decoded.lower()} "
-        if sum(1 for m in _ENGLISH_MARKS if m in dlow) < 2:
-            continue
-        words = [w.strip(".,;:!?'\"()`*").lower() for w in line.split()]
-        words = [w for w in words if w.isalpha()]
+        words = [w for w in (w.strip(".,;:!?'\"()`*").lower() for w in line.split()) if w.isalpha()]
         if len(words) < 6:
             continue
-        dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
-        hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
-        if hits >= 3 and hits >= 0.3 * len(words):
+        decoded = codecs.decode(line, "rot13")
+        if _reads_as_english(decoded, len(words)):
             yield Encoded(start, start + len(line), "rot13", decoded)
 
 
@@ -533,40 +541,13 @@ _REVERSED_HINT = rx(r"(?:^|[\s(])(?:[Ee]ht|[Dd]na|[Uu]oy|[Rr]uoy|[Ss]iht|[Hh]tiw
 def reversed_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iterator[Encoded]:
     """Lines that read as English only when reversed character by character ("mirrored for an
     RTL renderer"): a model reverses them on request while a reviewer sees noise."""
-    from .document import _ByteToChar
     data = text.encode("utf-8", "surrogatepass") if data is None else data
-    if _REVERSED_HINT.search(data) is None:
-        return  # one cheap RE2 pass: no reversed common English word anywhere
-    to_char = _ByteToChar(text, data)
-    seen = -1
-    count = 0
-    for m in _REVERSED_HINT.finditer(data):
-        at = to_char(m.start())
-        begin = text.rfind("\n", 0, at) + 1
-        if begin <= seen:
-            continue
-        stop = text.find("\n", at)
-        stop = len(text) if stop < 0 else stop
-        seen = begin
-        count += 1
-        if count > limit:
-            return
-        start, line = begin, text[begin:stop]
-        if len(line) < 30 or line.count(" ") < 5:
-            continue
-        low = f" {line.lower()} "
-        if sum(1 for mark in _ENGLISH_MARKS if mark in low) >= 2:
+    for start, line in _candidate_lines(text, data, _REVERSED_HINT, limit):
+        if sum(1 for mark in _ENGLISH_MARKS if mark in f" {line.lower()} ") >= 2:
             continue  # English as written
         decoded = line[::-1]
-        dlow = f" {decoded.lower()} "
-        if sum(1 for mark in _ENGLISH_MARKS if mark in dlow) < 2:
-            continue
-        dwords = [w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()]
-        dwords = [w for w in dwords if w.isalpha()]
-        if len(dwords) < 6:
-            continue
-        hits = sum(1 for w in dwords if w in _ROT13_WORDS or w in _FUNCTION_WORDS)
-        if hits >= 3 and hits >= 0.3 * len(dwords):
+        dwords = [w for w in (w.strip(".,;:!?'\"()`*").lower() for w in decoded.split()) if w.isalpha()]
+        if len(dwords) >= 6 and _reads_as_english(decoded, len(dwords)):
             yield Encoded(start, start + len(line), "reversed", decoded)
 
 

@@ -306,17 +306,6 @@ def _known_service(host: str) -> bool:
     return H.host_in(host, domains)
 
 
-_CRED_COMMAND_VENDOR = (("gh ", "gh_token"), ("aws ", "aws"), ("gcloud ", "google"), ("az ", "azure"),
-                        ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""))
-
-
-def credential_command_goes_home(text: str, url: str) -> bool:
-    """`curl -H "Authorization: token $(gh auth token)" https://api.github.com`: a CLI's own token sent to its vendor."""
-    low = text.lower()
-    vendors = [v for k, v in _CRED_COMMAND_VENDOR if k in low]
-    return bool(vendors) and all(v and H.credential_goes_home(v, url) for v in vendors)
-
-
 def _b2c(command: str, data: bytes):
     if len(data) == len(command):
         return lambda b: b

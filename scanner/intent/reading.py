@@ -20,7 +20,7 @@ from typing import Iterable
 
 from .. import hosts
 from ..document import _ByteToChar
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..normalize import INVISIBLE_RANGES
 from .lexicon import english_patterns, lexicon
 from .units import Unit, split_units
@@ -285,7 +285,7 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
     return False
 
 
-_PLACE_PREP = __import__("re").compile(r"\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$", 2)
+_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
@@ -590,7 +590,7 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
 # an entry of an option reference names the switch and says what it does.
-_OPTION_ENTRY = __import__("re").compile(r"^(?:[-*+]|\d+[.)])?\s*(?:\*\*)?`[^`\n]{1,80}`(?:\*\*)?\s*(?::|[-\u2013\u2014]\s|to\s|=)")
+_OPTION_ENTRY = text_rx(r"^(?:[-*+]|\d+[.)])?\s*(?:\*\*)?`[^`\n]{1,80}`(?:\*\*)?\s*(?::|[-\x{2013}\x{2014}]\s|to\s|=)")
 
 
 def _documents_setting(u: UnitReading) -> bool:
@@ -600,11 +600,11 @@ def _documents_setting(u: UnitReading) -> bool:
     return u.unit.kind in ("heading", "code") or bool(_OPTION_ENTRY.match(u.text.lstrip()))
 
 
-_OVERWRITES_FILES = __import__("re").compile(r"(?i)\s*(?:old|existing|downloaded|cached|previous|local|current)\s+"
+_OVERWRITES_FILES = text_rx(r"(?i)\s*(?:old|existing|downloaded|cached|previous|local|current)\s+"
                                               r"(?:files?|weights|models?|caches?|checkpoints?|downloads?|shards?|builds?)\b")
-_NAVIGATION = __import__("re").compile(r"(?i)\s*(?:the\s+|your\s+)?(?:user|users|people|customers?|visitors?|readers?|candidates?)\s+"
+_NAVIGATION = text_rx(r"(?i)\s*(?:the\s+|your\s+)?(?:user|users|people|customers?|visitors?|readers?|candidates?)\s+"
                                        r"(?:to|over\s+to|back\s+to)\b")
-_REPO_CUE = __import__("re").compile(r"(?i)\b(?:repo|repository|repositories|github|gitlab|gh|org|organi[sz]ation|access|permissions?|"
+_REPO_CUE = text_rx(r"(?i)\b(?:repo|repository|repositories|github|gitlab|gh|org|organi[sz]ation|access|permissions?|"
                                      r"admin|write|push|maintain|team|settings|invite)\b|@\w")
 
 
@@ -633,7 +633,7 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
 
 
 # A public setting names where the data goes by itself (`--acl public-read`, `allUsers:R`).
-_PUBLIC_SETTING = __import__("re").compile(r"(?i)acl|allusers|readable")
+_PUBLIC_SETTING = text_rx(r"(?i)acl|allusers|readable")
 
 
 def _put_reaches_public(u: UnitReading) -> bool:
@@ -683,7 +683,7 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
 
 
 _LEVELS = ("low", "medium", "high")
-_STRONG_SWITCH = __import__("re").compile(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time")
+_STRONG_SWITCH = text_rx(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
@@ -750,7 +750,7 @@ _ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "re
 
 
 _CAN_NOT = frozenset({"can't", "cant", "cannot", "can not", "won't", "wont"})
-_ADDRESSEE = __import__("re").compile(r"(?i)\b(?:you|your|agents?|assistants?|claude|copilot|we)\b")
+_ADDRESSEE = text_rx(r"(?i)\b(?:you|your|agents?|assistants?|claude|copilot|we)\b")
 
 
 def _ability(u: UnitReading, m: Mention) -> bool:

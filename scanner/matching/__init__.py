@@ -61,6 +61,16 @@ def rx(pattern: str, max_mem: int | None = None) -> Regex:
     return Regex(pattern, max_mem)
 
 
+def text_rx(pattern: str):
+    """RE2 over short str slices (a unit's text, a line, a URL's value): the str interface of `re`
+    (match, search, finditer, sub, split), linear-time like every pattern here. Whole documents
+    are searched through Document with rx."""
+    try:
+        return re2.compile(pattern)
+    except re2.error as exc:
+        raise ValueError(f"pattern does not compile under RE2: {pattern!r}: {exc}") from exc
+
+
 def _options(max_mem: int) -> re2.Options:
     options = re2.Options()
     options.max_mem = max_mem

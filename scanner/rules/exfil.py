@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..matching.gates import Family
@@ -266,7 +266,7 @@ _SOURCE_PATTERNS = (_ENCODED_UPLOAD, _CRED_FILE_RX, _ENV_DUMP, _SECRET_ENV)
 # GitBook and Firebase image URLs carry `token=<uuid>`) is no slot the agent fills: it leaks
 # nothing the page does not already show. A placeholder (YOUR_TOKEN, xxx) or an interpolation is.
 _STATIC_VALUE = __import__("re").compile(r"^(?=[^\n]*\d)[A-Za-z0-9._~%+/=-]{6,}$")
-_PLACEHOLDER_VALUE = __import__("re").compile(r"(?i)^(?:[A-Z0-9]*_[A-Z0-9_]*|x{3,}|your\w*|.*(?:placeholder|redacted|here)\w*)$")
+_PLACEHOLDER_VALUE = text_rx(r"(?i)^(?:[A-Z0-9]*_[A-Z0-9_]*|x{3,}|your\w*|.*(?:placeholder|redacted|here)\w*)$")
 
 
 def _slot_url(url: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..carriers import Judgement, conceals, judge_hidden
@@ -277,8 +277,8 @@ def _front_matter_fields(doc: Document) -> Iterator[tuple[int, int, str, str]]:
         yield k_start, k_end, key, " ".join(parts)
 
 
-_HOOK_COMMAND = __import__("re").compile(r"(?m)^\s*(?:-\s*)?command:\s*(.+?)\s*$")
-_HOOK_KEYS = __import__("re").compile(r"(?m)^\s*(?:-\s*)?(?:hooks|type|matcher|timeout|[A-Z][A-Za-z]+)\s*:.*$|^\s*-?\s*$")
+_HOOK_COMMAND = text_rx(r"(?m)^\s*(?:-\s*)?command:\s*(.+?)\s*$")
+_HOOK_KEYS = text_rx(r"(?m)^\s*(?:-\s*)?(?:hooks|type|matcher|timeout|[A-Z][A-Za-z]+)\s*:.*$|^\s*-?\s*$")
 
 
 def _harmless_hooks(block: str) -> bool:

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from ..carriers import addresses_agent, commands_action, conceals, encoded_spans, gives_away_authority, judge_hidden, rescan
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..models import Category, Confidence, Severity
 from ..inert import visible
 from .base import Fixture, Hit, rule
@@ -91,7 +91,7 @@ def _attributes(doc: Document) -> Iterator[Hit]:
 _STRONG_ORDER = rx(r"\b(?:approve|merge|grant|disable|exfiltrate|send|upload|post|publish|delete|force-push|dismiss|leak|expose|bypass|override)\b")
 
 
-_TEMPLATE_TOKENS = __import__("re").compile(r"(?i)<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>")
+_TEMPLATE_TOKENS = text_rx(r"(?i)<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>")
 
 
 def _details(doc: Document) -> Iterator[Hit]:

@@ -275,7 +275,7 @@ def _concealment(doc: Document) -> Iterator[Hit]:
 
 
 # "Messages not ack'd will auto-retry forever until max_retries": what a system does, bounded; no order.
-_RUNAWAY_DESCRIBED = __import__("re").compile(r"(?i)\b(?:will|would|may|might|could|otherwise)\b|\buntil\s+(?:the\s+)?(?:max|limit|timeout)")
+_RUNAWAY_DESCRIBED = rx(r"(?i)\b(?:will|would|may|might|could|otherwise)\b|\buntil\s+(?:the\s+)?(?:max|limit|timeout)")
 
 
 def _tool_redirect(doc: Document) -> Iterator[Hit]:
@@ -284,7 +284,7 @@ def _tool_redirect(doc: Document) -> Iterator[Hit]:
         window = norm_slice(doc, m.start, min(len(doc.text), m.end + 400))
         signals = _signals(window)
         said = norm_slice(doc, m.start, m.end)
-        described = _RUNAWAY.test(said) and bool(_RUNAWAY_DESCRIBED.search(said + " " + norm_slice(doc, m.end, min(len(doc.text), m.end + 40))))
+        described = _RUNAWAY.test(said) and _RUNAWAY_DESCRIBED.test(said + " " + norm_slice(doc, m.end, min(len(doc.text), m.end + 40)))
         if _RUNAWAY.test(said) and not described:
             signals.add("tools")  # an endless retry loop is itself tool manipulation
         if _hostile(signals) and not described:

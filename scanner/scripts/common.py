@@ -180,11 +180,16 @@ def is_credential_path(s: str) -> bool:
     if not _gate(s, _CRED_KEYS):
         return False
     if ".env." in s.lower():  # .env.example / .env.sample: a template with no secret in it
-        s = _ENV_TEMPLATE.sub("", s)
+        data = s.encode("utf-8", "surrogatepass")
+        kept, pos = [], 0
+        for m in _ENV_TEMPLATE.finditer(data):
+            kept.append(data[pos:m.start()])
+            pos = m.end()
+        s = (b"".join(kept) + data[pos:]).decode("utf-8", "surrogatepass")
     return CRED_STRONG.test(s) or CRED_WEAK.test(s)
 
 
-_ENV_TEMPLATE = __import__("re").compile(r"(?i)\.env\.(?:example|sample|template|dist|tmpl|defaults?)\b")
+_ENV_TEMPLATE = rx(r"(?i)\.env\.(?:example|sample|template|dist|tmpl|defaults?)\b")
 
 
 @lru_cache(maxsize=8192)

@@ -4,6 +4,7 @@ request loops. Split from shell_flow to keep each module readable; every functio
 ShellFlow whose commands, variables and emit() it works with."""
 from __future__ import annotations
 
+from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
 from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk
@@ -71,7 +72,7 @@ def text_shapes(flow) -> None:
         if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
             flow.emit(c.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
                       Severity.HIGH, Confidence.MEDIUM)
-        if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf"))) and not _LOOKS_UP_CRONTAB.search(line):
+        if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf"))) and not _LOOKS_UP_CRONTAB.test(line):
             args = [v for v in vals if not v[:1].isdigit() and not v.startswith((">", "<", "&")) and v != "/dev/null"]  # `crontab -l 2>/dev/null`: the redirect is no argument
             flow.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if args == ["-l"] else Severity.HIGH, Confidence.MEDIUM)
         if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
@@ -101,4 +102,4 @@ def text_shapes(flow) -> None:
 
 
 # `command -v crontab`, `which crontab`: asks whether the program exists, runs nothing
-_LOOKS_UP_CRONTAB = __import__("re").compile(r"\b(?:command\s+-[vV]|which|type|hash)\s+crontab\b")
+_LOOKS_UP_CRONTAB = rx(r"\b(?:command\s+-[vV]|which|type|hash)\s+crontab\b")

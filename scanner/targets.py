@@ -59,8 +59,17 @@ class TargetSet:
     skill_roots: frozenset[str] = frozenset()
     links: list[tuple[str, str]] = field(default_factory=list)  # (path, link target) leaving the tree
     # Entries of not_scanned that are findings too (scanner/engines/unread.py): what an agent
-    # would load but the walk could not list or follow.
+    # would load but the walk could not list or follow. Reasons in LISTED_FAILING are findings
+    # from not_scanned alone and need no entry here.
     failing: list[NotScanned] = field(default_factory=list)
+
+
+# Reasons that are findings when a target source lists them itself (TargetSet.not_scanned): each
+# is only ever given to a path agents load. Not "unreadable": the walk lists an unreadable folder
+# anywhere in the tree (a note; inside a skill folder it is in TargetSet.failing). Part of the
+# TargetSet's contract, so target sources in this stage and the engines read the same set.
+LISTED_FAILING = frozenset({"binary", "too-large", "lfs-pointer", "not-a-file", "submodule",
+                            "link-outside-tree", "link-loop", "link-too-deep"})
 
 
 def _rel(root: str, full: str) -> str:

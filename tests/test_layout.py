@@ -46,7 +46,6 @@ KNOWN_LATER = {
     ("scanner.github.scope", "scanner.targets"): "the scope builds the pull request's TargetSet",
     ("scanner.github.scope", "scanner.runs"): "the scope follows agent-run scripts",
     ("scanner.github.scope", "scanner.imports"): "the scope follows @-imports",
-    ("scanner.github.scope", "scanner.engines.unread"): "the scope raises the coverage engine's not-scanned findings",
     ("scanner.github.provenance", "scanner.agent_map"): "protected paths are the agent map's",
     ("scanner.github.provenance", "scanner.integrity.store"): "the trust store is a protected path",
 }

@@ -18,11 +18,11 @@ from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, 
 from ..inert import visible
 from ..rules import Rule, catalog
 from ..rules.base import Hit
-from ..targets import Limits, Target, TargetSet
+from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
-from .unread import LISTED_FAILING, finding_for
+from .unread import finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
 MAX_HITS_PER_RULE = 50  # per file; the rest are counted in one note, never dropped silently

@@ -30,11 +30,6 @@ RULE_BY_REASON = {
     "skill-depth-bound": "IG958",
     "skill-scan-budget": "IG958",
 }
-# Reasons that are findings when a target source lists them itself (TargetSet.not_scanned): each
-# is only ever given to a path agents load. Not "unreadable": the walk lists an unreadable
-# folder anywhere in the tree (a note; inside a skill folder it is in TargetSet.failing).
-LISTED_FAILING = frozenset({"binary", "too-large", "lfs-pointer", "not-a-file", "submodule",
-                            "link-outside-tree", "link-loop", "link-too-deep"})
 WHY = {
     "binary": "is binary, not text",
     "too-large": "is over the size the scan reads",

@@ -31,7 +31,7 @@ from ..config import DEFAULT_PATH as CONFIG_PATH
 from ..config import Config, ConfigError, load_text
 from ..errors import UsageError
 from ..models import Finding, NotScanned
-from ..targets import Limits, Target, TargetSet, at_agent_location, plan_skill_files
+from ..targets import LISTED_FAILING, Limits, Target, TargetSet, at_agent_location, plan_skill_files
 from .event import Event
 from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 
@@ -243,14 +243,6 @@ def union_roots(*parts: frozenset[str]) -> Roots:
     return Roots(frozenset().union(*parts), layouts)
 
 
-def _listed_failing() -> frozenset[str]:
-    """Not-scanned reasons the native engine turns into findings from the listing itself (the
-    coverage engine's table); scope puts every other failing reason in TargetSet.failing."""
-    from ..engines.unread import LISTED_FAILING
-
-    return frozenset(LISTED_FAILING)
-
-
 def gitlink_finding(path: str) -> Finding:
     from ..findings import file_finding
 
@@ -277,7 +269,7 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
         it takes from there); scope raises only what the table has no reason for (a submodule)."""
         ts.not_scanned.append(ns)
         if finding is None:
-            if ns.reason not in _listed_failing():
+            if ns.reason not in LISTED_FAILING:  # the rest are findings from the listing itself
                 ts.failing.append(ns)
             return
         lines = changed_lines.get(ns.path) if changed_lines is not None else None

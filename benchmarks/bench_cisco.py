@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from scanner.config import Config  # noqa: E402
 from scanner.engines import cisco, run_engines  # noqa: E402
 from scanner.github.event import Event  # noqa: E402
-from scanner.github.scope import build_scope  # noqa: E402
+from scanner.git_targets import build_scope  # noqa: E402
 from scanner.policy import apply  # noqa: E402
 from scanner.report import sarif  # noqa: E402
 

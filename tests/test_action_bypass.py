@@ -209,7 +209,7 @@ def test_a_change_to_one_skill_file_scans_the_whole_skill(tmp_path, repo):
 def test_changed_imported_file_is_scanned_through_the_import_hook(tmp_path, repo, monkeypatch):
     """The agent map registers the import resolution; the Action's changed scope honours it."""
     from scanner.action import flow
-    from scanner.github import scope
+    from scanner import git_targets
 
     base = repo.head()
     repo.branch("pr")
@@ -219,7 +219,7 @@ def test_changed_imported_file_is_scanned_through_the_import_hook(tmp_path, repo
     def resolver(repo_path, rev, agent_paths, roots):
         seen.append(list(agent_paths))
         return {"docs/guide.md": "instruction"} if "CLAUDE.md" in agent_paths else {}
-    monkeypatch.setattr(scope, "_import_resolver", resolver)
+    monkeypatch.setattr(git_targets, "_import_resolver", resolver)
     env = action_env(tmp_path, repo.path, "pull_request", member_pr(repo, base, head))
     out = io.StringIO()
     run = collect(env, flow.main(env, out), out.getvalue(), "")

@@ -14,7 +14,8 @@ from scanner.action.outputs import format_output, parse_outputs
 from scanner.config import Config
 from scanner.errors import UsageError
 from scanner.github.event import Event
-from scanner.github.scope import ScopeError, build_scope, parse_patch
+from scanner.git_targets import build_scope
+from scanner.github.change import ScopeError, parse_patch
 from scanner.models import Category, Confidence, Finding, ScanResult, Severity, Span
 from scanner.policy import decide
 from scanner.report import annotations, summary

@@ -21,9 +21,10 @@ from ..config import ConfigError, Config
 from ..engines import run_engines
 from ..engines.integrity_findings import ChangeContext
 from ..errors import UsageError
+from ..git_targets import Scope, build_scope
 from ..github import provenance as prov_mod
 from ..github.event import Event, load_event, read_payload
-from ..github.scope import Scope, build_scope, config_from_commit
+from ..github.change import config_from_commit
 from ..models import ScanResult
 from ..policy import Verdict, apply, decide
 from .. import inert
@@ -118,7 +119,7 @@ def ensure_head(repo: str, event: Event, inputs: Inputs, env: Mapping[str, str])
     why = gitutil.fetch_commit(repo, event.head_sha, env.get("GITHUB_SERVER_URL") or "https://github.com", inputs.token)
     if why is None:
         return f"the pull request's head {event.head_sha[:12]} was fetched (objects only; nothing was checked out)"
-    return None  # build_scope says what to do
+    return None  # read_change says what to do
 
 
 def effective_config(repo: str, event: Event, inputs: Inputs, base: BaseFiles | None = None) -> tuple[Config, str]:

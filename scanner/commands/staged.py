@@ -4,7 +4,7 @@ The pre-commit hook used to pass pre-commit's own file list through a regex kept
 the agent map, so a staged plugin command, a file an agent file imports or a script an agent file
 runs was never seen. Instead the index is written as a tree and wrapped in a commit object that no
 ref points at (`git write-tree`, `git commit-tree`: objects only, no ref, no working-tree change),
-and that commit is compared with HEAD by the same scoping as a pull request (github/scope.py):
+and that commit is compared with HEAD by the same scoping as a pull request (git_targets.py):
 the changed agent files, whole skill and plugin folders a change touches, imports and the paths
 behind links, all read from git objects. Baselines and configuration come from the working tree,
 as a plain `scan` reads them (pre-commit stashes unstaged edits, so the tree holds what is staged).
@@ -15,8 +15,8 @@ from .. import gitutil
 from ..config import Config
 from ..engines import run_engines
 from ..errors import UsageError
+from ..git_targets import build_scope
 from ..github.event import Event
-from ..github.scope import build_scope
 from ..models import ScanResult
 from ..policy import apply
 

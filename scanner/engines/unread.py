@@ -7,7 +7,7 @@ dangling link (the agent reads nothing there either) raise nothing. Severity is 
 (high); only the configuration's `severity:` override lowers it, and in a pull request that
 comes from the base branch.
 
-Also the hook for the Action's own listing of blobs (scanner/github/scope.py): a NotScanned it
+Also the hook for the Action's own listing of blobs (scanner/git_targets.py): a NotScanned it
 builds with one of these reasons, passed through finding_for, gives the same finding.
 """
 from __future__ import annotations

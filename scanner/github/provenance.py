@@ -32,7 +32,8 @@ from ..config import Config
 from ..models import Finding, Span
 from ..inert import visible
 from .event import Event
-from .scope import FileChange, Scope
+from ..git_targets import Scope
+from .change import FileChange
 
 @dataclass
 class Provenance:

@@ -24,7 +24,7 @@ def client(env: Mapping[str, str], token: str, timeout: int = 30):
 
 
 def pull_files(gh, repository: str, number: int) -> list[dict]:
-    """GET /repos/{owner}/{repo}/pulls/{n}/files, as the dicts scope.py reads (bounded at GitHub's cap)."""
+    """GET /repos/{owner}/{repo}/pulls/{n}/files, as the dicts change.py reads (bounded at GitHub's cap)."""
     out: list[dict] = []
     for f in gh.get_repo(repository, lazy=True).get_pull(number).get_files():
         out.append({"filename": f.filename, "status": f.status, "previous_filename": f.previous_filename,

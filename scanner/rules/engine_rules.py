@@ -86,7 +86,7 @@ RULES = [
         remediation="Remove generated or vendored content from the skill folder; keep only what the skill uses.",
         check=None,
     ),
-    # Provenance and change facts, raised by the Action (scanner/github/provenance.py, scope.py).
+    # Provenance and change facts, raised by the Action (scanner/github/provenance.py, git_targets.py).
     rule(
         id="IG901", name="external-contributor-edits-agent-file",
         title="Agent file changed by a contributor the project has not learned to trust",
@@ -137,7 +137,7 @@ RULES = [
         remediation="Confirm the new location and name are intended.",
         check=None,
     ),
-    # What the Action could not read from git where agents load files (scanner/github/scope.py).
+    # What the Action could not read from git where agents load files (scanner/git_targets.py).
     rule(
         id="IG906", name="submodule-at-agent-path",
         title="A submodule sits where agents load files",

@@ -1,59 +1,51 @@
-"""Diff scoping: which files of a pull request (or push) are scanned, and which of their lines are new.
+"""Targets read from git: which files of a commit a scan covers, given what an event changed.
 
 Content always comes from git objects of the head commit (never the working tree, never by running
 anything from the change), read as an agent on a checkout would see it (scanner/github/gittree.py):
 links inside the repository are followed at any level (`CLAUDE.md` -> `docs/guide.md`, `.claude`
--> a folder; scanner/tree_links.py), a link leaving it is IG951. `changed` scope follows what
-agents load: the agent files the change adds, modifies or renames, every file of a skill folder the
-change touches (a new SKILL.md makes an old script a skill script), every file of a plugin whose
-marker it touches, plugin files classified by their plugin's marker (catalog.marker_dirs), the
-paths behind a changed link, changed files an agent file imports, and the files a changed agent
-file imports (scanner/imports.py over the head commit's blobs). `all` scope scans every agent file
-of the head tree (and what they import) and still marks which findings sit on changed lines. A
-skill's files are planned as the working-tree walk plans them (targets.plan_skill_files: the caps
-protect time, not coverage). What an agent would load and git cannot give us as text (a submodule,
-an LFS pointer, a blob over the cap, a skill past its scan budget) is a failing finding, never a
-note, raised from the coverage engine's table (scanner/engines/unread.py; IG906 for submodules). Deleted agent files and moved skills are reported as INFO findings (IG904, IG905). When the
-clone lacks the history needed (a shallow checkout), the pull request's file list from the REST API
-is used instead; when that list is cut (GitHub stops at 3,000 files), every agent file of the head
-is scanned; without a token the error says to set `fetch-depth: 0`.
+-> a folder; scanner/tree_links.py), a link leaving it is IG951. The change itself (which commits
+are compared, which paths changed, which lines are new) comes from event intake
+(scanner/github/change.py). `changed` scope follows what agents load: the agent files the change
+adds, modifies or renames, every file of a skill folder the change touches (a new SKILL.md makes an
+old script a skill script), every file of a plugin whose marker it touches, plugin files
+classified by their plugin's marker (catalog.marker_dirs), the paths behind a changed link, changed
+files an agent file imports, and the files a changed agent file imports (scanner/imports.py over
+the head commit's blobs). `all` scope scans every agent file of the head tree (and what they
+import) and still marks which findings sit on changed lines; an event with no earlier commit, or
+a pull request whose file list GitHub may have cut, scans every agent file of the head too. A
+skill's files are planned as the working-tree walk plans them (targets.plan_skill_files: the
+caps protect time, not coverage). What an agent would load and git cannot give us as text (a
+submodule, an LFS pointer, a blob over the cap, a skill past its scan budget) is a failing
+finding, never a note, raised from the coverage engine's table (scanner/engines/unread.py; IG906
+for submodules). Deleted agent files and moved skills are reported as INFO findings (IG904, IG905).
 """
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .. import gitutil
-from ..agent_map import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
-from ..config import DEFAULT_PATH as CONFIG_PATH
-from ..config import Config, ConfigError, load_text
-from ..errors import UsageError
-from ..models import Finding, NotScanned
-from ..targets import LISTED_FAILING, Limits, Target, TargetSet, at_agent_location, plan_skill_files
-from .event import Event
-from .gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
+from . import gitutil
+from .agent_map import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
+from .config import Config
+from .findings import file_finding
+from .github.change import REST_FILE_LIMIT, FileChange, PullFilesFetcher, ScopeError, read_change
+from .github.event import Event
+from .github.gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
+from .imports import follow, importing_kinds
+from .models import Finding, NotScanned
+from .runs import agent_runs
+from .targets import LISTED_FAILING, Limits, Target, TargetSet, at_agent_location, plan_skill_files
 
 SCOPES = ("changed", "all")
 # changed_lines value for a file whose every line is new to agents (e.g. renamed into an agent path).
 WHOLE_FILE: frozenset[int] = frozenset({-1})
-FETCH_ADVICE = "set `fetch-depth: 0` on actions/checkout"
-
-
-class ScopeError(UsageError):
-    """The change cannot be scoped; the message says what to change in the workflow."""
-
-
-@dataclass(frozen=True)
-class FileChange:
-    status: str  # A, M, D, R, C, T
-    path: str
-    old_path: str | None = None
 
 
 @dataclass
 class Scope:
+    """The targets of a scan read from git, with the change they come from (intake's facts, so
+    the later stages read one record)."""
     targets: TargetSet
     base: str | None  # the commit compared with (the merge base for pull requests); None: no diff
     head: str  # the commit whose content was read
@@ -65,12 +57,6 @@ class Scope:
     notes: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # deletions, moved skills
 
-
-# (repository, pull number) -> GitHub's file list entries: {"filename", "status", "previous_filename", "patch"}
-PullFilesFetcher = Callable[[str, int], list[dict]]
-
-# GitHub's `GET /pulls/{n}/files` lists at most 3,000 files; a list that long may be cut.
-REST_FILE_LIMIT = 3000
 
 # (repository, commit, agent file paths in scope, skill roots) -> {path of a file those agent files
 # import (e.g. CLAUDE.md's `@docs/guide.md`): kind to scan it as}. The import resolution belongs
@@ -110,8 +96,6 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     `@docs/old.md` makes that old file an instruction file, as a new SKILL.md does a script).
     Of the latter, those the same agent files did not import at `base` go to `newly`: all their
     lines are new to agents."""
-    from ..imports import follow, importing_kinds
-
     candidates = [p for p in changed if catalog.classify(p, roots) is None]
     importers = {p for p in changed if catalog.classify(p, roots) in importing_kinds()}
     runners_changed = any(catalog.classify(p, roots) == "skill" or posixpath.basename(p) == "package.json" for p in changed)
@@ -137,8 +121,6 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
                 fresh.append(i.path)
     # Scripts agent files tell the agent to run (scanner/runs.py agent_runs, as the CLI's walk):
     # a changed script one runs, and every script a changed agent file (or package.json) runs.
-    from ..runs import agent_runs
-
     runners = starts + [p for p, k in kinds.items() if k == "skill" and posixpath.basename(p).lower() == "skill.md"]
     runners += [p for p in every if posixpath.basename(p) == "package.json"]
     changed_set = set(changed)
@@ -163,52 +145,6 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
             before = {i.path for i in follow(sorted(importers), _text_reader(repo, base), kinds)}
         newly.update(p for p in fresh if p not in before)
     return out
-
-
-def config_from_commit(repo: str, rev: str | None, path: str | None, explicit: bool,
-                       read: Callable[[str], bytes | None] | None = None) -> tuple[Config, str]:
-    """The configuration as it is at `rev` (the base): a pull request cannot change its own scan.
-    `read(path)` gives the base's files when they do not come from git (the contents API)."""
-    path = path or CONFIG_PATH
-    if path.startswith("./"):
-        path = path[2:]
-    if rev is None:
-        return Config(), "no base commit; built-in defaults used"
-    try:
-        blob = read(path) if read is not None else gitutil.read_blob(repo, rev, path)
-    except gitutil.GitError as exc:
-        raise ConfigError(f"{path}: cannot read it from the base commit ({exc})") from None
-    if blob is None:
-        if explicit:
-            return Config(), f"{path} does not exist in the base commit {rev[:12]}; built-in defaults used"
-        return Config(), f"no {path} in the base commit; built-in defaults used"
-    try:
-        text = blob.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} in the base commit is not UTF-8 text") from None
-    return load_text(text, f"{path}@{rev[:12]}"), f"configuration read from {path} in the base commit {rev[:12]}"
-
-
-def parse_patch(patch: str) -> frozenset[int]:
-    """Head-side lines added or modified, from a unified diff hunk text (the REST API's `patch`)."""
-    lines: set[int] = set()
-    current = 0
-    for line in patch.split("\n"):
-        if line.startswith("@@ "):
-            plus = line.split(" ")[2]
-            start, _, _count = plus[1:].partition(",")
-            current = int(start)
-        elif line.startswith("+"):
-            lines.add(current)
-            current += 1
-        elif line.startswith("-") or line.startswith("\\"):
-            continue
-        else:
-            current += 1
-    return frozenset(lines)
-
-
-_API_STATUS = {"added": "A", "removed": "D", "modified": "M", "renamed": "R", "copied": "C", "changed": "T"}
 
 
 def _link_leaves(path: str, target: str) -> bool:
@@ -244,8 +180,6 @@ def union_roots(*parts: frozenset[str]) -> Roots:
 
 
 def gitlink_finding(path: str) -> Finding:
-    from ..findings import file_finding
-
     return file_finding("IG906", path, f"{path} is a submodule (another repository's commit) where agents load files; "
                                        "its content is not part of this change and was not scanned", reason="gitlink")
 
@@ -344,29 +278,7 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
     return ts
 
 
-def _git_changes(repo: str, base: str, head: str) -> tuple[list[FileChange], dict[str, frozenset[int]]]:
-    changes = [FileChange(c.status, c.path, c.old_path) for c in gitutil.diff_name_status(repo, base, head)]
-    lines = gitutil.changed_lines_by_path(repo, base, head)
-    return changes, lines
-
-
-def _api_changes(files: list[dict]) -> tuple[list[FileChange], dict[str, frozenset[int]]]:
-    changes: list[FileChange] = []
-    lines: dict[str, frozenset[int]] = {}
-    for f in files:
-        path = str(f.get("filename") or "")
-        if not path:
-            continue
-        status = _API_STATUS.get(str(f.get("status")), "M")
-        changes.append(FileChange(status, path, f.get("previous_filename")))
-        if isinstance(f.get("patch"), str):
-            lines[path] = parse_patch(f["patch"])
-    return changes, lines
-
-
 def change_findings(changes: list[FileChange], catalog: Catalog, base_roots: frozenset[str], head_roots: frozenset[str]) -> list[Finding]:
-    from ..findings import file_finding
-
     out: list[Finding] = []
     for c in changes:
         if c.status == "D" and catalog.is_protected(c.path, base_roots):
@@ -413,31 +325,16 @@ def agent_view(repo: str, rev: str, paths: list[str], roots: frozenset[str], cha
     return AgentView(sorted(set(paths) | set(keep)), all_roots, keep, whole, found)
 
 
-def rest_list_cut(files: list[dict], event: Event) -> bool:
-    """The REST file list may be incomplete: GitHub's cap reached, or fewer files than the payload counts."""
-    expected = event.extra.get("changed_files") if isinstance(event.extra, dict) else None
-    return len(files) >= REST_FILE_LIMIT or (isinstance(expected, int) and expected > len(files))
-
-
 def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
                 fetch_pull_files: PullFilesFetcher | None = None) -> Scope:
+    """What `event` changed (event intake, scanner/github/change.py) and the targets it brings
+    into a `scope` ("changed" or "all") scan, read from the head commit's objects."""
     if scope not in SCOPES:
         raise ScopeError(f"scan-scope: use changed or all, not {scope!r}")
     catalog = Catalog(config.include, config.exclude)
-    head = event.head_sha
-    notes: list[str] = []
-    head_present = gitutil.commit_exists(repo, head)
-    base_present = event.base_sha is not None and gitutil.commit_exists(repo, event.base_sha)
-    mb = gitutil.merge_base(repo, event.base_sha, head) if head_present and base_present else None
-    if event.base_sha is not None and not event.is_pull_request and head_present and not base_present:
-        # A push checked out shallowly (the default depth 1): scanning every agent file is still
-        # complete, just wider than the change.
-        notes.append(f"the push's earlier commit {event.base_sha[:12]} is not in the clone, so every agent file "
-                     f"was scanned ({FETCH_ADVICE} to scan only what the push changed)")
-        event = dataclasses.replace(event, base_sha=None)
-    if event.base_sha is None:
-        if not head_present:
-            raise ScopeError(f"commit {head[:12]} is not in the clone; check out the commit that triggered the workflow")
+    change = read_change(repo, event, fetch_pull_files)
+    head, base, notes = change.head, change.base, list(change.notes)
+    if not change.compared:
         every = gitutil.ls_tree(repo, head)
         view = agent_view(repo, head, every, skill_roots(every), None, catalog)
         found: list[Finding] = list(view.findings)
@@ -445,41 +342,16 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         if not notes:
             notes.append(f"{event.name}: no earlier commit to compare with; every agent file in {head[:12]} was scanned")
         return Scope(ts, None, head, skill_roots=ts.skill_roots, history=False, notes=notes, findings=found)
-    files: list[dict] = []
-    if mb is not None:
-        changes, lines = _git_changes(repo, mb, head)
-        source, history = "git", True
-    else:
-        shallow = gitutil.is_shallow(repo) if gitutil.is_repository(repo) else False
-        missing = "base" if head_present else "head"
-        why = f"the {missing} commit {(event.base_sha if missing == 'base' else head)[:12]} is not in the clone" + (" (shallow checkout)" if shallow else "")
-        if not event.is_pull_request or fetch_pull_files is None:
-            raise ScopeError(f"{why}; {FETCH_ADVICE}" + ("" if not event.is_pull_request else ", or give the action a token so it can list the pull request's files"))
-        try:
-            files = fetch_pull_files(event.repository, event.pr_number)
-        except Exception as exc:  # the API client's errors are varied; any failure means no file list
-            raise ScopeError(f"{why}, and the pull request's file list could not be fetched ({exc}); {FETCH_ADVICE}") from None
-        changes, lines = _api_changes(files)
-        source, history = "rest-api", False
-        if not head_present:
-            if event.name != "pull_request":
-                # pull_request_target checks out the base: GITHUB_SHA holds none of the pull request's content.
-                raise ScopeError(f"{why}; fetch it without checking it out (a step running "
-                                 f"`git fetch --no-tags origin {head}`) before the action")
-            # The checkout is GitHub's merge commit; its tree holds the pull request's version of each changed file.
-            head = event.commit_sha
-            if not gitutil.commit_exists(repo, head):
-                raise ScopeError(f"{why} and neither is {head[:12]}; {FETCH_ADVICE}")
-        notes.append(f"{why}; the pull request's file list came from the REST API and commit authorship was not checked ({FETCH_ADVICE} to check it)")
+    changes, lines = change.files, dict(change.changed_lines)
     in_scope = [c.path for c in changes if c.status != "D"]
-    truncated = source == "rest-api" and rest_list_cut(files, event)
+    truncated = change.list_cut
     imported: dict[str, str] = {}
     newly_imported: set[str] = set()
     if scope == "all" or truncated:
         every = gitutil.ls_tree(repo, head)
         paths, head_roots = every, skill_roots(every)
         if truncated:
-            notes.append(f"GitHub listed {len(files)} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
+            notes.append(f"GitHub listed {change.listed} of the pull request's files (it stops at {REST_FILE_LIMIT:,}), so "
                          f"every agent file of {head[:12]} was scanned instead of the changed ones")
         # Every agent file of the head: what they import is scanned too, as the CLI's walk does.
         imported = imported_files(repo, head, catalog, head_roots, every)
@@ -495,10 +367,10 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
         # its commands, agents, hooks and skills become agent files without a change of their own.
         hit = sorted(set(hit) | set(layout_roots(touched)))
         paths = sorted(set(in_scope) | set(gitutil.ls_tree_under(repo, head, hit))) if hit else in_scope
-        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported, mb)
+        imported = imported_files(repo, head, catalog, head_roots, in_scope, newly_imported, base)
         paths = sorted(set(paths) | set(imported))
     gone = [p for c in changes for p in ((c.path,) if c.status == "D" else (c.old_path,) if c.old_path else ())]
-    base_roots = skill_roots_around(repo, mb, gone) if mb and gone else frozenset()
+    base_roots = skill_roots_around(repo, base, gone) if base and gone else frozenset()
     for c in changes:
         # Content renamed or copied into an agent file is new to agents even where no line changed.
         if c.status in "RC" and c.old_path and catalog.is_protected(c.path, head_roots) \
@@ -510,4 +382,5 @@ def build_scope(repo: str, event: Event, config: Config, scope: str = "changed",
     found.extend(view.findings)
     ts = targets_from_git(repo, head, view.paths, view.roots, catalog, config.limits, None if truncated else lines,
                           imported, view.resolved, found, view.whole | frozenset(newly_imported))
-    return Scope(ts, mb, head, changes, lines, union_roots(view.roots, base_roots), source, history, notes, found)
+    return Scope(ts, base, head, changes, lines, union_roots(view.roots, base_roots), change.source, change.history,
+                 notes, found)

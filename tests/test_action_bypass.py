@@ -59,7 +59,7 @@ def test_a_crash_writes_sarif_summary_and_verdict_error(tmp_path, repo, monkeypa
 
     def boom(*a, **k):
         raise KeyError("::stop-commands::x\nsecond line")
-    monkeypatch.setattr(flow.prov_mod, "assess", boom)
+    monkeypatch.setattr(flow.provenance_findings, "assess", boom)
     out = io.StringIO()
     code = flow.main(env, out)
     run = collect(env, code, out.getvalue(), "")

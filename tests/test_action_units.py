@@ -147,7 +147,7 @@ def test_summary_stays_under_githubs_limit():
 
 
 def test_trusted_authors_commit_counts_as_theirs_through_its_github_login(tmp_path):
-    from scanner.github import provenance
+    from scanner.engines import provenance_findings as provenance
 
     r = GitRepo(tmp_path / "r")
     base = r.commit({"CLAUDE.md": "a\n"}, "base", MAINTAINER)

@@ -18,11 +18,10 @@ from typing import Callable, Mapping, TextIO
 from .. import gitutil
 from ..config import DEFAULT_PATH as CONFIG_PATH, with_judge_key, with_virustotal_key
 from ..config import ConfigError, Config
-from ..engines import run_engines
+from ..engines import provenance_findings, run_engines
 from ..engines.integrity_findings import ChangeContext
 from ..errors import UsageError
 from ..git_targets import Scope, build_scope
-from ..github import provenance as prov_mod
 from ..github.event import Event, load_event, read_payload
 from ..github.change import config_from_commit
 from ..models import ScanResult
@@ -352,7 +351,7 @@ def run_scan(env: Mapping[str, str], inputs: Inputs, out: TextIO, state: RunStat
     logins, login_note = commit_logins(env, inputs.token, event) if scope.history else (None, None)
     if login_note:
         result.notes.append(login_note)
-    prov = prov_mod.assess(repo, event, scope, config, inputs.config, logins)
+    prov = provenance_findings.assess(repo, event, scope, config, inputs.config, logins)
     result.findings.extend(prov.findings)
     result.notes.extend(prov.notes)
     result = apply(result, config)

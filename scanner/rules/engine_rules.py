@@ -86,7 +86,7 @@ RULES = [
         remediation="Remove generated or vendored content from the skill folder; keep only what the skill uses.",
         check=None,
     ),
-    # Provenance and change facts, raised by the Action (scanner/github/provenance.py, git_targets.py).
+    # Provenance and change facts, raised by the Action (scanner/engines/provenance_findings.py, git_targets.py).
     rule(
         id="IG901", name="external-contributor-edits-agent-file",
         title="Agent file changed by a contributor the project has not learned to trust",

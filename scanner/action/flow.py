@@ -22,8 +22,8 @@ from ..engines import provenance_findings, run_engines
 from ..engines.integrity_findings import ChangeContext
 from ..errors import UsageError
 from ..git_targets import Scope, build_scope
-from ..github.event import Event, load_event, read_payload
 from ..github.change import config_from_commit
+from ..github.event import Event, load_event, read_payload
 from ..models import ScanResult
 from ..policy import Verdict, apply, decide
 from .. import inert

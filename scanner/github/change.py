@@ -37,6 +37,7 @@ class FileChange:
 
 @dataclass
 class Change:
+    """What the event changed, as git (or GitHub's file list) tells it."""
     head: str  # the commit whose content is read
     base: str | None  # the commit compared with (the merge base for pull requests); None: no diff
     compared: bool = True  # False: the event has no earlier commit to compare with

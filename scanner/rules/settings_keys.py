@@ -133,6 +133,16 @@ def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool 
             if any(seg in first for seg in ("/.claude", "/.vscode", "/.cursor", "/.gemini", "/.kiro", "/.github", "/tmp", "/.cache")) or \
                     first.startswith((".claude", ".vscode", ".cursor", ".gemini", ".kiro", "/tmp", ".cache")):
                 yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: PATH puts {first} first, so its files replace the commands the agent runs", key, val)
+        tool = cfg.get("config_files", {}).get(k)
+        if tool and val:
+            place = _config_place(val)
+            if place:
+                yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} makes {tool} read its configuration from {val[:80]} ({place}): "
+                           "whoever edits it sets where the tool connects, its credential helpers and what it runs", key, val)
+        if (k == "GIT_CONFIG_PARAMETERS" or (k.startswith("GIT_CONFIG_KEY_") and k[15:].isdigit())) and \
+                any(w in val.lower() for w in cfg.get("git_inline_keys", ())):
+            yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} sets git's configuration inline ({val[:80]}): where it connects, "
+                       "who answers its credential prompts or what it runs", key, val)
         if key in cfg.get("command_vars", ()) or k in cfg.get("command_vars", ()):
             f = _command_fact(PRELOAD, val, f"{where}: {key} (run by the shell or a tool on every use)")
             if f is not None:
@@ -236,6 +246,23 @@ def _registry_facts(items: list[tuple[str, Any]], where: str) -> Iterator[Fact]:
 
 
 _PRELOAD_FLAGS = ("--require", "-r", "--import", "--loader", "--experimental-loader", "--experimental-specifier-resolution")
+
+
+def _config_place(val: str) -> str:
+    """Where a configuration path points when that is not the user's own: "" for a home or
+    system path (~/.gitconfig-work, /etc/...), else the repository or a shared temp folder."""
+    v = val.strip().strip("'\"").replace("\\", "/")
+    low = v.lower()
+    if "://" in low:
+        return "a URL"
+    if low.startswith(("/tmp/", "/var/tmp/", "/dev/shm/")):
+        return "a shared temp folder"
+    for var in ("${workspacefolder}", "$claude_project_dir", "${claude_project_dir}", "${containerworkspacefolder}", "${workspaceroot}"):
+        if low.startswith(var):
+            return "a file of the repository"
+    if low.startswith(("~", "$home", "${home", "%userprofile%", "%appdata%", "$xdg_", "${xdg_", "/", "$")) or (len(low) > 2 and low[1] == ":"):
+        return ""
+    return "a file of the repository"
 
 
 def _preload(key: str, val: str, what: str, where: str, excluded) -> Iterator[Fact]:

@@ -226,3 +226,12 @@ def test_an_issue_with_plain_text_stays_quiet():
     text = ("import subprocess, platform\nbody = f'python {platform.python_version()}'\n"
             "subprocess.run(['gh', 'issue', 'create', '--title', 't', '--body', body])\n")
     assert top("report.py", text, "IG703") is None
+
+
+# -- a setting that names a program runs an interpreter with inline code ---------------------------
+def test_language_server_replaced_by_inline_code():
+    inline = {"lsp": {"pyright": {"binary": {"path": "node", "arguments": ["-e", "require('child_process').execSync('id')"]}}}}
+    assert _rule_top("IG605", ".zed/settings.json", inline) in MEDIUM_UP
+    plain = {"lsp": {"pyright": {"binary": {"path": "/usr/local/bin/pyright-langserver", "arguments": ["--stdio"]}}},
+             "languages": {"Python": {"formatter": {"external": {"command": "sh", "arguments": ["-c", "ruff format - | cat"]}}}}}
+    assert _rule_top("IG605", ".zed/settings.json", plain) is None

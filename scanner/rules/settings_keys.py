@@ -777,6 +777,25 @@ def _opencode(data: dict) -> Iterator[Fact]:
         yield Fact(WIDEN, Severity.HIGH, "permission.bash allows '*': any shell command runs without asking", '"bash"')
 
 
+_INLINE_FLAGS = {"-c": None, "-lc": None, "-ic": None, "-e": None, "--eval": None, "-p": None, "--print": None,
+                 "-command": None, "-c:": None, "/c": None, "-encodedcommand": None, "-enc": None, "-ec": None}
+_INTERPRETER_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "python", "python3", "node", "nodejs", "perl",
+                                "ruby", "php", "pwsh", "powershell", "cmd", "osascript", "deno", "bun", "lua"})
+
+
+def _inline_code(prog: list[str], args: list) -> str:
+    """The interpreter's name when a launcher's program is a shell or interpreter and its arguments
+    give it code inline (`/bin/sh -c "..."`, `node -e`, `pwsh -Command`), else ""."""
+    if not prog:
+        return ""
+    words = prog[0].split() if len(prog) == 1 else prog
+    base = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe") if words else ""
+    if base.rstrip("0123456789.") not in _INTERPRETER_NAMES:
+        return ""
+    rest = [str(a).lower() for a in list(words[1:]) + list(args)[:20] if isinstance(a, (str, int, float))]
+    return base if any(a in _INLINE_FLAGS for a in rest) else ""
+
+
 def _at(data: Any, dotted: str, where: str = "") -> Iterator[tuple[str, dict]]:
     """(path, object) for each object at a dotted path whose `*` steps match any key and whose
     list steps are read item by item (Zed's `formatter: [{"external": ...}]`)."""
@@ -809,6 +828,12 @@ def _zed(data: dict) -> Iterator[Fact]:
             line = " ".join(commands_of(prog) + ([str(a) for a in args if isinstance(a, (str, int, float))] if isinstance(args, list) else []))
             if line.strip():
                 f = _command_fact(CMD, line, f"{where} (Zed runs it {spec['when']})")
+                # (formatters piped through `sh -c` are everyday use; a language server or Node binary is a program)
+                inline = _inline_code(commands_of(prog), args if isinstance(args, list) else []) if spec["at"].startswith(("lsp.", "node")) else ""
+                if inline and (f is None or f.severity < Severity.MEDIUM):
+                    # a language server or formatter that is a shell or interpreter given code inline:
+                    # the setting carries a script where a program belongs
+                    f = Fact(CMD, Severity.MEDIUM, f"{where} (Zed runs it {spec['when']}) is {inline} running code written inline in the setting", line, line[:300])
                 if f is not None:
                     yield f
             if spec.get("env") and isinstance(obj.get(spec["env"]), dict):

@@ -73,9 +73,9 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if q in api.DESERIALIZERS_FETCHING and first is not None:
             # pandas.read_pickle("https://..."): the loader downloads its input itself, so what it
             # unpickles is the network's (a URL literal, a built one, or an env var's default)
-            from .python_scope import url_of
+            from .python_urls import url_of
 
-            u = url_of(first, scope)
+            u = url_of(scope, first)
             if isinstance(u, str) and u.lower().startswith(("https://", "http://")):
                 url, all_t = u, all_t | {DL}
         scope.sink(DESER, node, all_t, q, url=url)

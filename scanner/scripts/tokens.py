@@ -255,7 +255,7 @@ class TokenFlow:
     def sending_functions(self, sinks):
         """The script's own functions whose body sends (`fn resolve(payload: &[u8])` looking names up,
         `function upload($data)` posting): a call to one is a send of its arguments."""
-        pattern = _FUNC_DEF.get(self.language)
+        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
         if pattern is None:
             return None
         at = sorted(m.start() for m in sinks)
@@ -264,9 +264,9 @@ class TokenFlow:
         for i, m in enumerate(defs):
             end = min(defs[i + 1].start() if i + 1 < len(defs) else len(self.data), m.end() + 1500)
             k = bisect.bisect_left(at, m.end())
-            name = m.group(1).decode("utf-8", "replace")
-            if k < len(at) and at[k] < end and name not in ("main", "init", "__init__"):
-                names.add(name)
+            name = (m.group(1) or m.group(m.lastindex or 1) or b"").decode("utf-8", "replace")
+            if name and k < len(at) and at[k] < end and name not in ("main", "init", "__init__"):
+                names.add(name.replace("$", "\\$"))
         if not names:
             return None
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
@@ -844,6 +844,9 @@ _FUNC_DEF = {
     "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
     "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
 }
+# JavaScript's named functions, for sending_functions only (its taint has its own, finer, flow)
+_JS_DEF = rx(r"(?m)^[ \t]*(?:export[ \t]+)?(?:(?:async[ \t]+)?function\*?[ \t]+([A-Za-z_$][\w$]*)[ \t]*\(|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>))")
+_SENDER_DEF = {"javascript": _JS_DEF, "typescript": _JS_DEF}
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _BLOCK_BINDING = {
     "ruby": rx(r"(?m)^[ \t]*(?:[\w@.]+\s*=\s*)?(\S[^\n]{0,400}?)\s*(?:\bdo|\{)\s*\|([^|\n]{1,80})\|"),

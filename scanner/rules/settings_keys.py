@@ -133,6 +133,16 @@ def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool 
             if any(seg in first for seg in ("/.claude", "/.vscode", "/.cursor", "/.gemini", "/.kiro", "/.github", "/tmp", "/.cache")) or \
                     first.startswith((".claude", ".vscode", ".cursor", ".gemini", ".kiro", "/tmp", ".cache")):
                 yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: PATH puts {first} first, so its files replace the commands the agent runs", key, val)
+        tool = cfg.get("config_files", {}).get(k)
+        if tool and val:
+            place = _config_place(val)
+            if place:
+                yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} makes {tool} read its configuration from {val[:80]} ({place}): "
+                           "whoever edits it sets where the tool connects, its credential helpers and what it runs", key, val)
+        if (k == "GIT_CONFIG_PARAMETERS" or (k.startswith("GIT_CONFIG_KEY_") and k[15:].isdigit())) and \
+                any(w in val.lower() for w in cfg.get("git_inline_keys", ())):
+            yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} sets git's configuration inline ({val[:80]}): where it connects, "
+                       "who answers its credential prompts or what it runs", key, val)
         if key in cfg.get("command_vars", ()) or k in cfg.get("command_vars", ()):
             f = _command_fact(PRELOAD, val, f"{where}: {key} (run by the shell or a tool on every use)")
             if f is not None:
@@ -236,6 +246,23 @@ def _registry_facts(items: list[tuple[str, Any]], where: str) -> Iterator[Fact]:
 
 
 _PRELOAD_FLAGS = ("--require", "-r", "--import", "--loader", "--experimental-loader", "--experimental-specifier-resolution")
+
+
+def _config_place(val: str) -> str:
+    """Where a configuration path points when that is not the user's own: "" for a home or
+    system path (~/.gitconfig-work, /etc/...), else the repository or a shared temp folder."""
+    v = val.strip().strip("'\"").replace("\\", "/")
+    low = v.lower()
+    if "://" in low:
+        return "a URL"
+    if low.startswith(("/tmp/", "/var/tmp/", "/dev/shm/")):
+        return "a shared temp folder"
+    for var in ("${workspacefolder}", "$claude_project_dir", "${claude_project_dir}", "${containerworkspacefolder}", "${workspaceroot}"):
+        if low.startswith(var):
+            return "a file of the repository"
+    if low.startswith(("~", "$home", "${home", "%userprofile%", "%appdata%", "$xdg_", "${xdg_", "/", "$")) or (len(low) > 2 and low[1] == ":"):
+        return ""
+    return "a file of the repository"
 
 
 def _preload(key: str, val: str, what: str, where: str, excluded) -> Iterator[Fact]:
@@ -750,6 +777,25 @@ def _opencode(data: dict) -> Iterator[Fact]:
         yield Fact(WIDEN, Severity.HIGH, "permission.bash allows '*': any shell command runs without asking", '"bash"')
 
 
+_INLINE_FLAGS = {"-c": None, "-lc": None, "-ic": None, "-e": None, "--eval": None, "-p": None, "--print": None,
+                 "-command": None, "-c:": None, "/c": None, "-encodedcommand": None, "-enc": None, "-ec": None}
+_INTERPRETER_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "python", "python3", "node", "nodejs", "perl",
+                                "ruby", "php", "pwsh", "powershell", "cmd", "osascript", "deno", "bun", "lua"})
+
+
+def _inline_code(prog: list[str], args: list) -> str:
+    """The interpreter's name when a launcher's program is a shell or interpreter and its arguments
+    give it code inline (`/bin/sh -c "..."`, `node -e`, `pwsh -Command`), else ""."""
+    if not prog:
+        return ""
+    words = prog[0].split() if len(prog) == 1 else prog
+    base = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe") if words else ""
+    if base.rstrip("0123456789.") not in _INTERPRETER_NAMES:
+        return ""
+    rest = [str(a).lower() for a in list(words[1:]) + list(args)[:20] if isinstance(a, (str, int, float))]
+    return base if any(a in _INLINE_FLAGS for a in rest) else ""
+
+
 def _at(data: Any, dotted: str, where: str = "") -> Iterator[tuple[str, dict]]:
     """(path, object) for each object at a dotted path whose `*` steps match any key and whose
     list steps are read item by item (Zed's `formatter: [{"external": ...}]`)."""
@@ -782,6 +828,12 @@ def _zed(data: dict) -> Iterator[Fact]:
             line = " ".join(commands_of(prog) + ([str(a) for a in args if isinstance(a, (str, int, float))] if isinstance(args, list) else []))
             if line.strip():
                 f = _command_fact(CMD, line, f"{where} (Zed runs it {spec['when']})")
+                # (formatters piped through `sh -c` are everyday use; a language server or Node binary is a program)
+                inline = _inline_code(commands_of(prog), args if isinstance(args, list) else []) if spec["at"].startswith(("lsp.", "node")) else ""
+                if inline and (f is None or f.severity < Severity.MEDIUM):
+                    # a language server or formatter that is a shell or interpreter given code inline:
+                    # the setting carries a script where a program belongs
+                    f = Fact(CMD, Severity.MEDIUM, f"{where} (Zed runs it {spec['when']}) is {inline} running code written inline in the setting", line, line[:300])
                 if f is not None:
                     yield f
             if spec.get("env") and isinstance(obj.get(spec["env"]), dict):
@@ -901,6 +953,83 @@ def _embedded(doc: Document) -> Iterator[Hit]:
 
 _CAT = Category.UNSAFE_AGENT_CONFIG
 
+# -- IG611 a tool's configuration file in the repository ---------------------------------------
+# A git configuration a setting points git at (GIT_CONFIG_GLOBAL in a settings env, scanned as a
+# file the setting runs) is read here by its shape: sections and `key = value` lines, parsed line
+# by line without patterns. Keys that move where git connects or what it runs are reported.
+GITCONF = "IG611"
+_GIT_RUNS = {("core", "sshcommand"): "runs it for every ssh connection", ("core", "hookspath"): "moves git's hooks there",
+             ("core", "fsmonitor"): "runs it on every status", ("core", "pager"): "runs it on paged output",
+             ("core", "editor"): "runs it to edit messages", ("diff", "external"): "runs it on every diff",
+             ("gpg", "program"): "runs it to sign", ("core", "askpass"): "hands it every password prompt"}
+
+
+def _git_sections(text: str) -> Iterator[tuple[int, str, str, str, str]]:
+    """(offset, section, subsection, key, value) of each key of a git-config text."""
+    section = sub = ""
+    pos = 0
+    for n, line in enumerate(text.split("\n")):
+        if n > 3000:
+            return
+        at, body = pos, line.strip()
+        pos += len(line) + 1
+        if not body or body[0] in "#;":
+            continue
+        if body.startswith("[") and "]" in body:
+            head = body[1:body.index("]")].strip()
+            name, _, rest = head.partition(" ")
+            section, sub = name.lower().split(".", 1)[0], rest.strip().strip('"') or (name.split(".", 1)[1] if "." in name else "")
+            body = body[body.index("]") + 1:].strip()
+            if not body:
+                continue
+        if section and "=" in body:
+            key, _, value = body.partition("=")
+            yield at, section, sub, key.strip().lower(), value.strip().strip('"')
+
+
+def _git_host(url: str) -> str:
+    u = url.strip()
+    if "://" not in u and "@" in u and ":" in u:  # git@host:owner/repo
+        u = "ssh://" + u.split("@", 1)[1].replace(":", "/", 1)
+    return hosts.host_of(u if "://" in u else "https://" + u)
+
+
+_GIT_SECTION = rx(r"(?im)^[ \t]*\[[ \t]*(?:url|credential|core|alias|diff|gpg)\b[^\]\n]*\]")
+
+
+def _git_config(doc: Document) -> Iterator[Hit]:
+    text = doc.text
+    # a file a setting names is scanned as shell when it has no extension: only git-config sections count
+    if "=" not in text or doc.search(_GIT_SECTION) is None:
+        return
+    for at, section, sub, key, value in _git_sections(text):
+        end = at + max(1, text.find("\n", at) - at if text.find("\n", at) >= 0 else len(text) - at)
+        if section == "url" and key in ("insteadof", "pushinsteadof") and sub and value:
+            to, frm = _git_host(sub), _git_host(value)
+            if to and frm and hosts.registrable_domain(to) != hosts.registrable_domain(frm):
+                brand = hosts.look_alike_brand(to)
+                yield Hit(at, end, message=f"git configuration rewrites {value[:60]} to {sub[:60]}: every clone, fetch and push of {frm} "
+                          f"goes to {to}" + (f", a look-alike of {brand}'s domains" if brand else "") + ", and git's credentials with it",
+                          severity=Severity.HIGH)
+        elif section == "credential" and key == "helper" and value.startswith("!"):
+            graded = grade_launch(value[1:])
+            sev = max(Severity.MEDIUM, graded[0]) if graded else Severity.MEDIUM
+            from ..scripts.shell_base import _CRED_COMMAND, credential_command_goes_home
+
+            if sub and _CRED_COMMAND.search(value.encode("utf-8", "surrogatepass")) and not credential_command_goes_home(value, sub if "://" in sub else "https://" + sub):
+                # `password=$(gh auth token)` for another host: the vendor's token is handed to that host
+                yield Hit(at, end, message=f"git configuration hands a token printed by a vendor's CLI to {_git_host(sub)} as git's password",
+                          severity=Severity.HIGH)
+                continue
+            yield Hit(at, end, message=f"git configuration answers credential prompts{' for ' + sub[:60] if sub else ''} with a shell command"
+                      + (f": {graded[1]}" if graded else ""), severity=sev)
+        elif (section, key) in _GIT_RUNS or (section == "alias" and value.startswith("!")):
+            what = _GIT_RUNS.get((section, key), "runs it as a git command")
+            graded = grade_launch(value.lstrip("!"))
+            yield Hit(at, end, message=f"git configuration sets {section}.{key} = {value[:60]}: git {what}",
+                      severity=max(Severity.MEDIUM, graded[0]) if graded else Severity.MEDIUM)
+
+
 RULES = [
     rule(
         id=CMD, name="settings-auto-command",
@@ -1009,6 +1138,28 @@ RULES = [
                         '{"editor.formatOnSave": true}'],
         lowered=[Fixture('{"env": {"NODE_OPTIONS": "--require ./tools/trace.cjs"}}', path=".claude/settings.json"),
                  Fixture('{"env": {"NODE_OPTIONS": "-r dotenv/config"}}', path=".claude/settings.json")],
+    ),
+    rule(
+        id=GITCONF, name="settings-git-config-redirect",
+        title="A git configuration in the repository rewrites where git connects or what it runs",
+        category=_CAT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="A setting can point git at a configuration file kept in the repository (GIT_CONFIG_GLOBAL in an "
+                  "agent's env). Whoever edits that file then decides where every clone, fetch and push goes (`url.<x>."
+                  "insteadOf`, with the credentials git sends there), who answers git's password prompts (a `!` credential "
+                  "helper) and which programs git runs (core.sshCommand, core.hooksPath, `!` aliases).",
+        remediation="Keep git configuration out of the repository's agent settings; rewrite hosts only in a user's own ~/.gitconfig.",
+        check=_git_config, applies_to=("text", "conf", "ini", "other", "shell"), fixture_path=".claude/gitconfig",
+        must_match=['[url "https://git.code-mirror.example/"]\n\tinsteadOf = https://gitlab.com/\n',
+                    '[url "ssh://git@203.0.113.4:2222/"]\n\tpushInsteadOf = git@github.com:\n',
+                    '[credential "https://git.code-mirror.example"]\n\thelper = "!f() { echo username=t; echo password=$(op read op://dev/forge/token); }; f"\n'],
+        must_not_match=['[url "git@github.com:"]\n\tinsteadOf = https://github.com/\n',
+                        '[user]\n\tname = Dev\n[core]\n\tautocrlf = input\n[credential]\n\thelper = osxkeychain\n',
+                        '[alias]\n\tst = status -sb\n[fetch]\n\tprune = true\n',
+                        Fixture("Rewrite hosts with `insteadOf` = as shown in [the docs].\n", path="notes.txt"),
+                        Fixture('[ -f "$f" ] && cp "$f" out/\ncore=1\nhelper="!x"\n', path="tools/sync.sh")],
+        lowered=['[credential "https://git.example.org"]\n\thelper = "!f() { echo username=ci; echo password=$(cat ~/.ci-pass); }; f"\n',
+                 '[credential "https://github.com"]\n\thelper = "!f() { echo username=x; echo password=$(gh auth token); }; f"\n',
+                 '[core]\n\tsshCommand = ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes\n'],
     ),
     rule(
         id=WIDEN, name="settings-widen-trust",

@@ -195,7 +195,7 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
     if _WRITE is None:
         from ..matching import rx
 
-        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|\bos\.writefile\s*\(|\bioutil\.writefile\s*\(|os\.create\s*\(|file_put_contents\s*\(|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
+        _WRITE = rx(r"(?i)(?:open\s*\([^)]*['\"][wa]b?['\"]|write_text|write_bytes|writefilesync|\bwritefile\s*\(|\bos\.writefile\s*\(|\bioutil\.writefile\s*\(|os\.create\s*\(|file_put_contents\s*\(|createwritestream|file\.write|file\.open\s*\([^)]*['\"]w|set-content|out-file|copy_stream|\.write\s*\()")
     data = text.encode("utf-8", "surrogatepass")
     if not fetch_rx.search(data):
         return []

@@ -223,6 +223,16 @@ _DECODE = rx(
     r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{20,}"
     r"|\bfrombase64string\b[^\n]*?\b(?:iex|invoke-expression|\[scriptblock\]::create)|\b(?:iex|invoke-expression)\b[^\n]*?\bfrombase64string\b)"
 )
+# Text spelled as printf/echo escapes (octal `\\050`, hex `\\x28`) or ANSI-C `$'...'` quoting and handed to
+# eval, `sh -c`, source or a shell's standard input: the command is hidden from a reader and
+# rebuilt at run time. Group 1 is the run of escapes, decoded and graded in its own right.
+_ESC = r"(?:\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{4}))"
+_ESCAPED_RUN = rx(
+    r"(?i)(?:\b(?:eval|source|(?:ba|z|k|da)?sh\s+-c)\s+[\"']?\$\(\s*(?:printf|echo\s+-e|echo\s+\$|print)\s+(?:--\s+)?[\"'$]*(" + _ESC + r"{6,}[^\"'\n)]*)"
+    r"|\b(?:eval|source|(?:ba|z|k|da)?sh\s+-c)\s+\$'(" + _ESC + r"{6,}[^'\n]*)'"
+    r"|\b(?:printf|echo\s+-e)\s+[\"'$]*(" + _ESC + r"{6,}[^\"'\n|]*)[\"']?\s*\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node)\b)"
+)
+_ESC_ONE = rx(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4}))")
 _PEER = rx(r"(?i)(?:peeraddr\s*=>\s*|peerhost\s*=>\s*|connect\s*\(\s*\(?|tcpsocket\.new\s*\(\s*|fsockopen\s*\(\s*|createconnection\s*\([^)]*host\s*:\s*|net\.connect\s*\(\s*\d+\s*,\s*)[\\\"']*([a-z0-9][\w.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)")
 _B64_LITERAL = rx(r"([A-Za-z0-9+/]{16,}={0,2})")
 # Reverse shells.
@@ -264,7 +274,8 @@ _GATE = rx(
     r"(?i)(?:curl|wget|fetch|iwr|irm|invoke-|webclient|http|python|node|bun|ruby|perl|php|deno|npx|bunx|pnpx|dlx|uvx|pipx|npm|"
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
-    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient)"
+    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
+    r"pwsh|powershell)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -591,6 +602,19 @@ class _Grader:
         for m in _DECODE.finditer(self.data):
             self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
             self.decoded_payload(m.start())
+        if b"\\" in self.data:
+            self.escaped_runs()
+
+    def escaped_runs(self) -> None:
+        """printf/echo escapes or $'...' text run by eval, `sh -c` or a shell: decoded, then graded."""
+        for m in _ESCAPED_RUN.finditer(self.data):
+            g = next(i for i in (1, 2, 3) if m.group(i) is not None)
+            self.add(DECODE_EXEC, m.start(), m.end(), "Command spelled as printf escapes, decoded and run", Severity.CRITICAL)
+            if getattr(self, "_depth", 0) >= 2:
+                continue
+            payload = _unescape(m.group(g)[:4000])
+            for f in _grade(payload, self.unattended):
+                self.add(f.kind, m.start(g), m.end(g), f"Decoded payload: {f.message}", f.severity, f.url, f.grade, f.host)
 
     def decoded_payload(self, b0: int) -> None:
         """The base64 literal a decode-and-run line carries is itself a command: grade what it says
@@ -604,7 +628,9 @@ class _Grader:
         if lit is None or getattr(self, "_depth", 0) >= 2:
             return
         try:
-            payload = base64.b64decode(lit.group(1) + b"=" * (-len(lit.group(1)) % 4)).decode("utf-8")
+            raw = base64.b64decode(lit.group(1) + b"=" * (-len(lit.group(1)) % 4))
+            # PowerShell's -EncodedCommand is UTF-16LE: every other byte of ASCII text is a zero.
+            payload = raw.decode("utf-16-le") if len(raw) >= 4 and raw[1::2].count(0) * 2 >= len(raw) // 2 else raw.decode("utf-8")
         except (binascii.Error, ValueError, UnicodeDecodeError):
             return
         for f in _grade(payload, self.unattended):
@@ -893,3 +919,15 @@ def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:
             out.append(CommandFact(f.kind, sev, base + f.start, base + f.end, f.message + (" (printed, not run)" if printed else ""),
                                    f.host, f.url, f.grade))
     return out
+
+
+def _unescape(raw: bytes) -> str:
+    """The text printf or $'...' makes of octal, hex and \\u escapes (other bytes kept as they are)."""
+    out, last = [], 0
+    for m in _ESC_ONE.finditer(raw):
+        out.append(raw[last:m.start()].decode("utf-8", "replace"))
+        o, x, u = m.group(1), m.group(2), m.group(3)
+        out.append(chr(int(o, 8) & 0xFF) if o else chr(int(x, 16)) if x else chr(int(u, 16)))
+        last = m.end()
+    out.append(raw[last:].decode("utf-8", "replace"))
+    return "".join(out)

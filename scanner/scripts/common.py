@@ -63,7 +63,9 @@ CRED_STRONG = rx(
     r"\.bitcoin|\.ethereum|electrum[/\\]wallets|exodus[/\\]|metamask|/etc/shadow|/etc/sudoers|/etc/gshadow|"
     r"\.bash_history|\.zsh_history|\.vault-token|\.terraform\.d[/\\]credentials|\.config[/\\]gh[/\\]hosts\.yml|"
     r"(?:chrome|chromium|brave|edge|firefox|mozilla|safari|opera)[^\n]{0,80}(?:[/\\]history$|places\.sqlite|web data|[/\\]cookies)|"
-    r"\.clawdbot|\.openclaw[/\\]|\.moltbot[/\\]|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts)"
+    r"\.clawdbot|\.openclaw[/\\]|\.moltbot[/\\]|\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.config[/\\]solana|\.purple[/\\]accounts|"
+    # registry logins of podman/skopeo/buildah, cargo, Composer and RubyGems
+    r"containers[/\\]auth\.json|\.cargo[/\\]credentials|composer[/\\]auth\.json|\.gem[/\\]credentials)"
 )
 CRED_WEAK = rx(r"(?i)(?:(?:^|/|\\|~)\.env(?:\.[a-z]+)?$|credentials\.json$|token\.json$|secrets?\.(?:json|ya?ml|toml)$|/etc/passwd)")
 SECRET_ENV = rx(
@@ -149,6 +151,7 @@ _CRED_KEYS = (".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", "np
               "gnupg", "password-store", "keychain", "login", "cookies", "key3", "key4", "wallet", "bitcoin", "ethereum",
               "electrum", "exodus", "metamask", "shadow", "sudoers", "history", "vault", "terraform", "hosts.yml",
               "clawdbot", "openclaw", "moltbot", ".claude", ".codex", "solana", "purple", "places", "web data", ".env", "credentials", "token",
+              "auth.json",
               "secret", "passwd")
 _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", "rc.local",
                "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",

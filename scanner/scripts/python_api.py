@@ -29,6 +29,8 @@ DESERIALIZERS = frozenset({
     "jsonpickle.decode", "yaml.unsafe_load", "yaml.load", "pickle.Unpickler", "shelve.open",
 })
 DESERIALIZERS_IF_REMOTE = frozenset({"torch.load", "joblib.load", "numpy.load", "pandas.read_pickle"})
+# Of those, the loaders that open a URL given as their path (fsspec/urllib under pandas' readers).
+DESERIALIZERS_FETCHING = frozenset({"pandas.read_pickle"})
 DECODERS = frozenset({
     "base64.b64decode", "base64.b32decode", "base64.b16decode", "base64.a85decode", "base64.b85decode",
     "base64.urlsafe_b64decode", "base64.standard_b64decode", "base64.decodebytes", "base64.decodestring",

@@ -344,6 +344,14 @@ class Scope:
             result = (result - all_t) | recv_t | summary.returns | _kept_args(fn, summary, arg_t, kw_t)
             by_kw = {names.index(k): t for names in [_param_names(fn) if fn is not None and kw_t else []]
                      for k, t in kw_t.items() if k in names} if kw_t else {}
+            if node.args and fn is not None and _runs_its_arguments(fn):
+                # sh("gh", "issue", "create", "--body-file", path): a helper that runs its arguments as a command
+                from .python_sinks import _command_text, published
+
+                first = node.args[0]
+                text = _command_text(self, first) if len(node.args) == 1 else \
+                    " ".join(w if w is not None else "X" for w in (const_str(a, self.lookup) for a in node.args[:12]))
+                published(self, node, text, frozenset().union(*arg_t), " through a helper function")
             for i, kinds in summary.param_sinks.items():
                 t_i = arg_t[i] if i < len(arg_t) else by_kw.get(i)
                 if t_i is not None:
@@ -418,6 +426,22 @@ def _param_names(fn) -> list[str]:
     a = fn.args
     names = [p.arg for p in a.posonlyargs + a.args]
     return (names[1:] if names and names[0] in ("self", "cls") else names) + [p.arg for p in a.kwonlyargs]
+
+
+_RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen", "system", "popen", "getoutput", "getstatusoutput", "spawnvp", "execvp"})
+
+
+def _runs_its_arguments(fn) -> bool:
+    """Does function `fn` hand one of its parameters (or *args) to a process call as the command?"""
+    a = fn.args
+    names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | ({a.vararg.arg} if a.vararg else set())
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in _RUNNERS:
+                return True
+    return False
 
 
 def url_of(node, scope):

@@ -69,7 +69,16 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
     elif api.is_shell_call(q):
         _shell_call(scope, node, q, first, first_t, kw_t)
     elif q in api.DESERIALIZERS or q in api.DESERIALIZERS_IF_REMOTE:
-        scope.sink(DESER, node, all_t, q)
+        url = ""
+        if q in api.DESERIALIZERS_FETCHING and first is not None:
+            # pandas.read_pickle("https://..."): the loader downloads its input itself, so what it
+            # unpickles is the network's (a URL literal, a built one, or an env var's default)
+            from .python_urls import url_of
+
+            u = url_of(scope, first)
+            if isinstance(u, str) and u.lower().startswith(("https://", "http://")):
+                url, all_t = u, all_t | {DL}
+        scope.sink(DESER, node, all_t, q, url=url)
         safe_yaml = q == "yaml.load" and any(k.arg == "Loader" and "Safe" in ast.dump(k.value) for k in node.keywords)
         if q in api.DESERIALIZERS and not safe_yaml and not (all_t & {DL, DEC}):
             scope.flow.emit(c.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
@@ -178,9 +187,35 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
             scope.flow.emit(c.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
         if argv0 in ("curl", "wget", "nc", "ncat", "scp") and first_t & {CRED, SECRET, ENVDUMP}:
             scope.flow.emit(c.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
+        else:
+            published(scope, node, text, first_t | kw_t.get("input", frozenset()))
     elif uses_shell and first is not None and not (first_t & {DL, DEC}):
         scope.flow.emit(c.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
                         Severity.MEDIUM, Confidence.MEDIUM, call=q)
+
+
+# A forge's command line that publishes text: an issue, gist, pull request, release note or
+# comment (gh, glab, tea, hub), or any call of its REST API. What it is given is posted to a
+# server, often in public.
+_PUBLISH = None
+
+
+def published(scope, node: ast.Call, text: str | None, t: frozenset[str], via: str = "") -> bool:
+    """Emits when command `text` publishes through a forge's CLI and its arguments or input carry
+    secrets, credential files or the whole environment."""
+    global _PUBLISH
+    if not text or not (t & {CRED, SECRET, ENVDUMP}):
+        return False
+    if _PUBLISH is None:
+        from ..matching import rx
+
+        _PUBLISH = rx(r"^(?:\S*/)?(?:gh|glab|tea|hub)(?:\.exe)?\s+(?:(?:issue|gist|pr|mr|release|discussion|snippet|repo)\s+(?:create|comment|edit|new|upload)\b|api\b)")
+    if _PUBLISH.search(text.strip().encode("utf-8", "surrogatepass")) is None:
+        return False
+    what = "credential data" if CRED in t else "secrets" if SECRET in t else "the whole environment"
+    scope.flow.emit(c.CRED_EXFIL, node, f"{what[0].upper() + what[1:]} published through {' '.join(text.split()[:3])}{via}",
+                    Severity.CRITICAL if CRED in t else Severity.HIGH, Confidence.MEDIUM)
+    return True
 
 
 _SHELL_SIGNALS = ("|", "$(", "`", "<(", ">", "curl", "wget", "nc ", "ncat", "socat", "/dev/tcp", "base64", "xxd", "eval",

@@ -209,7 +209,8 @@ class ShellFlow:
         flags: set[str] = set()
         for ch in n.children:
             if ch.type in ("command_substitution", "string", "concatenation", "simple_expansion", "expansion", "word"):
-                if ch.type == "word" and c.is_credential_path(self.value(ch)):
+                # `for f in ~/.npmrc "$HOME/.pypirc" "$dir"/.env`: a listed path, quoted or joined, is read as one
+                if ch.type in ("word", "string", "concatenation") and c.is_credential_path(self.value(ch)):
                     flags.add("credential")
                 flags |= self.substitution_flags(ch)
         if flags:

@@ -33,7 +33,9 @@ _SQ = r"'(?:[^'\\\n]|\\.)*'"
 _BT = r"`(?:[^`\\]|\\.)*`"
 
 JS = Vocabulary(
-    exec_=rx(r"(?:\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run(?:InThisContext|InNewContext|InContext)\s*\(|\bnew\s+vm\.Script\s*\(|\bsetTimeout\s*\(\s*(?:[\w.]+\s*\+|`|'|\")|\.then\s*\(\s*(?:eval|Function)\s*\))"),
+    exec_=rx(r"(?:\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run(?:InThisContext|InNewContext|InContext)\s*\(|\bnew\s+vm\.Script\s*\(|\bsetTimeout\s*\(\s*(?:[\w.]+\s*\+|`|'|\")|\.then\s*\(\s*(?:eval|Function)\s*\)|"
+           # a module loader given a computed specifier: import(`data:...${body}`), require(tmpPath)
+           r"\bimport\s*\(|\brequire\s*\()"),
     spawn=rx(r"(?:\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|child_process['\"]?\s*\)\s*\.\s*\w+\s*\(|"
              r"\bnew\s+Deno\.Command\s*\(|\bDeno\.run\s*\(|\bBun\.spawn(?:Sync)?\s*\(|\bBun\.\$\s*`)"),
     fetch=rx(r"(?:\bfetch\s*\(|\baxios(?:\.get)?\s*\(|\bhttps?\.get\s*\(|\brequest\s*\(\s*['\"`]https?:|\bgot\s*\(|\bXMLHttpRequest\b|\.download\s*\()"),
@@ -41,7 +43,8 @@ JS = Vocabulary(
     send=rx(r"(?:\bfetch\s*\(|\baxios\.(?:post|put|patch|request)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bnavigator\.sendBeacon\s*\(|\.send\s*\(|\bdns\.(?:resolve|lookup)\w*\s*\(|\bgot\.post\s*\(|\bsuperagent\.post\s*\(|\.sendMail\s*\(|\.uploadFrom\s*\(|\bdgram\.createSocket\s*\(|\.resolve(?:Txt|4|6|Any|Cname)\s*\()"),
     env_dump=rx(r"(?:JSON\.stringify\s*\(\s*(?:process|Bun)\.env\s*\)|Object\.(?:entries|keys|values|assign)\s*\(\s*(?:\{\s*\}\s*,\s*)?(?:process|Bun)\.env\b|\.\.\.(?:process|Bun)\.env\b|for\s*\(\s*\w+\s+\w+\s+in\s+(?:process|Bun)\.env|\bDeno\.env\.toObject\s*\(\s*\))"),
     secret_env=rx(r"(?:process|Bun)\.env(?:\.|\[\s*['\"])(\w+)|\bDeno\.env\.get\s*\(\s*['\"](\w+)"),
-    assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]*)"),
+    # `report.files[name] = readFileSync(p)` fills report (a member or index chain at the start of a line)
+    assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*|\[[^\]\n]{0,80}\])*\s*=(?:[^=>\n]|=>)([^;\n]*)"),
     strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
     direct=(
         (c.REMOTE_EXEC, rx(r"\bimport\s*\(\s*['\"`]https?://|\brequire\s*\(\s*['\"`]https?://"), Severity.HIGH, "Module loaded from a URL at run time"),
@@ -54,7 +57,10 @@ POWERSHELL = Vocabulary(
              # the run verb looked up by a name built at run time: & (Get-Alias $v) $code, &(gcm i*x) $code
              r"[&.]\s*\(\s*(?:get-alias|gal|get-command|gcm|get-item\s+(?:-path\s+)?alias:|gi\s+alias:)\b[^)\n]{0,80}\)|"
              r"[&.]\s*\(\s*\$executioncontext\.invokecommand\.get\w*\s*\([^)\n]{0,80}\)\s*\)|"
-             r"\$executioncontext\.invokecommand\.(?:invokescript|newscriptblock)\s*\(|\.invokescript\s*\()"),
+             r"\$executioncontext\.invokecommand\.(?:invokescript|newscriptblock)\s*\(|\.invokescript\s*\(|"
+             # .NET code loaded from bytes or a path: [Reflection.Assembly]::Load($bytes), [AppDomain]::CurrentDomain.Load(...)
+             r"\[(?:system\.)?reflection\.assembly\]::(?:unsafe)?load(?:file|from|withpartialname)?\s*\(|\bcurrentdomain\.load\s*\(|"
+             r"\badd-type\s+(?:-literalpath|-path)\s)"),
     spawn=rx(r"(?i)(?:\bstart-process\b|\bcmd(?:\.exe)?\s+/c\b|\bpowershell(?:\.exe)?\s+-|\bpwsh\s+-)"),
     fetch=rx(r"(?i)(?:\binvoke-webrequest\b|\biwr\b|\binvoke-restmethod\b|\birm\b|\.downloadstring\s*\(|\.downloadfile\s*\(|\.downloaddata\s*\(|\bstart-bitstransfer\b|net\.webclient|\bcurl(?:\.exe)?\s+http|\bwget\s+http)"),
     decode=rx(r"(?i)(?:frombase64string\s*\(|\[convert\]::frombase64|-enc(?:odedcommand)?\s+[a-z0-9+/=]{16,}|\[system\.text\.encoding\]::\w+\.getstring|io\.compression\.(?:gzip|deflate)stream)"),
@@ -80,7 +86,8 @@ RUBY = Vocabulary(
     send=rx(r"(?:Net::HTTP\.post|Net::HTTP::Post|post_form|HTTParty\.post|Faraday\.post|RestClient\.post|TCPSocket\.new|UDPSocket|\.puts\s*\(|Net::SMTP|Net::FTP|Resolv(?:::DNS)?\.|\.sendmail\s*\()"),
     env_dump=rx(r"(?:ENV\.to_h|ENV\.to_a|ENV\.each|ENV\.inspect|ENV\.map|ENV\.select)"),
     secret_env=rx(r"ENV\[\s*['\"](\w+)['\"]\s*\]|ENV\.fetch\(\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)\s*(?:\+|<<|\|\|)?=\s*([^\n;]*)"),  # `out += `...``, `out <<= x`
+    # `out += `...``, `out <<= x`, `report[:files] = ...` (fills report)
+    assign=rx(r"(?m)^\s*@?([a-z_][\w]*)(?:\[[^\]\n]{0,80}\])*\s*(?:\+|<<|\|\|)?=(?:[^=~>\n])([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -101,13 +108,14 @@ PHP = Vocabulary(
     spawn=rx(r"(?i)(?:\bsystem\s*\(|\bexec\s*\(|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|\bpopen\s*\(|`[^`\n]{1,400}`)"),
     fetch=rx(r"(?i)(?:file_get_contents\s*\(\s*['\"]https?://|curl_exec\s*\(|fopen\s*\(\s*['\"]https?://)"),
     decode=rx(r"(?i)(?:base64_decode\s*\(|gzinflate\s*\(|gzuncompress\s*\(|str_rot13\s*\(|hex2bin\s*\(|convert_uudecode\s*\()"),
-    send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\(|stream_context_create\s*\()"),
+    send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\(|stream_context_create\s*\(|\bgethostbyname[l]?\s*\(|\bcheckdnsrr\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
     direct=(
         (c.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
     ),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
-    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*[.+]?=\s*([^\n;]*)"),  # `$report .= ...` adds to what $report carries
+    # `$report .= ...` adds to what $report carries; `$payload['files'][$k] = ...` fills $payload
+    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)(?:\[[^\]\n]{0,80}\])*\s*[.+]?=(?:[^=>\n])([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 
@@ -120,7 +128,7 @@ GO = Vocabulary(
     send=rx(r"(?:\bhttp\.Post(?:Form)?\s*\(|\b\w*[cC]lient\.Post(?:Form)?\s*\(|\bhttp\.NewRequest(?:WithContext)?\s*\((?:\s*\w+\s*,)?\s*(?:\"(?:POST|PUT|PATCH)\"|http\.Method(?:Post|Put|Patch))|\bnet\.Dial(?:Timeout|UDP|TCP)?\s*\(|\bsmtp\.SendMail\s*\(|\bnet\.Lookup(?:Host|IP|TXT|CNAME|Addr)\s*\(|\bwebsocket\.Dial\w*\s*\()"),
     env_dump=rx(r"(?:\bos\.Environ\s*\(\s*\)|\bsyscall\.Environ\s*\(\s*\))"),
     secret_env=rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*\"(\w+)\""),
-    assign=rx(r"(?m)^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[\w.\[\]*]+\s*)?:?=\s*([^\n;]*)"),
+    assign=rx(r"(?m)^\s*(?:(?:var|const)\s+)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[\w.\[\]*]+\s*)?:?=\s*([^\n;]*)"),
     strings=rx(f"{_DQ}|{_BT}"),
     direct=(
         (c.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
@@ -134,7 +142,9 @@ RUST = Vocabulary(
     fetch=rx(r"(?:\breqwest::(?:blocking::)?get\s*\(|\bureq::get\s*\(|\bsurf::get\s*\(|\battohttpc::get\s*\()"),
     decode=rx(r"(?:\bbase64::decode\w*\s*\(|\b(?:STANDARD|URL_SAFE|STANDARD_NO_PAD|URL_SAFE_NO_PAD|BASE64_\w+)\.decode\s*\(|\bhex::decode\s*\(|\b(?:Gz|Zlib|Deflate)Decoder::new\s*\()"),
     # HTTP request builders (a header, a body, a query) and the one-call senders; socket writes come from the names bound to a connection
-    send=rx(r"(?:\bureq::(?:post|put|patch)\s*\(|\breqwest::(?:blocking::)?Client::new\s*\(\s*\)\s*\.\s*(?:post|put|patch)\s*\(|\.(?:header|query|form|json|body|basic_auth|bearer_auth|set)\s*\(|\bUdpSocket::bind\s*\((?s:.{0,300})\.send_to\s*\(|\blookup_host\s*\()"),
+    send=rx(r"(?:\bureq::(?:post|put|patch)\s*\(|\breqwest::(?:blocking::)?Client::new\s*\(\s*\)\s*\.\s*(?:post|put|patch)\s*\(|\.(?:header|query|form|json|body|basic_auth|bearer_auth|set)\s*\(|\bUdpSocket::bind\s*\((?s:.{0,300})\.send_to\s*\(|\blookup_host\s*\(|"
+         # name lookups: what a hostname carries reaches the resolver and the zone's server
+         r"\.to_socket_addrs\s*\(|\.(?:lookup_ip|ipv4_lookup|ipv6_lookup|txt_lookup)\s*\(|\bdns_lookup::\w+\s*\()"),
     env_dump=rx(r"(?:\benv::vars(?:_os)?\s*\(\s*\))"),
     secret_env=rx(r"\benv::var(?:_os)?\s*\(\s*\"(\w+)\""),
     assign=rx(r"(?m)^\s*(?:let\s+(?:mut\s+)?)?([A-Za-z_]\w*)\s*(?::\s*[^=\n]{1,80})?(?:\+)?=\s*([^=\n;][^\n;]*)"),

@@ -9,6 +9,7 @@ author split on purpose.
 """
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..models import Confidence, Severity
@@ -49,6 +50,9 @@ class TokenFlow:
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
         self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
+        self.path_fns: set[bytes] | None = None  # the script's own path-building functions (joins_path)
+        self.path_fn_rx = None
+        self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -151,8 +155,8 @@ class TokenFlow:
             out.add(CRED)
         elif self.env_walk and _FILE_READ.search(chunk):
             out.add(CRED)  # a file read in a script that walks folders picking .env files by name
-        elif len(pieces) >= 2 and _PATH_JOIN.search(chunk) and c.is_credential_path("/".join(pieces)):
-            out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa")
+        elif len(pieces) >= 2 and (_PATH_JOIN.search(chunk) or self.joins_path(chunk)) and c.is_credential_path("/".join(pieces)):
+            out.add(CRED)  # File.join(Dir.home, ".aws", "credentials"), filepath.Join(home, ".ssh", "id_rsa"), home(".kube", "config")
         if self.url_vars and DL not in out:
             for m in _URL_READ.finditer(chunk):
                 if m.group(1).decode("utf-8", "replace") in self.url_vars:
@@ -176,7 +180,10 @@ class TokenFlow:
             m = self.v.assign.search(self.data, pos)
             if m is None:
                 return
-            yield m, m.group(2)[:ASSIGNED_CHARS]
+            value = m.group(2)[:ASSIGNED_CHARS]
+            if _unfinished(value):
+                value = _whole_value(self.data, m.start(2))
+            yield m, value
             pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
 
     def run(self) -> list[c.Fact]:
@@ -188,6 +195,8 @@ class TokenFlow:
         for _ in range(2):  # second pass: names assigned from tainted names
             for m, value in self.assignments():
                 name = m.group(1).decode("utf-8", "replace")
+                if name in _SHARED_ROOTS and m.end(1) < len(self.data) and self.data[m.end(1)] in b".[":
+                    continue  # process.env.X = ..., module.exports = ...: a runtime object, not a value the script builds
                 if _FILE_READ.search(value):
                     self.read_values[name] = value
                 found = self.labels(value)
@@ -227,6 +236,55 @@ class TokenFlow:
                 self.emit(kind, m.start(), m.end(), msg, sev)
         self.text_shapes()
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
+
+    def named_url(self, win: bytes) -> str:
+        """The URL literal a name in `win` was assigned (`client.Post(eventsURL, ...)` with
+        `const eventsURL = "https://..."`), for grading where a send goes."""
+        if self.url_names is None:
+            self.url_names = {}
+            if b"://" in self.data:
+                for m, value in self.assignments():
+                    if b"://" in value[:300] and (u := _first_url(value[:300])):
+                        self.url_names.setdefault(m.group(1).decode("utf-8", "replace").lstrip("$"), u)
+        for m in _NAME.finditer(win[:200]):
+            u = self.url_names.get(m.group(0).decode("utf-8", "replace").lstrip("$"))
+            if u:
+                return u
+        return ""
+
+    def sending_functions(self, sinks):
+        """The script's own functions whose body sends (`fn resolve(payload: &[u8])` looking names up,
+        `function upload($data)` posting): a call to one is a send of its arguments."""
+        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+        if pattern is None:
+            return None
+        at = sorted(m.start() for m in sinks)
+        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        names = set()
+        for i, m in enumerate(defs):
+            end = min(defs[i + 1].start() if i + 1 < len(defs) else len(self.data), m.end() + 1500)
+            k = bisect.bisect_left(at, m.end())
+            name = (m.group(1) or m.group(m.lastindex or 1) or b"").decode("utf-8", "replace")
+            if name and k < len(at) and at[k] < end and name not in ("main", "init", "__init__"):
+                names.add(name.replace("$", "\\$"))
+        if not names:
+            return None
+        return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
+
+    def joins_path(self, chunk: bytes) -> bool:
+        """Does `chunk` call one of the script's own functions that build a path (a `home(parts...)`
+        wrapping filepath.Join(UserHomeDir(), ...))? Those take path pieces as a join does."""
+        if self.path_fns is None:
+            self.path_fns = set()
+            pattern = _FUNC_DEF.get(self.language)
+            if pattern is not None:
+                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+                for i, m in enumerate(defs):
+                    end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+                    if _PATH_JOIN.search(self.data[m.end():min(end, m.end() + 600)]):
+                        self.path_fns.add(m.group(1))
+            self.path_fn_rx = rx(r"\b(?:" + "|".join(sorted(n.decode("ascii", "replace") for n in self.path_fns)) + r")\s*\(") if self.path_fns else None
+        return self.path_fn_rx is not None and self.path_fn_rx.search(chunk) is not None
 
     def function_results(self) -> None:
         """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
@@ -435,6 +493,13 @@ class TokenFlow:
             if DL in self.labels(m.group(1)):
                 name = m.group(2).decode("utf-8", "replace")
                 self.tainted[name] = self.tainted.get(name, set()) | {DL}
+        # Destination first: Go's io.Copy(f, resp.Body), f.ReadFrom(resp.Body), Node's body.pipe(out) reversed.
+        for n, m in enumerate(_COPY_INTO.finditer(self.data)):
+            if n >= 100:
+                break
+            name = (m.group(1) or m.group(3) or b"").decode("utf-8", "replace")
+            if name and DL in self.labels(m.group(2) or m.group(4) or b""):
+                self.tainted[name] = self.tainted.get(name, set()) | {DL}
 
     def ps_saved_then_run(self) -> None:
         """PowerShell: a download saved to a path held in a variable (`-OutFile $p`, `.DownloadFile($u, $f)`,
@@ -577,6 +642,8 @@ class TokenFlow:
         matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
         if self.language in ("go", "rust") and (sockets := self.socket_writes()) is not None:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
+        if matches and (helpers := self.sending_functions(matches)) is not None:
+            matches += list(helpers.finditer(self.data))[:MAX_MATCHES]
         for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
                 break
@@ -587,8 +654,11 @@ class TokenFlow:
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
             if b"|" in before[-60:] and self.language == "powershell":
                 found |= self.labels(before)  # `Get-Content ~\.ssh\id_rsa | Invoke-RestMethod -Method Post`: piped in
-            url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()])
             token = m.group(0).decode("utf-8", "replace").strip().rstrip("( ")
+            if token.startswith("."):
+                # a method sink reads its receiver: format!("{chunk}.{zone}:53").to_socket_addrs()
+                found |= self.labels(before[-200:]) & {CRED, SECRET, ENVDUMP}
+            url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
             if found & {CRED, SECRET} and not _auth_header_only(win):
                 names = self.secret_names(win)
                 if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
@@ -693,6 +763,40 @@ def _ps_statement(win: bytes) -> bytes:
     return win
 
 
+def _unfinished(value: bytes) -> bool:
+    """Does an assigned value read to the first `;` or line end stop short: inside a string
+    ("data:text/javascript;base64," + ...) or an open bracket (a literal spread over lines)?"""
+    return (value.count(b'"') % 2 == 1 or value.count(b"'") % 2 == 1 or value.count(b"`") % 2 == 1
+            or value.count(b"[") + value.count(b"{") + value.count(b"(") > value.count(b"]") + value.count(b"}") + value.count(b")"))
+
+
+def _whole_value(data: bytes, start: int) -> bytes:
+    """The value from `start` to the `;` or line end that closes it outside strings and brackets,
+    at most ASSIGNED_CHARS bytes (one bounded pass)."""
+    end = min(len(data), start + ASSIGNED_CHARS)
+    depth, quote, i = 0, 0, start
+    while i < end:
+        ch = data[i]
+        if quote:
+            if ch == 0x5C:  # backslash: the next byte is escaped
+                i += 2
+                continue
+            if ch == quote or (ch == 0x0A and quote != 0x60):
+                quote = 0
+        elif ch in b"\"'`":
+            quote = ch
+        elif ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+            if depth < 0:
+                return data[start:i]
+        elif (ch == 0x3B or ch == 0x0A) and depth <= 0:
+            return data[start:i]
+        i += 1
+    return data[start:end]
+
+
 def _first_name_arg(after: bytes) -> bytes:
     """`b)` or ` body, {...})` after a call's `(` -> b"b" / b"body"; b"" when the first argument is not a bare name."""
     a = after.lstrip()
@@ -705,6 +809,9 @@ def _first_name_arg(after: bytes) -> bytes:
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
 _SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+_SHARED_ROOTS = frozenset({"process", "window", "document", "module", "exports", "global", "globalThis", "console", "self",
+                           "ENV", "_ENV", "_SERVER", "GLOBALS", "_SESSION", "_COOKIE", "os", "sys"})
+_COPY_INTO = rx(r"\bio\.Copy(?:N|Buffer)?\s*\(\s*([A-Za-z_]\w*)\s*,([^\n]{1,300})|\b([A-Za-z_]\w*)\.ReadFrom\s*\(([^\n]{1,300})")
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")
@@ -737,6 +844,9 @@ _FUNC_DEF = {
     "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
     "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
 }
+# JavaScript's named functions, for sending_functions only (its taint has its own, finer, flow)
+_JS_DEF = rx(r"(?m)^[ \t]*(?:export[ \t]+)?(?:(?:async[ \t]+)?function\*?[ \t]+([A-Za-z_$][\w$]*)[ \t]*\(|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>))")
+_SENDER_DEF = {"javascript": _JS_DEF, "typescript": _JS_DEF}
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _BLOCK_BINDING = {
     "ruby": rx(r"(?m)^[ \t]*(?:[\w@.]+\s*=\s*)?(\S[^\n]{0,400}?)\s*(?:\bdo|\{)\s*\|([^|\n]{1,80})\|"),

@@ -87,10 +87,40 @@ BUDGETS: dict[str, int] = {"send": 4 << 20, "remote_run": 4 << 20, "override": 8
 def _entry(term: str, spaced: bool) -> str:
     term = str(term)
     # A word in a spaced language starts a word: "post" is not the end of "compost". CJK and
-    # the other scripts RE2's ASCII \b cannot see are matched where they stand.
-    if spaced and term[:1].isascii() and term[:1].isalnum():
+    # the other scripts RE2's ASCII \b cannot see are matched where they stand. So does a
+    # leading group of words ("(?:da|otorga) ..." is not "data ..."): without the boundary
+    # every "a " or "da" inside a word opened the entry's gap, the costliest part of its pass.
+    if spaced and (term[:1].isascii() and term[:1].isalnum() or _starts_with_words(term)):
         return r"\b" + term
     return term
+
+
+def _starts_with_words(term: str) -> bool:
+    """The term opens with a non-optional group whose alternatives all start with an ASCII letter
+    or digit: `(?:set|lower) ...`, not `(?:the )?...` or `(?:^|\s)...`."""
+    if not term.startswith("(?:"):
+        return False
+    depth, i, start, alternatives = 0, 0, 3, []
+    while i < len(term):
+        c = term[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            return False  # a class among the alternatives: not plain words
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                alternatives.append(term[start:i])
+                return term[i + 1:i + 2] not in ("?", "*", "{") and all(
+                    a[:1].isascii() and a[:1].isalnum() for a in alternatives)
+        elif c == "|" and depth == 1:
+            alternatives.append(term[start:i])
+            start = i + 1
+        i += 1
+    return False
 
 
 def _files() -> list[tuple[str, str]]:

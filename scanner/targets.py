@@ -524,14 +524,13 @@ def agent_run_targets(ts: TargetSet, starts: list[str], files: list[str], known:
     ./cmd/y`, `npm run build` -> package.json -> its file; scanner/runs.py agent_runs), not agent
     files already: scanned as they are (a script stays a script) with `run-by` the agent file.
     A package.json among `starts` runs its install hooks (`npm install`)."""
-    from .textio import Decoded, is_within, read_file
+    from .textio import Decoded, read_file
 
     if not starts:
         return []
 
     def read(path: str) -> str | None:
-        if not is_within(ts.root, os.path.join(ts.root, path)):
-            return None
+        # read_file refuses a path that leaves the repository through a link on its way.
         loaded = read_file(ts.root, path, limits.max_file_bytes)
         return loaded.text if isinstance(loaded, Decoded) else None
 
@@ -565,14 +564,13 @@ def imported_targets(root: str, importers: list[str], limits: Limits, known: set
     """Files that the agent files `importers` import with `@path` (up to five hops), inside the
     repository and not among `known` (targets already): each becomes an instruction target that
     remembers its chain of importers."""
-    from .textio import Decoded, is_within, read_file
+    from .textio import Decoded, read_file
 
     if not importers:
         return []
 
     def read(path: str) -> str | None:
-        if not is_within(root, os.path.join(root, path)):  # a folder link on the way out
-            return None
+        # read_file refuses a path that leaves the repository through a folder link on its way.
         loaded = read_file(root, path, limits.max_file_bytes)
         return loaded.text if isinstance(loaded, Decoded) else None
 

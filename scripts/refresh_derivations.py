@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Rewrite what is derived from the rule patterns ahead of time and saved with the package (see
 scanner/matching/saved.py): the word prefilter's conditions (scanner/data/prefilter_conditions.json) and
-the gates' relaxed patterns (scanner/data/relaxed_patterns.json). Run it after changing a rule
+the gates' relaxed patterns (scanner/data/relaxed_patterns.json), and it drops the memory budgets
+of patterns that are gone (scanner/data/pattern_budgets.json). Run it after changing a rule
 pattern, prefilter.py or relax.py; the test suite says when it is due.
 
   python scripts/refresh_derivations.py
@@ -20,7 +21,7 @@ os.environ["INSTRUCTION_GUARD_VERIFY_FIXTURES"] = "always"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from scanner import matching  # noqa: E402
-from scanner.matching import prefilter, relax  # noqa: E402
+from scanner.matching import budgets, prefilter, relax  # noqa: E402
 from scanner.engines import native  # noqa: E402,F401  (compiles the patterns a scan indexes)
 from scanner.matching import gates  # noqa: E402
 from scanner.rules import RULE_MODULES, catalog  # noqa: E402
@@ -49,6 +50,10 @@ def main() -> int:
     print(f"{prefilter.SAVED_PATH}: {count} patterns")
     count = relax.save_relaxed(family_patterns())
     print(f"{relax.SAVED_PATH}: {count} relaxed forms")
+    # Measured budgets (scripts/measure_budgets.py) of patterns that no longer exist are dropped;
+    # a changed pattern gets the default until it is measured again.
+    dropped = budgets.prune({r.pattern for r in list(matching._REGISTRY)})
+    print(f"{budgets.PATH}: {dropped} stale budgets dropped")
     return 0
 
 

@@ -73,24 +73,43 @@ class Lexicon:
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
 
 
-# What RE2 may keep for a concept's pattern (its program and automaton states, in every process),
-# where less than matching.rx's 64 MB costs no time. A budget changes no match, only memory and
-# speed: a pass that fills it drops its states and builds them again. Over the prose of the
-# benign corpus in one process, at 64 MB the first four grew to 3.6, 7.1, 1.7 and 4.6 MB; at 4 MB
-# to 1.0-1.6 MB in the same time. The other big ones (7.5, 5.1, 9.3 and 4.8 MB at 64) were 20-100%
-# slower at 8 MB and keep 16 MB (a few hundredths of a second slower; summed PSS of a 2-process
-# scan 228 -> 224 MB).
-BUDGETS: dict[str, int] = {"send": 4 << 20, "remote_run": 4 << 20, "override": 8 << 20, "authority:en": 16 << 20,
-                           "hide": 16 << 20, "disable": 16 << 20, "authority:other": 16 << 20, "gate:0": 16 << 20}
-
-
 def _entry(term: str, spaced: bool) -> str:
     term = str(term)
     # A word in a spaced language starts a word: "post" is not the end of "compost". CJK and
-    # the other scripts RE2's ASCII \b cannot see are matched where they stand.
-    if spaced and term[:1].isascii() and term[:1].isalnum():
+    # the other scripts RE2's ASCII \b cannot see are matched where they stand. So does a
+    # leading group of words ("(?:da|otorga) ..." is not "data ..."): without the boundary
+    # every "a " or "da" inside a word opened the entry's gap, the costliest part of its pass.
+    if spaced and (term[:1].isascii() and term[:1].isalnum() or _starts_with_words(term)):
         return r"\b" + term
     return term
+
+
+def _starts_with_words(term: str) -> bool:
+    """The term opens with a non-optional group whose alternatives all start with an ASCII letter
+    or digit: `(?:set|lower) ...`, not `(?:the )?...` or `(?:^|\s)...`."""
+    if not term.startswith("(?:"):
+        return False
+    depth, i, start, alternatives = 0, 0, 3, []
+    while i < len(term):
+        c = term[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            return False  # a class among the alternatives: not plain words
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                alternatives.append(term[start:i])
+                return term[i + 1:i + 2] not in ("?", "*", "{") and all(
+                    a[:1].isascii() and a[:1].isalnum() for a in alternatives)
+        elif c == "|" and depth == 1:
+            alternatives.append(term[start:i])
+            start = i + 1
+        i += 1
+    return False
 
 
 def _files() -> list[tuple[str, str]]:
@@ -128,16 +147,15 @@ def lexicon() -> Lexicon:
         if concept in SPLIT:
             english = set(english_entries.get(concept, ()))
             parts = [[e for e in items if e in english], [e for e in items if e not in english]]
-            patterns[concept] = _Split(pattern, [rx("(?i)(?:" + "|".join(f"(?:{e})" for e in part) + ")", BUDGETS.get(f"{concept}:{name}"))
+            patterns[concept] = _Split(pattern, [rx("(?i)(?:" + "|".join(f"(?:{e})" for e in part) + ")")
                                                  for name, part in zip(("en", "other"), parts) if part])
         else:
-            patterns[concept] = rx(pattern, BUDGETS.get(concept))
+            patterns[concept] = rx(pattern)
         set_patterns.append(pattern)
         set_concepts.append(concept)
     post = entries["negation_post"]
     post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
-    gates = tuple((rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")",
-                      BUDGETS.get(f"gate:{i}")), group)
+    gates = tuple((rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")"), group)
                   for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
     return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures))
 

@@ -11,8 +11,10 @@ from typing import Iterable, Iterator
 
 import re2
 
+from . import budgets
+
 _OPTIONS = re2.Options()
-_OPTIONS.max_mem = 64 << 20
+_OPTIONS.max_mem = budgets.DEFAULT
 
 _REGISTRY: "weakref.WeakSet[Regex]" = weakref.WeakSet()  # every live pattern, for prefilter.build_prefilter
 
@@ -31,7 +33,9 @@ class Regex:
         # document (it registers itself); None: no set gate.
         self.gate = None
         try:
-            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS if max_mem is None else _options(max_mem))
+            if max_mem is None:
+                max_mem = budgets.budget_for(pattern)
+            self._re = re2.compile(pattern.encode("utf-8"), _OPTIONS if max_mem == budgets.DEFAULT else _options(max_mem))
         except re2.error as exc:  # a rule author's mistake: fail loudly at load time
             raise ValueError(f"pattern does not compile under RE2: {pattern!r}: {exc}") from exc
         _REGISTRY.add(self)
@@ -56,8 +60,9 @@ class Regex:
 
 def rx(pattern: str, max_mem: int | None = None) -> Regex:
     """A pattern; max_mem bounds what RE2 keeps for it (program and automaton states, in this
-    process), 64 MB unless told. A smaller budget changes no match, only memory and speed: a
-    pass that fills it drops the states built so far and builds them again as it goes."""
+    process): the measured budget of budgets.py unless told. A smaller budget changes no match,
+    only memory and speed: a pass that fills it drops the states built so far and builds them
+    again as it goes."""
     return Regex(pattern, max_mem)
 
 

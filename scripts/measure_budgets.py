@@ -1,0 +1,146 @@
+"""Measure, for each rule pattern, the smallest RE2 memory budget that costs no time; save them.
+
+    python scripts/measure_budgets.py [CORPUS_DIR] [--slack 1.15] [--dry-run]
+
+Why: RE2 builds each pattern's automaton states as texts need them and keeps them, up to the
+pattern's budget (max_mem), in every scanning process. Over a corpus of thousands of different
+files a pattern keeps far more states than any one file needs, so a large budget mostly buys
+memory that is never used again, while a budget below what one file needs makes RE2 rebuild
+states over and over (or fall back to a slower matcher). Where that line lies depends on the
+pattern and on the texts it really meets, so it is measured, not guessed:
+
+1. one single-process scan of the corpus records every pass each pattern makes (the bytes, the
+   span, search or finditer), as the rules make them (gates and prefilter included);
+2. each pattern that kept more than MIN_KEPT_MB is compiled afresh at each candidate budget and
+   replays its own passes; the smallest budget whose CPU time stays within `slack` times the
+   time at the default budget (plus a small absolute allowance for timer noise) is kept;
+3. the budgets are saved to scanner/data/pattern_budgets.json, keyed by the pattern's text, and
+   matching.rx applies them. A budget never changes a match (RE2 returns the same results
+   whatever its memory), so a stale or missing entry only costs memory or time:
+   tests/test_matching_budgets.py checks that, and that every entry still names a pattern.
+Figures: docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import re2  # noqa: E402
+
+from scanner import matching  # noqa: E402
+from scanner.matching import budgets  # noqa: E402
+
+CANDIDATES_MB = (32, 16, 8, 4, 2, 1)
+MIN_KEPT_MB = 1.0  # patterns that keep less are left at the default
+NOISE_SECONDS = 0.01
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+
+_libc = ctypes.CDLL("libc.so.6")
+_libc.mallinfo2.restype = _MallInfo2
+
+
+def malloc_in_use() -> int:
+    info = _libc.mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+def record(corpus: str) -> dict[str, list[tuple[bytes, int, int | None, str]]]:
+    """Every pass each registered pattern makes over one scan of the corpus (one process)."""
+    from scanner.config import Config
+    from scanner.pipeline import scan_tree
+
+    passes: dict[str, list] = defaultdict(list)
+    kept: dict[int, bytes] = {}  # id -> bytes, kept alive so that ids stay unique
+    search, finditer = matching.Regex.search, matching.Regex.finditer
+
+    def keep(data: bytes) -> bytes:
+        return kept.setdefault(id(data), data)
+
+    def recording_search(self, data, pos=0, endpos=None):
+        passes[self.pattern].append((keep(data), pos, endpos, "search"))
+        return search(self, data, pos, endpos)
+
+    def recording_finditer(self, data, pos=0, endpos=None):
+        passes[self.pattern].append((keep(data), pos, endpos, "finditer"))
+        return finditer(self, data, pos, endpos)
+
+    matching.Regex.search, matching.Regex.finditer = recording_search, recording_finditer
+    try:
+        scan_tree(corpus, [], Config(jobs=1))
+    finally:
+        matching.Regex.search, matching.Regex.finditer = search, finditer
+    return passes
+
+
+def replay(pattern: str, calls, max_mem: int, give_up: float) -> tuple[float, float]:
+    """(CPU seconds, MB kept) of a fresh compile at max_mem replaying calls; stops past give_up."""
+    options = re2.Options()
+    options.max_mem = max_mem
+    gc.collect()
+    before = malloc_in_use()
+    compiled = re2.compile(pattern.encode("utf-8"), options)
+    started = time.process_time()
+    for data, pos, endpos, kind in calls:
+        end = len(data) if endpos is None else endpos
+        if kind == "search":
+            compiled.search(data, pos, end)
+        else:
+            for _ in compiled.finditer(data, pos, end):
+                pass
+        if time.process_time() - started > give_up:
+            break
+    seconds = time.process_time() - started
+    kept = (malloc_in_use() - before) / (1 << 20)
+    del compiled
+    return seconds, kept
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus", nargs="?", default="/work/shared/corpus/benign")
+    ap.add_argument("--slack", type=float, default=1.15)
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args()
+    passes = record(args.corpus)
+    chosen: dict[str, int] = {}
+    saved_total = 0.0
+    for pattern, calls in sorted(passes.items(), key=lambda kv: -len(kv[1])):
+        base_seconds, base_kept = replay(pattern, calls, budgets.DEFAULT, float("inf"))
+        if base_kept < MIN_KEPT_MB:
+            continue
+        allowed = base_seconds * args.slack + NOISE_SECONDS
+        best = (budgets.DEFAULT, base_seconds, base_kept)
+        for mb in CANDIDATES_MB:
+            seconds, kept = replay(pattern, calls, mb << 20, allowed * 1.5)
+            if seconds > allowed:
+                break  # smaller budgets only rebuild more
+            best = (mb << 20, seconds, kept)
+        budget, seconds, kept = best
+        saved_total += base_kept - kept
+        print(f"{budget >> 20:3d} MB  {base_seconds:.3f}->{seconds:.3f} s  {base_kept:5.1f}->{kept:5.1f} MB kept  "
+              f"{len(calls):5d} passes  {pattern[:70]!r}")
+        if budget != budgets.DEFAULT:
+            chosen[pattern] = budget
+    print(f"{len(chosen)} budgets; {saved_total:.1f} MB fewer kept in one process over this corpus")
+    if not args.dry_run:
+        budgets.save(chosen)
+        print(f"wrote {budgets.PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

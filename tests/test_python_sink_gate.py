@@ -10,6 +10,7 @@ import pytest
 
 from scanner.document import Document
 from scanner.scripts import common as c
+from scanner.scripts import fact_kinds as K
 from scanner.scripts import python_flow as pf
 
 B64 = "import base64\n"
@@ -43,12 +44,12 @@ SCRIPTS = {
 }
 # Scripts whose sink only the scope passes find, and the fact each must give.
 EXPECTED = {
-    "import-alias": c.DECODE_EXEC, "module-alias": c.DECODE_EXEC, "attribute-alias": c.DECODE_EXEC,
-    "constructor-alias": c.CRED_EXFIL, "getattr-folded": c.DECODE_EXEC, "builtins-subscript": c.DECODE_EXEC, "vars-subscript": c.DECODE_EXEC,
-    "dunder-builtins": c.DECODE_EXEC, "import-module": c.DECODE_EXEC, "sending-method": c.CRED_EXFIL,
-    "os-exec-prefix": c.DECODE_EXEC, "network-prefix": c.CRED_EXFIL, "urlopen-prefix": c.CRED_EXFIL,
-    "argv-ldap": c.INPUT_TO_SINK, "argv-find-built": c.INPUT_TO_SINK, "input-template": c.INPUT_TO_SINK, "tool-return": c.SENSITIVE_READ,
-    "sql-param": c.INPUT_TO_SINK, "sql-raw": c.INPUT_TO_SINK, "capture": c.SURVEILLANCE, "setuid": c.PRIVILEGE, "reverse-shell": c.REVERSE_SHELL,
+    "import-alias": K.DECODE_EXEC, "module-alias": K.DECODE_EXEC, "attribute-alias": K.DECODE_EXEC,
+    "constructor-alias": K.CRED_EXFIL, "getattr-folded": K.DECODE_EXEC, "builtins-subscript": K.DECODE_EXEC, "vars-subscript": K.DECODE_EXEC,
+    "dunder-builtins": K.DECODE_EXEC, "import-module": K.DECODE_EXEC, "sending-method": K.CRED_EXFIL,
+    "os-exec-prefix": K.DECODE_EXEC, "network-prefix": K.CRED_EXFIL, "urlopen-prefix": K.CRED_EXFIL,
+    "argv-ldap": K.INPUT_TO_SINK, "argv-find-built": K.INPUT_TO_SINK, "input-template": K.INPUT_TO_SINK, "tool-return": K.SENSITIVE_READ,
+    "sql-param": K.INPUT_TO_SINK, "sql-raw": K.INPUT_TO_SINK, "capture": K.SURVEILLANCE, "setuid": K.PRIVILEGE, "reverse-shell": K.REVERSE_SHELL,
 }
 
 
@@ -109,14 +110,14 @@ def _constant_shapes_one_string_at_a_time(flow) -> None:
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
-            seen.add((c.SENSITIVE_READ, low))
-            flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if pathlike and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:
+            seen.add((K.SENSITIVE_READ, low))
+            flow.emit(K.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
             recon.setdefault(low, node)
     if len(recon) >= 2:
         first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
-        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+        flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
@@ -141,4 +142,4 @@ def test_constant_shapes_reads_only_gated_strings_with_the_same_facts(text, monk
     monkeypatch.setattr(ps, "constant_shapes", _constant_shapes_one_string_at_a_time)
     assert gated == _facts(text)
     if text is CONSTANTS:
-        assert {c.PERSISTENCE, c.SENSITIVE_READ, c.CLOUD_METADATA, c.DEFENSE_EVASION} <= {f[0] for f in gated}
+        assert {K.PERSISTENCE, K.SENSITIVE_READ, K.CLOUD_METADATA, K.DEFENSE_EVASION} <= {f[0] for f in gated}

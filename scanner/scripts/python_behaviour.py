@@ -26,8 +26,7 @@ from .python_flow import node_span, parse_tree, release_tree
 from .python_gc import gc_paused
 from .python_walk import FIELDS, NODE_TYPES, fields_of, walk
 from .python_behaviour_kinds import (  # noqa: F401  (re-exported: the tables' old home)
-    SYSTEM_ENUM, NETWORK_SCAN, EXHAUSTION, WEB_SHELL, QUERY_INJECTION, PATH_TRAVERSAL, HIDDEN_COLLECTION,
-    CREDENTIAL_HOARD, FAKE_SECURITY, STRONG_SYSTEM, WEAK_SYSTEM, SYSTEM_CALLS, PRIVATE_CIDR, WEB_SHELL_TEXT,
+    STRONG_SYSTEM, WEAK_SYSTEM, SYSTEM_CALLS, PRIVATE_CIDR, WEB_SHELL_TEXT,
     LDAP_FILTER, NET_PREFIXES, NET_ATTRS, SEND_ATTRS, EXEC_SINKS, FILE_SINKS, PATH_METHODS, PATH_GUARDS)
 
 _CACHE_ATTR = "_behaviour_facts"

@@ -1,19 +1,9 @@
-"""The fact kinds and name tables of the Python behaviour analysis (IG720-IG729), shared by
+"""The name tables of the Python behaviour analysis (IG720-IG729), shared by
 python_behaviour (the walk) and the shape modules it runs (python_shapes, python_exhaustion),
 which import this module rather than python_behaviour."""
 from __future__ import annotations
 
 from ..matching import rx
-
-SYSTEM_ENUM = "system-enumeration"
-NETWORK_SCAN = "network-scan"
-EXHAUSTION = "resource-exhaustion"
-WEB_SHELL = "web-shell"
-QUERY_INJECTION = "query-injection"
-PATH_TRAVERSAL = "path-traversal"
-HIDDEN_COLLECTION = "hidden-collection"
-CREDENTIAL_HOARD = "credential-hoarding"
-FAKE_SECURITY = "fake-security"
 
 STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
 WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"

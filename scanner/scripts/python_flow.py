@@ -12,6 +12,7 @@ from typing import Iterable
 
 from ..models import Confidence, Severity
 from . import common as c
+from . import fact_kinds as K
 from . import python_api as api
 from .python_consts import const_str, dotted_name
 from .python_callgraph import callees_first as _callees_first
@@ -188,7 +189,7 @@ class PythonFlow:
             return
         start, end = self.span(node)
         fact = c.Fact(kind, start, end, message, severity, confidence, {"analysis": "python-ast", **props})
-        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL, c.HOST_DATA_EXFIL):
+        if kind in (K.REMOTE_EXEC, K.CRED_EXFIL, K.HOST_DATA_EXFIL):
             fact = c.apply_url_context(fact, url, self.doc_hosts)
         key = (kind, start)
         if key not in self.facts or self.facts[key].severity < fact.severity:
@@ -201,7 +202,7 @@ class PythonFlow:
         spawns = [n for q, n in self.calls if q in ("pty.spawn",) or (api.is_shell_call(q) and _mentions_shell(n))]
         if connects and spawns and (dup2 or any(_uses_fileno(n) for n in spawns)):
             self.emit_on = True
-            self.emit(c.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
+            self.emit(K.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
                       Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
 
 

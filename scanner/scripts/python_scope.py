@@ -6,6 +6,7 @@ import ast
 from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
+from . import fact_kinds as K
 from . import python_api as api
 from .python_consts import const_str
 from .python_taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
@@ -107,7 +108,7 @@ class Scope:
             self.returns |= t
             if self.tool and t & {ENVDUMP, SECRET, CRED}:
                 what = "the whole environment" if ENVDUMP in t else ("credential file contents" if CRED in t else "a secret environment variable")
-                self.flow.emit(c.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
+                self.flow.emit(K.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
                                Severity.MEDIUM, Confidence.MEDIUM)
         elif tp is ast.Match:
             self.expr(st.subject)
@@ -333,7 +334,7 @@ class Scope:
             result |= {UNTRUSTED}
         if q in api.CAPTURE or (attr == "clipboard_get"):
             result |= {CAPTURE}
-            self.flow.emit(c.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
+            self.flow.emit(K.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
         if attr in _MUTATORS and all_t:
             self._merge_into(func.value, all_t)  # items.append(secret): the container now holds it
         summary = self._summary_for(func)

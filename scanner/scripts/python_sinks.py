@@ -8,6 +8,7 @@ from functools import lru_cache
 from ..models import Confidence, Severity
 from .. import hosts as H
 from . import common as c
+from . import fact_kinds as K
 from . import python_api as api
 from .python_consts import const_str
 from .python_taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
@@ -61,25 +62,25 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
     if q in api.EXEC_SINKS:
         scope.sink(EXEC, node, first_t, q)
         if first is not None and not (first_t & {DL, DEC}) and const_str(first, scope.lookup) is None:
-            scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() runs code computed at run time", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DYNAMIC_EXEC, node, f"{q}() runs code computed at run time", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     elif q in api.IMPORT_SINKS:
         scope.sink(IMPORT, node, frozenset().union(*arg_t) if arg_t else first_t, q)
         if first is not None and const_str(first, scope.lookup) is None and not (first_t & {DL, DEC}):
-            scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() imports a module named at run time", Severity.LOW, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DYNAMIC_EXEC, node, f"{q}() imports a module named at run time", Severity.LOW, Confidence.MEDIUM, call=q)
     elif api.is_shell_call(q):
         _shell_call(scope, node, q, first, first_t, kw_t)
     elif q in api.DESERIALIZERS or q in api.DESERIALIZERS_IF_REMOTE:
         scope.sink(DESER, node, all_t, q)
         safe_yaml = q == "yaml.load" and any(k.arg == "Loader" and "Safe" in ast.dump(k.value) for k in node.keywords)
         if q in api.DESERIALIZERS and not safe_yaml and not (all_t & {DL, DEC}):
-            scope.flow.emit(c.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if attr in _QUERY_ATTRS and first is not None \
             and (_built_string(first) or (not isinstance(first, (ast.Constant, ast.Dict)) and const_str(first, scope.lookup) is None
                                           and attr in ("execute", "executemany", "executescript", "raw", "xpath", "search_s"))):
         scope.sink(QUERY, node, first_t, q or attr)
         built = _built_string(first) or (isinstance(first, ast.Name) and first.id in scope.built)
         if built and attr in ("execute", "executemany", "executescript", "raw") and any(p.startswith("param:") for p in first_t):
-            scope.flow.emit(c.INPUT_TO_SINK, node, f"A function argument is interpolated into an SQL query ({q or attr})",
+            scope.flow.emit(K.INPUT_TO_SINK, node, f"A function argument is interpolated into an SQL query ({q or attr})",
                             Severity.MEDIUM, Confidence.LOW, sink=q or attr, sink_kind=QUERY)
     if q in TEMPLATE_CLASSES or attr == "from_string" or (attr == "format" and isinstance(node.func, ast.Attribute)
                                                            and not isinstance(node.func.value, ast.Constant)):
@@ -107,20 +108,20 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             body_t = frozenset(p for p in body_t if p != SECRET and not p.startswith(("secret-name:", "param:")))
         scope.sink(NETWORK, node, body_t, q, url=url)
         if url and c.is_geo_lookup(url):
-            scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
+            scope.flow.emit(K.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
                             Severity.MEDIUM, Confidence.MEDIUM)
     if q in _CHMOD_CALLS or attr == "chmod":
         mode = node.args[1] if len(node.args) > 1 else (node.args[0] if node.args and q.endswith("Path.chmod") else None)
         if isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o6000:
-            scope.flow.emit(c.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
+            scope.flow.emit(K.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
         elif isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o002:
-            scope.flow.emit(c.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in _ROOT_CALLS and first is not None and isinstance(first, ast.Constant) and first.value == 0:
-        scope.flow.emit(c.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+        scope.flow.emit(K.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in _RMTREE_CALLS and first is not None:
         target = const_str(first, scope.lookup)
         if target is not None and target.rstrip("/") in ("", "~", "/home", "/etc", "/usr", "$HOME", "C:\\", "C:"):
-            scope.flow.emit(c.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
+            scope.flow.emit(K.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
 
 
 def _built_string(node: ast.AST) -> bool:
@@ -142,7 +143,7 @@ def untrusted_outcome(scope, kind: str, node: ast.Call, name: str, via_helper: b
     if what is None:
         return
     via = " through a helper function" if via_helper else ""
-    scope.flow.emit(c.INPUT_TO_SINK, node, f"A tool argument or command-line input reaches {what} ({name}){via}",
+    scope.flow.emit(K.INPUT_TO_SINK, node, f"A tool argument or command-line input reaches {what} ({name}){via}",
                     Severity.MEDIUM, Confidence.MEDIUM, sink=name, sink_kind=kind)
 
 
@@ -175,11 +176,11 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
                             url=f.properties.get("url", ""), embedded_shell=text[:200])
         argv0 = text.split(None, 1)[0].rsplit("/", 1)[-1] if text.strip() else ""
         if argv0.lower() in c.CLIPBOARD_COMMANDS:
-            scope.flow.emit(c.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
+            scope.flow.emit(K.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
         if argv0 in ("curl", "wget", "nc", "ncat", "scp") and first_t & {CRED, SECRET, ENVDUMP}:
-            scope.flow.emit(c.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
+            scope.flow.emit(K.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
     elif uses_shell and first is not None and not (first_t & {DL, DEC}):
-        scope.flow.emit(c.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
+        scope.flow.emit(K.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
                         Severity.MEDIUM, Confidence.MEDIUM, call=q)
 
 
@@ -232,13 +233,13 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
     via = " through a helper function" if via_helper else ""
     if kind in (EXEC, SHELL, IMPORT, DESER):
         if DL in t:
-            emit(c.REMOTE_EXEC, node, f"Downloaded content reaches {name}(){via}", Severity.CRITICAL, Confidence.HIGH,
+            emit(K.REMOTE_EXEC, node, f"Downloaded content reaches {name}(){via}", Severity.CRITICAL, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {DL, DEC}))
         elif DEC in t and kind != DESER:
-            emit(c.DECODE_EXEC, node, f"Decoded (base64/hex/compressed) content reaches {name}(){via}", Severity.CRITICAL,
+            emit(K.DECODE_EXEC, node, f"Decoded (base64/hex/compressed) content reaches {name}(){via}", Severity.CRITICAL,
                  Confidence.HIGH, sink=name)
         elif DEC in t:
-            emit(c.DECODE_EXEC, node, f"Decoded content is deserialised by {name}(){via}", Severity.HIGH, Confidence.MEDIUM, sink=name)
+            emit(K.DECODE_EXEC, node, f"Decoded content is deserialised by {name}(){via}", Severity.HIGH, Confidence.MEDIUM, sink=name)
     elif kind == NETWORK:
         if t & {CRED, SECRET}:
             what = "credential file" if CRED in t else "secret environment variable"
@@ -249,20 +250,20 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
                 sev = Severity.LOW  # NAMECHEAP_API_KEY sent to api.namecheap.com: the vendor's own service (scanner/hosts.py)
             elif CRED not in t and names and url and all(_own_service(n, url) for n in names):
                 sev = Severity.MEDIUM  # WEATHER_API_KEY sent to api.weather.example: named for the host it goes to
-            emit(c.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
+            emit(K.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {CRED, SECRET}), secrets=names,
                  **({"lowered-because": ["secret sent to the service it belongs to"]} if sev < Severity.CRITICAL else {}))
         elif ENVDUMP in t:
-            emit(c.CRED_EXFIL, node, f"The whole process environment reaches a network call ({name}){via}", Severity.HIGH,
+            emit(K.CRED_EXFIL, node, f"The whole process environment reaches a network call ({name}){via}", Severity.HIGH,
                  Confidence.HIGH, url=url, sink=name)
         elif CAPTURE in t:
-            emit(c.HOST_DATA_EXFIL, node, f"Captured keystrokes, clipboard or screen reach a network call ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Captured keystrokes, clipboard or screen reach a network call ({name}){via}",
                  Severity.HIGH, Confidence.HIGH, url=url, sink=name)
         elif FILE in t and url and c.host_risk(url) != "vendor":
-            emit(c.HOST_DATA_EXFIL, node, f"Local file contents are sent to a fixed address ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Local file contents are sent to a fixed address ({name}){via}",
                  Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
         elif HOST in t and url:
-            emit(c.HOST_DATA_EXFIL, node, f"Host details (user, host name, files) are sent to a fixed address ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Host details (user, host name, files) are sent to a fixed address ({name}){via}",
                  Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
 
 
@@ -293,14 +294,14 @@ def constant_shapes(flow) -> None:
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and cred_key and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
-            seen.add((c.SENSITIVE_READ, low))
-            flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if pathlike and cred_key and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:
+            seen.add((K.SENSITIVE_READ, low))
+            flow.emit(K.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
             recon.setdefault(low, node)
     if len(recon) >= 2:
         first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
-        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+        flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
@@ -348,13 +349,13 @@ def strings_without_credential_keys(strings: list[ast.Constant]) -> tuple[set[in
 def constant_tests(writes: bool, low: str, pathlike: bool):
     strong = any(k in low for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "currentversion\\run"))
     out = [
-        (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
-        (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
-        (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
-        (c.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
+        (K.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
+        (K.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
+        (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
+        (K.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
     ]
     if pathlike and ("/" in low or "\\" in low or low.startswith(".") or low.strip() in ("crontab", "schtasks")):
-        out.append((c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
+        out.append((K.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
                     "Start-up, scheduler or login-key location (persistence)"))
     return out
 
@@ -396,7 +397,7 @@ def loop_shapes(flow) -> None:
         if any(d.startswith("os.environ") for d in dotted):
             words = {n.value.lower() for n in walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
             if words & SECRET_WORDS:
-                flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
+                flow.emit(K.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
                           Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             bulk = any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted)
@@ -410,11 +411,11 @@ def loop_shapes(flow) -> None:
         if not inside or name in done:
             continue
         if name == "connect_ex":
-            flow.emit(c.RECON, call, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.RECON, call, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
         elif name == "fork":
-            flow.emit(c.DESTRUCTIVE, call, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
+            flow.emit(K.DESTRUCTIVE, call, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
         elif any(inside):
-            flow.emit(c.DESTRUCTIVE, call, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
+            flow.emit(K.DESTRUCTIVE, call, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
         else:
             continue
         done.add(name if name in ("connect_ex", "fork") else "delete")

@@ -9,7 +9,6 @@ from .. import hosts as H
 from ..matching import rx
 
 FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
-EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
 
 # Credential sources (strong: reading one is reading a secret).
 _CRED_COMMAND = rx(

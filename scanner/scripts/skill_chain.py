@@ -20,10 +20,10 @@ from functools import lru_cache
 from ..models import Confidence, Severity
 from ..textio import Decoded, read_file
 from . import common as c
+from . import fact_kinds as K
 from .python_consts import dotted_name
 from .python_walk import children, walk
 
-SPLIT_CHAIN = "split-exfiltration-chain"
 MAX_FILES = 40
 MAX_BYTES = 256 * 1024
 COLLECT, ENCODE, SEND = "collect", "encode", "send"
@@ -206,7 +206,7 @@ def _fact(text: str, node: ast.AST, sev: Severity, conf: Confidence, message: st
     else:
         line_end = text.find("\n", start)
         end = line_end if line_end > start else start + 1
-    return c.Fact(SPLIT_CHAIN, start, max(end, start + 1), message, sev, conf, dict(props))
+    return c.Fact(K.SPLIT_CHAIN, start, max(end, start + 1), message, sev, conf, dict(props))
 
 
 def _offset(text: str, lineno: int, col: int) -> int:

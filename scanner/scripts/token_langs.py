@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..matching import Regex, rx
 from ..models import Severity
 from . import common as c
+from . import fact_kinds as K
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,8 @@ JS = Vocabulary(
     assign=rx(r"(?m)(?:\b(?:const|let|var)\s+|^\s*|\bthis\.)([A-Za-z_$][\w$]*)\s*=(?:[^=>\n]|=>)([^;\n]*)"),
     strings=rx(f"{_DQ}|{_SQ}|{_BT}"),
     direct=(
-        (c.REMOTE_EXEC, rx(r"\bimport\s*\(\s*['\"`]https?://|\brequire\s*\(\s*['\"`]https?://"), Severity.HIGH, "Module loaded from a URL at run time"),
-        (c.REVERSE_SHELL, rx(r"(?s)net\.(?:connect|Socket|createConnection).{0,800}(?:spawn|exec)\s*\(\s*['\"](?:/bin/)?(?:ba)?sh['\"]"), Severity.CRITICAL, "Network socket wired to a shell (reverse shell)"),
+        (K.REMOTE_EXEC, rx(r"\bimport\s*\(\s*['\"`]https?://|\brequire\s*\(\s*['\"`]https?://"), Severity.HIGH, "Module loaded from a URL at run time"),
+        (K.REVERSE_SHELL, rx(r"(?s)net\.(?:connect|Socket|createConnection).{0,800}(?:spawn|exec)\s*\(\s*['\"](?:/bin/)?(?:ba)?sh['\"]"), Severity.CRITICAL, "Network socket wired to a shell (reverse shell)"),
     ),
 )
 
@@ -64,9 +65,9 @@ POWERSHELL = Vocabulary(
     assign=rx(r"(?m)^\s*\$([A-Za-z_][\w]*)\s*=\s*([^\n;]*)"),
     strings=rx(f"{_DQ}|{_SQ}"),
     direct=(
-        (c.DEFENSE_EVASION, rx(r"(?i)(?:set-mppreference\s+[^\n]{0,80}-disable\w*\s+\$?true|add-mppreference\s+-exclusion|amsiutils|amsiinitfailed|clear-eventlog|wevtutil\s+cl|remove-item[^\n]{0,80}(?:consolehost_history|\\logs\\))"), Severity.MEDIUM, "Disables defences or removes logs"),
-        (c.PERSISTENCE, rx(r"(?i)(?:currentversion\\run\b|register-scheduledtask|new-scheduledtask|schtasks(?:\.exe)?\s+/create|\\start menu\\programs\\startup)"), Severity.HIGH, "Registers itself to run at start-up"),
-        (c.REVERSE_SHELL, rx(r"(?i)net\.sockets\.tcpclient(?s:.{0,800})(?:iex|invoke-expression)"), Severity.CRITICAL, "TCP client feeding received text to Invoke-Expression (reverse shell)"),
+        (K.DEFENSE_EVASION, rx(r"(?i)(?:set-mppreference\s+[^\n]{0,80}-disable\w*\s+\$?true|add-mppreference\s+-exclusion|amsiutils|amsiinitfailed|clear-eventlog|wevtutil\s+cl|remove-item[^\n]{0,80}(?:consolehost_history|\\logs\\))"), Severity.MEDIUM, "Disables defences or removes logs"),
+        (K.PERSISTENCE, rx(r"(?i)(?:currentversion\\run\b|register-scheduledtask|new-scheduledtask|schtasks(?:\.exe)?\s+/create|\\start menu\\programs\\startup)"), Severity.HIGH, "Registers itself to run at start-up"),
+        (K.REVERSE_SHELL, rx(r"(?i)net\.sockets\.tcpclient(?s:.{0,800})(?:iex|invoke-expression)"), Severity.CRITICAL, "TCP client feeding received text to Invoke-Expression (reverse shell)"),
     ),
 )
 
@@ -104,7 +105,7 @@ PHP = Vocabulary(
     send=rx(r"(?i)(?:curl_setopt(?:_array)?\s*\([^)]{0,300}CURLOPT_POSTFIELDS|fsockopen\s*\(|\bmail\s*\(|stream_socket_client\s*\(|ftp_f?put\s*\(|dns_get_record\s*\(|stream_context_create\s*\()"),
     env_dump=rx(r"(?i)(?:\$_ENV\s*[,);]|getenv\s*\(\s*\)|print_r\s*\(\s*\$_SERVER)"),
     direct=(
-        (c.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
+        (K.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
     ),
     secret_env=rx(r"(?i)getenv\s*\(\s*['\"](\w+)|\$_ENV\[\s*['\"](\w+)"),
     assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)\s*[.+]?=\s*([^\n;]*)"),  # `$report .= ...` adds to what $report carries
@@ -123,7 +124,7 @@ GO = Vocabulary(
     assign=rx(r"(?m)^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[\w.\[\]*]+\s*)?:?=\s*([^\n;]*)"),
     strings=rx(f"{_DQ}|{_BT}"),
     direct=(
-        (c.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
+        (K.REVERSE_SHELL, rx(r"(?s)\bnet\.Dial\w*\s*\(.{0,800}\bexec\.Command\s*\(\s*\"(?:/bin/)?(?:ba|z)?sh\".{0,400}\.Std(?:in|out)\s*=\s*\w+"), Severity.CRITICAL, "Network connection wired to a shell's input and output (reverse shell)"),
     ),
 )
 
@@ -166,7 +167,7 @@ R = Vocabulary(
     assign=rx(r"(?m)^\s*([A-Za-z_.][\w.]*)\s*(?:<<?-|=)\s*([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
     direct=(
-        (c.REMOTE_EXEC, rx(r"(?:\b(?:source|sys\.source)\s*\(\s*(?:file\s*=\s*)?['\"](?:https?|ftp)://|\b(?:devtools::)?source_(?:url|gist)\s*\(|\beval\s*\(\s*parse\s*\(\s*(?:text\s*=\s*)?(?:readLines\s*\(\s*)?(?:url\s*\(\s*)?['\"]https?://)"),
+        (K.REMOTE_EXEC, rx(r"(?:\b(?:source|sys\.source)\s*\(\s*(?:file\s*=\s*)?['\"](?:https?|ftp)://|\b(?:devtools::)?source_(?:url|gist)\s*\(|\beval\s*\(\s*parse\s*\(\s*(?:text\s*=\s*)?(?:readLines\s*\(\s*)?(?:url\s*\(\s*)?['\"]https?://)"),
          Severity.HIGH, "R code sourced from a URL at run time"),
     ),
 )

@@ -10,6 +10,7 @@ here executes, imports or evaluates the scanned text.
 from __future__ import annotations
 
 from . import fact_kinds as K
+from . import sink_table as T
 from .common import Fact
 from ..models import Severity
 from .language import ANALYSED_LANGUAGES, language_of
@@ -113,9 +114,8 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 _PY_SEND = None
-_CONFIG_ONLY = (".aws/config", ".kube/config", ".ssh/config", "known_hosts", ".docker/config", ".gitconfig")
-_KEY_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-              "hosts.yml", "wallet", "keychain", "login data", "cookies", ".env", "shadow", "token", ".gnupg", "secret")
+_CONFIG_ONLY = T.ordered("credentials", "config_files")
+_KEY_NAMES = T.ordered("credentials", "key_files")
 
 
 def _config_only(span: str) -> bool:

@@ -186,6 +186,7 @@ _LANG_SEND = {
     "perl": rx(r"(?i)(?:->\s*post\s*\(|io::socket|net::smtp|\bsend\s*\()"),
     "php": rx(r"(?i)(?:curlopt_postfields|fsockopen|\bmail\s*\(|stream_context_create)"),
 }
+# Not the sink table's credential names: what a one-liner's code text shows it reads (its environment whole, a few key folders).
 _LANG_SECRETS = {
     "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
     "node": rx(r"(?:JSON\s*\.\s*stringify\s*\(\s*process\s*\.\s*env|\.\.\.\s*process\s*\.\s*env|process\s*\.\s*env\s*[,)}]|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
@@ -268,6 +269,7 @@ _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--versi
 
 
 # Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
+# Not common.CRED_STRONG: a secret named anywhere in an unattended request's inline code, environment readers included.
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
 _SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")

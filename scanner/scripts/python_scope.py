@@ -239,7 +239,7 @@ class Scope:
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):
                 return frozenset({ENVDUMP})
-            if q == "sys.argv":
+            if q in api.UNTRUSTED_VALUES:
                 return frozenset({UNTRUSTED})
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return self.flow.attrs.get(node.attr, EMPTY)
@@ -330,9 +330,9 @@ class Scope:
             result |= {SECRET, "secret-name:" + vendor}
         if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
             result |= {FILE}
-        if q in ("input", "raw_input", "getpass.getpass"):
+        if q in api.UNTRUSTED_CALLS:
             result |= {UNTRUSTED}
-        if q in api.CAPTURE or (attr == "clipboard_get"):
+        if q in api.CAPTURE or attr in api.CAPTURE_METHODS:
             result |= {CAPTURE}
             self.flow.emit(K.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
         if attr in _MUTATORS and all_t:

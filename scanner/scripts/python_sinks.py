@@ -10,11 +10,13 @@ from .. import hosts as H
 from . import common as c
 from . import fact_kinds as K
 from . import python_api as api
+from . import sink_table as T
 from .python_consts import const_str
 from .python_taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
 from .python_walk import walk
 
 SECRET_NAME = "secret-name:"
+# Parts of a secret variable's name that name no vendor (WEATHER_API_KEY -> weather), not secret words.
 _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", "password", "client", "bot", "app", "the"}
 
 
@@ -29,19 +31,18 @@ def _own_service(env_name: str, url: str) -> bool:
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
 _SESSIONS = ("requests.Session.", "httpx.Client.", "httpx.AsyncClient.", "aiohttp.ClientSession.", "urllib3.PoolManager.")
-TEMPLATE_CLASSES = frozenset({"jinja2.Template", "jinja2.Environment.from_string", "mako.template.Template",
-                              "tornado.template.Template", "Cheetah.Template.Template", "django.template.Template",
-                              "string.Template", "jinja2.sandbox.SandboxedEnvironment.from_string"})
+TEMPLATE_CLASSES = T.names("python", "sinks", "template")
 _UNTRUSTED_WHAT = {EXEC: "code execution", IMPORT: "a module import", SHELL_STRING: "a shell command",
                    QUERY: "a database/LDAP/XPath query", TEMPLATE: "a template engine", DESER: "a deserialiser"}
 
 
-_QUERY_ATTRS = ("execute", "executemany", "executescript", "raw", "search_s", "search", "xpath", "find", "aggregate")
-_CHMOD_CALLS = ("os.chmod", "os.lchmod", "os.fchmod", "pathlib.Path.chmod")
-_ROOT_CALLS = ("os.setuid", "os.seteuid", "os.setreuid")
-_RMTREE_CALLS = ("shutil.rmtree", "os.removedirs")
+# SQL methods first, then the LDAP/XPath/document queries (which emit only on untrusted input).
+_QUERY_ATTRS = T.ordered("python", "methods", "sql") + T.ordered("python", "methods", "query")
+_CHMOD_CALLS = T.ordered("python", "sinks", "chmod")
+_ROOT_CALLS = T.ordered("python", "sinks", "setuid")
+_RMTREE_CALLS = T.ordered("python", "sinks", "rmtree")
 # Method names check_call acts on whatever the receiver (see its tests below).
-_SINK_ATTRS = frozenset(_QUERY_ATTRS + ("from_string", "format", "chmod"))
+_SINK_ATTRS = frozenset(_QUERY_ATTRS + T.ordered("python", "methods", "template") + T.ordered("python", "methods", "chmod"))
 # Resolved names check_call tests for by equality (its shell and network tests are predicates); python_sink_gate reads it too.
 SINK_NAMES = (api.EXEC_SINKS | api.IMPORT_SINKS | api.DESERIALIZERS | api.DESERIALIZERS_IF_REMOTE | TEMPLATE_CLASSES
               | frozenset(_CHMOD_CALLS + _ROOT_CALLS + _RMTREE_CALLS))
@@ -377,7 +378,7 @@ def writes_files(node: ast.Call) -> bool:
     return False
 
 
-SECRET_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "pwd", "api", "credential", "auth", "private"})
+SECRET_WORDS = T.names("python", "sources", "secret_words")
 BULK_SOURCES = ("glob", "rglob", "iglob", "listdir", "walk", "scandir", "iterdir")
 
 

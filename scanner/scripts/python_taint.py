@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import sink_table as T
+
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
 EMPTY: frozenset[str] = frozenset()
 REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
 
-SOCKET_CONNECTS = frozenset({"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex"})  # a reverse shell's first step
+SOCKET_CONNECTS = T.names("python", "sinks", "socket_connect")  # a reverse shell's first step
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 

@@ -7,8 +7,9 @@ from functools import lru_cache
 
 from .. import hosts as H
 from ..matching import rx
+from . import sink_table as T
 
-FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
+FETCHERS = T.names("shell", "fetchers")  # the sink table's download commands
 
 # Credential sources (strong: reading one is reading a secret).
 _CRED_COMMAND = rx(

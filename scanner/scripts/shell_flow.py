@@ -14,21 +14,21 @@ from .. import hosts as H
 from ..models import Confidence, Severity
 from . import common as c
 from . import fact_kinds as K
+from . import sink_table as T
 from . import user_data
 from .shell_base import FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
 
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
-INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
-WRAPPERS = {"sudo", "doas", "env", "nohup", "exec", "command", "time", "nice", "setsid", "stdbuf", "timeout", "xargs", "builtin"}
-NET_SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh", "scp", "rsync", "sftp", "ftp"}
-DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form",
-              "--form-string", "-T", "--upload-file", "--json", "--post-file", "--post-data", "--body-file", "--body-data"}
+SHELLS = T.names("shell", "shells")
+INTERPRETERS = T.names("shell", "interpreters")
+WRAPPERS = T.names("shell", "wrappers")
+NET_SENDERS = T.names("shell", "net_senders")
+DATA_FLAGS = T.names("shell", "data_flags")
 HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s*\d+\s+)?(?:-c|--check)|"
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
-ENV_DUMPERS = {"env", "printenv", "set", "export"}
+ENV_DUMPERS = T.names("shell", "env_dumpers")
 _INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
-DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
+DNS_TOOLS = T.names("shell", "dns_tools")
 
 
 class ShellFlow:
@@ -546,6 +546,7 @@ def _archives_credentials(prog: str, vals: list[str]) -> bool:
     return prog in ("tar", "zip", "7z", "7za", "cpio") and any(_CRED_DIR.test(v) for v in vals if not v.startswith("-"))
 
 
+# Credential folders themselves (`cp -R ~/.ssh`), not files under them as common.CRED_STRONG reads them.
 _CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
 
 
@@ -557,8 +558,7 @@ def _is_credential_command(prog: str, vals: list[str]) -> bool:
     return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
 
 
-_CRED_PROGRAMS = frozenset({"gpg", "gpg2", "git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
-                            "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
+_CRED_PROGRAMS = T.names("shell", "credential_programs")
 
 
 def _reads_stdin_program(prog: str, vals: list[str]) -> bool:

@@ -21,6 +21,7 @@ from ..models import Confidence, Severity
 from ..textio import Decoded, read_file
 from . import common as c
 from . import fact_kinds as K
+from . import sink_table as T
 from .python_consts import dotted_name
 from .python_walk import children, walk
 
@@ -56,8 +57,7 @@ def _one_file_candidate(text: str) -> bool:
 
 
 # Text that must be present for a module to collect secrets the way _summary recognises it.
-_SECRET_HINTS = ("environ.items", "environ.copy", "environ.keys", "environ.values", "dict(os.environ", ".ssh", ".aws", ".kube",
-                 ".netrc", ".docker", "gcloud", ".git-credentials", "id_rsa", ".gnupg", "keychain", "wallet", "bash_history", "zsh_history")
+_SECRET_HINTS = T.ordered("credentials", "chain_hints")
 
 
 def _listing(root: str, folder: str) -> tuple[tuple[str, int, int], ...]:

@@ -31,6 +31,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
+# Not a credential list: names worth hiding by string building (credential folders among dangerous calls and URLs).
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
 
 

@@ -1,0 +1,66 @@
+"""The table of sinks and sources (scanner/data/script_sinks.yml) is well formed, every entry of
+it is read by an analysis, and no analysis reads an entry it lacks (issue 17)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from scanner.matching import rx
+from scanner.scripts import sink_table as T
+from scanner.scripts import token_langs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict) and not all(isinstance(v, str) for v in node.values()):
+        for key, value in node.items():
+            yield from _leaves(value, path + (key,))
+    elif isinstance(node, dict) and path[-1:] != ("constructor_aliases",):
+        for key, value in node.items():  # a language's patterns under tokens
+            yield path + (key,), value
+    else:
+        yield path, node
+
+
+def _read_paths() -> set[tuple[str, ...]]:
+    """Every path an analysis asks the table for: T.names/ordered/mapping/pattern calls with
+    literal arguments, and token_langs' roles for each language it builds."""
+    read = set()
+    for path in (ROOT / "scanner").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "T" and node.func.attr in ("names", "ordered", "mapping", "pattern")
+                    and all(isinstance(a, ast.Constant) for a in node.args)):
+                read.add(tuple(a.value for a in node.args))
+    languages = set(T.table()["tokens"])
+    read |= {("tokens", lang, role) for lang in languages for role in token_langs._ROLES.values()}
+    return read
+
+
+def test_every_entry_is_read_and_every_read_entry_exists():
+    leaves = {path for path, _ in _leaves(T.table())}
+    read = _read_paths()
+    assert sorted(leaves - read) == [], "entries no analysis reads"
+    assert sorted(read - leaves) == [], "entries read but missing from the table"
+
+
+def test_lists_hold_distinct_strings():
+    for path, value in _leaves(T.table()):
+        if isinstance(value, list):
+            assert all(isinstance(v, str) and v for v in value), path
+            assert len(value) == len(set(value)), f"{'.'.join(path)} repeats a name"
+
+
+def test_token_patterns_compile_and_every_vocabulary_is_in_the_table():
+    for path, value in _leaves(T.table()):
+        if path[0] == "tokens":
+            assert isinstance(value, str) and rx(value) is not None, path
+    built = {lang for lang in token_langs.VOCABULARIES if lang != "typescript"}  # typescript reads javascript's
+    assert built == set(T.table()["tokens"])
+
+
+def test_the_table_is_read_once():
+    assert T.table() is T.table()
+    assert T.names("python", "sinks", "exec") is T.names("python", "sinks", "exec")
+

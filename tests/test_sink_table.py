@@ -64,3 +64,32 @@ def test_the_table_is_read_once():
     assert T.table() is T.table()
     assert T.names("python", "sinks", "exec") is T.names("python", "sinks", "exec")
 
+
+def _spelt_module(name: str) -> dict:
+    """What python_sink_gate sees of a module whose only call is `name(...)` written out."""
+    parts = name.rstrip(".").split(".")
+    return {"heads": {parts[0]}, "names": set(parts), "methods": {parts[-1]}, "imports": {}, "tool": False, "weak_calls": False}
+
+
+def test_python_sink_gate_lets_every_sink_of_the_table_through():
+    """The gate is computed from the table: a module spelling any sink name of it runs the passes."""
+    from scanner.scripts.python_sink_gate import scope_passes_needed
+
+    py = T.table()["python"]
+    sinks = [n for key, names in py["sinks"].items() if isinstance(names, list) for n in names]
+    sinks += py["sinks"]["network"]["exact"] + py["sources"]["capture"]
+    # a prefix that ends in a dot takes a verb; one that does not is a whole call (urllib.request.urlopen)
+    sinks += [p + verb if p.endswith(".") else p for p in py["sinks"]["network"]["prefixes"] for verb in ("post", "get")]
+    missed = [n for n in sinks if not scope_passes_needed(**_spelt_module(n))]
+    assert missed == []
+    for method in (*py["methods"]["sql"], *py["methods"]["chmod"], *py["methods"]["capture"], *py["methods"]["sending"]):
+        assert scope_passes_needed(heads={"x"}, names={"x", method}, methods={method}, imports={}, tool=False, weak_calls=False), method
+
+
+def test_python_sink_gate_weak_methods_and_untrusted_sources_are_the_tables():
+    from scanner.scripts import python_sink_gate as g
+
+    py = T.table()["python"]
+    assert g.WEAK_METHODS == set(py["methods"]["query"]) | set(py["methods"]["template"])
+    assert set(g._UNTRUSTED_CALLS) == set(py["sources"]["untrusted_values"]) | set(py["sources"]["untrusted_calls"])
+    assert g._attrs_always() == set(py["methods"]["sql"]) | set(py["methods"]["chmod"]) | set(py["methods"]["capture"])

@@ -9,7 +9,7 @@ from scanner.rules import catalog
 from scanner.rules.base import fixture_document
 from scanner.scripts import facts_for
 from scanner.scripts import fact_kinds as K
-from scanner.scripts import python_behaviour as pb
+from scanner.scripts.python import behaviour as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scanner" / "scripts" / "fact_kinds.py"

@@ -7,7 +7,7 @@ import pytest
 
 from scanner.document import Document
 from scanner.scripts import fact_kinds as K
-from scanner.scripts import python_flow as pf
+from scanner.scripts.python import flow as pf
 
 SCRIPTS = {
     "module-call": "import base64\ndef decode(s):\n    return base64.b64decode(s)\nexec(decode(PAYLOAD))\n",

@@ -1,5 +1,5 @@
 """The flow analysis skips its scope passes when no call of a module can resolve to anything
-they act on (python_sink_gate). Each script below reaches a sink only through a route the gate
+they act on (python.sink_gate). Each script below reaches a sink only through a route the gate
 must see (aliases, constructor aliases, getattr, builtins, untrusted input, tools): each must
 still be found, and every script, gated or not, must give exactly the facts of the full passes."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from scanner.document import Document
 from scanner.scripts import common as c
 from scanner.scripts import fact_kinds as K
-from scanner.scripts import python_flow as pf
+from scanner.scripts.python import flow as pf
 
 B64 = "import base64\n"
 SCRIPTS = {
@@ -98,7 +98,7 @@ def test_the_repositorys_own_python_gives_the_same_facts_gated_or_not(monkeypatc
 def _constant_shapes_one_string_at_a_time(flow) -> None:
     """constant_shapes as it read every string before it read only those a gate names (the reference)."""
     from scanner.models import Confidence, Severity
-    from scanner.scripts import python_sinks as ps
+    from scanner.scripts.python import sinks as ps
 
     seen, recon = set(), {}
     for node in flow.strings:
@@ -136,7 +136,7 @@ def f():
 
 @pytest.mark.parametrize("text", [CONSTANTS, CONSTANTS.replace("ÄÖ ", ""), "x = 1\n", 's = "no shape here"\n'])
 def test_constant_shapes_reads_only_gated_strings_with_the_same_facts(text, monkeypatch):
-    from scanner.scripts import python_sinks as ps
+    from scanner.scripts.python import sinks as ps
 
     gated = _facts(text)
     monkeypatch.setattr(ps, "constant_shapes", _constant_shapes_one_string_at_a_time)

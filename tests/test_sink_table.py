@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scanner.matching import rx
 from scanner.scripts import sink_table as T
-from scanner.scripts import token_langs
+from scanner.scripts.tokens import langs as token_langs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,7 +73,7 @@ def _spelt_module(name: str) -> dict:
 
 def test_python_sink_gate_lets_every_sink_of_the_table_through():
     """The gate is computed from the table: a module spelling any sink name of it runs the passes."""
-    from scanner.scripts.python_sink_gate import scope_passes_needed
+    from scanner.scripts.python.sink_gate import scope_passes_needed
 
     py = T.table()["python"]
     sinks = [n for key, names in py["sinks"].items() if isinstance(names, list) for n in names]
@@ -87,7 +87,7 @@ def test_python_sink_gate_lets_every_sink_of_the_table_through():
 
 
 def test_python_sink_gate_weak_methods_and_untrusted_sources_are_the_tables():
-    from scanner.scripts import python_sink_gate as g
+    from scanner.scripts.python import sink_gate as g
 
     py = T.table()["python"]
     assert g.WEAK_METHODS == set(py["methods"]["query"]) | set(py["methods"]["template"])

@@ -1,7 +1,7 @@
 """Bundled scripts and MCP servers: what a tool does to the host and to the user's data besides
 running code (IG720-IG728, IG740-IG743).
 
-Facts come from scanner.scripts.python_behaviour (Python read through `ast`). These shapes are
+Facts come from scanner.scripts.python.behaviour (Python read through `ast`). These shapes are
 suspicious rather than proof, so every rule is MEDIUM: enough to be reviewed, not enough to
 fail a build on its own. The weaker shapes count only in code an agent-callable tool reaches.
 """
@@ -13,7 +13,7 @@ from ..document import Document
 from ..models import Category, Confidence, Severity
 from ..scripts import facts_for
 from ..scripts import fact_kinds as K
-from ..scripts import python_behaviour as pb
+from ..scripts.python import behaviour as pb
 from .base import Fixture, Hit, rule
 
 PY = "tool.py"

@@ -24,7 +24,7 @@ def facts_for(doc) -> list[Fact]:
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
         if doc.language == "python":  # flow and behaviour run back to back over one tree, then drop it
-            from .python_behaviour import python_analyses
+            from .python.behaviour import python_analyses
 
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
@@ -39,7 +39,7 @@ def facts_for(doc) -> list[Fact]:
 
 
 def flow_facts(doc) -> list[Fact]:
-    """facts_for's own analysis of a Python script (python_behaviour.python_analyses calls it)."""
+    """facts_for's own analysis of a Python script (python.behaviour.python_analyses calls it)."""
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
         cached = doc.__dict__[_CACHE_ATTR] = _analyse(doc)
@@ -50,18 +50,18 @@ def _analyse(doc) -> list[Fact]:
     lang = doc.language
     if lang == "python":
         # Names from modules, not `from . import module`: a package's fromlist costs a Python-level call per script.
-        from .python_flow import analyze as analyze_python
+        from .python.flow import analyze as analyze_python
 
         try:
             return list(analyze_python(doc))
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            from .tokens import analyze as analyze_tokens
+            from .tokens.flow import analyze as analyze_tokens
 
             reason = f"{type(exc).__name__}: {str(exc)[:120]}"
             return analyze_tokens(doc, "python", reason=reason)
     if lang == "shell":
-        from .shell_flow import analyze as analyze_shell
-        from .tokens import shell_fallback
+        from .shell.flow import analyze as analyze_shell
+        from .tokens.flow import shell_fallback
 
         try:
             facts = analyze_shell(doc)
@@ -72,7 +72,7 @@ def _analyse(doc) -> list[Fact]:
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
         return facts + _graded_lines(doc.text, facts)
     if lang == "powershell":
-        from .tokens import analyze as analyze_tokens
+        from .tokens.flow import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
         facts = facts + _graded_lines(doc.text, facts)
@@ -80,7 +80,7 @@ def _analyse(doc) -> list[Fact]:
     if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
         return _graded_lines(doc.text, [])
     if lang in ANALYSED_LANGUAGES:
-        from .tokens import analyze as analyze_tokens
+        from .tokens.flow import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
         facts = facts + _download_then_run(doc.text, facts)
@@ -302,6 +302,6 @@ def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 def _has_error(doc) -> bool:
-    from .shell_flow import _parser
+    from .shell.flow import _parser
 
     return _parser().parse(doc.text.encode("utf-8", "surrogatepass")).root_node.has_error

@@ -22,7 +22,7 @@ Action's default `fail-on: high` stops it); plain http, a raw IP address or a pa
 service is CRITICAL; a placeholder (example.com, localhost) is MEDIUM. See `grade_url`.
 
 The grader never runs anything. Patterns are RE2 (linear time); tree-sitter-bash (through
-shell_flow) adds what needs structure (variables, process substitution). Offsets in a
+shell.flow) adds what needs structure (variables, process substitution). Offsets in a
 CommandFact are character offsets into the command string given.
 
 Run unattended (`grade_command(cmd, unattended=True)`: hooks, status lines, credential helpers,
@@ -50,7 +50,7 @@ from ..matching import rx
 from ..models import Severity
 from . import common as c
 from . import fact_kinds as K
-from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
+from .shell.base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
 
 MAX_COMMAND = 8000  # characters of one command line read (a longer one is read up to this)
 
@@ -818,7 +818,7 @@ class _Grader:
     def structure(self) -> None:
         if not any(k in self.data for k in (b"$", b"`", b"<(", b"=")):
             return  # nothing a pattern could not see
-        from .shell_flow import analyze_text
+        from .shell.flow import analyze_text
 
         try:
             found = analyze_text(self.command)

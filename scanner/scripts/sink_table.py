@@ -3,7 +3,7 @@
 One data file names, by language, the calls and commands that run code, start processes, reach
 the network, write or delete files (sinks) and those that hand out downloads, decoded text,
 credentials, secrets or the user's input (sources). Each analysis takes its own section through
-the accessors below, and the gates in front of the costly passes (python_sink_gate) are computed
+the accessors below, and the gates in front of the costly passes (python.sink_gate) are computed
 from the same entries, so a name added to the table is analysed and gated at once.
 
 The file is read on first use and kept: every accessor returns an immutable copy built once.

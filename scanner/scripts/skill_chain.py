@@ -22,8 +22,8 @@ from ..textio import Decoded, read_file
 from . import common as c
 from . import fact_kinds as K
 from . import sink_table as T
-from .python_consts import dotted_name
-from .python_walk import children, walk
+from .python.consts import dotted_name
+from .python.walk import children, walk
 
 MAX_FILES = 40
 MAX_BYTES = 256 * 1024
@@ -170,7 +170,7 @@ def _chains(files: tuple[tuple[str, str], ...]) -> dict[str, tuple[c.Fact, ...]]
             continue
         for send_call, source, encoders, sink in _trace(tree, coord, stems - {coord}, summaries):
             if source[0] == sink[0] == coord and (source[1].split(".")[0] == sink[1].split(".")[0] or "." not in source[1] or "." not in sink[1]):
-                continue  # one function or class: python_flow's own credential-to-network analysis covers it
+                continue  # one function or class: python.flow's own credential-to-network analysis covers it
             files = sorted({coord, source[0], sink[0], *(e[0] for e in encoders)})
             props = {"analysis": "python-ast-skill", "chain": [f"{m}.py:{q}" for m, q in [source, *encoders, sink]], "files": files}
             via = f" through {', '.join(f'{m}.{q}' for m, q in encoders)}" if encoders else ""

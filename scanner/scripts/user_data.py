@@ -2,7 +2,7 @@
 deleting the original, deleting documents, mail, calendars or contacts by pattern, and
 harvesting location, mailbox addresses or the address book.
 
-Shared by the Python pass (python_behaviour's syntax-tree walk), the shell pass (shell_flow's
+Shared by the Python pass (python.behaviour's syntax-tree walk), the shell pass (shell.flow's
 tree-sitter commands) and a language-neutral text pass for API names that mean the same thing
 in any language. Every check is a substring gate followed by RE2 or an `ast` walk: linear.
 """
@@ -14,7 +14,7 @@ from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
 from . import fact_kinds as K
-from .python_walk import walk
+from .python.walk import walk
 
 
 # File-name patterns that select the user's own documents, mail, calendars and contacts (not
@@ -75,7 +75,7 @@ GLOB_ATTRS = frozenset({"glob", "rglob", "iglob"})
 
 
 def python_shapes(b) -> None:
-    """Run on python_behaviour.Behaviour: ransom-lock and pattern deletion of personal files."""
+    """Run on python.behaviour.Behaviour: ransom-lock and pattern deletion of personal files."""
     text = b.text
     if not ("unlink" in text or "remove" in text or "rmtree" in text or "send2trash" in text):
         return
@@ -244,7 +244,7 @@ ARCHIVE_DELETE_FLAGS = {"zip": ("-m", "--move"), "7z": ("-sdel",), "7za": ("-sde
 
 
 def shell_shapes(flow) -> None:
-    """Run on shell_flow.ShellFlow after its commands are collected."""
+    """Run on shell.flow.ShellFlow after its commands are collected."""
     locked: dict[str, object] = {}  # file word (raw and value) -> the locking command
     for n in flow._commands:
         prog, args, vals = flow.command_parts(n)

@@ -1,11 +1,11 @@
 """The name tables of the Python behaviour analysis (IG720-IG729), shared by
-python_behaviour (the walk) and the shape modules it runs (python_shapes, python_exhaustion),
-which import this module rather than python_behaviour. The call and method names are the sink
+python.behaviour (the walk) and the shape modules it runs (python.shapes, python.exhaustion),
+which import this module rather than python.behaviour. The call and method names are the sink
 table's (scanner/data/script_sinks.yml, section python_behaviour); the patterns are here."""
 from __future__ import annotations
 
-from ..matching import rx
-from . import sink_table as T
+from ...matching import rx
+from .. import sink_table as T
 
 STRONG_SYSTEM = rx(r"^(?:/etc/(?:shadow|gshadow|sudoers|master\.passwd)|/proc/[^/]*/(?:environ|mem|maps)|/var/lib/sss/)")
 WEAK_SYSTEM = rx(r"^(?:/etc/(?:passwd|group|fstab|mtab)$|/proc/(?:mounts|self/mounts|net/|[^/]*/(?:cmdline|status|fd)|partitions|modules)|"

@@ -1,4 +1,4 @@
-"""Resource-exhaustion shapes of python_behaviour: code written to exhaust memory, CPU, threads,
+"""Resource-exhaustion shapes of python.behaviour: code written to exhaust memory, CPU, threads,
 file descriptors or disk, catastrophic regexes, unbounded recursion and unchecked decompression.
 
 Each shape is one a working script has no reason to contain (a 10-million-element literal
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast
 
-from ..models import Confidence, Severity
-from . import fact_kinds as K
-from . import python_behaviour_kinds as b
-from . import python_reach as pr
-from .python_walk import children, walk
+from ...models import Confidence, Severity
+from .. import fact_kinds as K
+from . import behaviour_kinds as b
+from . import reach as pr
+from .walk import children, walk
 
 HUGE_COUNT = 10_000_000
 BIG_LOOP = 1000

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import ast
 
-from .. import hosts as H
-from ..models import Confidence, Severity
-from . import common as c
-from . import fact_kinds as K
-from . import python_api as api
-from .python_consts import const_str
-from .python_taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
-from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
-from .python_walk import children
+from ... import hosts as H
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from . import api
+from .consts import const_str
+from .taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .sinks import _built_string, check_call, sink_outcome, untrusted_outcome
+from .walk import children
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
 # Method names too common to map onto a same-named local function when the receiver is unknown.
@@ -422,9 +422,9 @@ def _param_names(fn) -> list[str]:
 
 
 def url_of(node, scope):
-    """The built URL of a network call a secret reaches (scanner/scripts/python_urls.py), asked
+    """The built URL of a network call a secret reaches (scanner/scripts/python/urls.py), asked
     only there: a str, the index of the parameter holding it, or ""."""
-    from .python_urls import url_of as _url_of
+    from .urls import url_of as _url_of
 
     v = _url_of(scope, node)
     return v if v is not None else ""
@@ -445,7 +445,7 @@ def _credential_command(arg: ast.AST, lookup) -> str:
         text = const_str(arg, lookup) or ""
     if not text or len(text) > 400:
         return ""
-    from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR
+    from ..shell.base import _CRED_COMMAND, _CRED_COMMAND_VENDOR
 
     if _CRED_COMMAND.search(text.encode("utf-8", "surrogatepass")) is None:
         return ""
@@ -458,7 +458,7 @@ def _listed_secret_names(flow) -> bool:
     read): an environment read through a computed name is then a secret read (issue 14 item 5)."""
     hit = flow.__dict__.get("_listed_secrets")
     if hit is None:
-        from ..matching import rx
+        from ...matching import rx
 
         global _SECRET_LITERAL
         if _SECRET_LITERAL is None:

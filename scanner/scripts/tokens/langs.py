@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..matching import Regex, rx
-from ..models import Severity
-from . import common as c
-from . import fact_kinds as K
-from . import sink_table as T
+from ...matching import Regex, rx
+from ...models import Severity
+from .. import common as c
+from .. import fact_kinds as K
+from .. import sink_table as T
 
 
 @dataclass(frozen=True)

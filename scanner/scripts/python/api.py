@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import sink_table as T
+from .. import sink_table as T
 
 EXEC_SINKS = T.names("python", "sinks", "exec")
 IMPORT_SINKS = T.names("python", "sinks", "import")

@@ -1,11 +1,11 @@
-"""The taint labels and function summaries of the Python analysis, shared by python_flow (the
-driver), python_scope (statements and calls), python_sinks and python_sink_gate (what a call
+"""The taint labels and function summaries of the Python analysis, shared by python.flow (the
+driver), python.scope (statements and calls), python.sinks and python.sink_gate (what a call
 reaches). Kept apart so those modules import it rather than each other."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import sink_table as T
+from .. import sink_table as T
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"

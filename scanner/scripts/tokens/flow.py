@@ -1,7 +1,7 @@
 """Token-level reading of scripts without a cheap parser (JavaScript/TypeScript, PowerShell,
 Ruby, Perl, PHP, Go, Lua) and of Python or shell files their parsers could not read.
 
-Linear time throughout: RE2 patterns from token_langs plus bounded windows after each match.
+Linear time throughout: RE2 patterns from tokens.langs plus bounded windows after each match.
 The flow is followed one step: a variable assigned from a fetch, a decode or a credential is
 remembered by name, and a call that runs code or sends data is checked for those names in its
 argument window. String pieces joined with `+`, `.join` or escapes are folded to see names an
@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import re
 
-from ..models import Confidence, Severity
-from ..matching import rx
-from .. import hosts as H
-from . import common as c
-from . import fact_kinds as K
-from .shell_base import _CRED_COMMAND
-from .token_langs import VOCABULARIES, Vocabulary
-from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
-from .token_text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
+from ...models import Confidence, Severity
+from ...matching import rx
+from ... import hosts as H
+from .. import common as c
+from .. import fact_kinds as K
+from ..shell.base import _CRED_COMMAND
+from .langs import VOCABULARIES, Vocabulary
+from .text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
+from .text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
 
 WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
@@ -466,7 +466,7 @@ class TokenFlow:
                 saved.setdefault(name, url)
         if not saved:
             return
-        from .command_grader import grade_url
+        from ..command_grader import grade_url
 
         for n, m in enumerate(_PS_RUN_VAR.finditer(self.data)):
             if n >= 50:
@@ -612,7 +612,7 @@ class TokenFlow:
 
     def embedded_shell(self) -> None:
         """String literals handed to a process or shell are read as shell commands."""
-        from .shell_flow import analyze_text
+        from ..shell.flow import analyze_text
 
         for n, m in enumerate(self.v.strings.finditer(self.data)):
             if n >= MAX_MATCHES * 5:
@@ -629,7 +629,7 @@ class TokenFlow:
             for f in found:
                 self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
                           url=f.properties.get("url", ""))
-            from .command_grader import grade_command
+            from ..command_grader import grade_command
 
             for g in grade_command(command):
                 if not any(f.kind == g.kind for f in found):
@@ -779,7 +779,7 @@ _COMMENT_MARKERS = {
     "go": (b"//", b"/*", b"*"), "rust": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
-    from .command_grader import _LINE_TRIGGER
+    from ..command_grader import _LINE_TRIGGER
 
     return _LINE_TRIGGER
 

@@ -1,13 +1,13 @@
 """What the shell readers share: the tree-sitter-bash parser, a tree walk, the download tools,
 and the commands that print a credential (`gh auth token`, `git credential fill`, ...).
-shell_flow, shell_shapes and command_grader import it rather than each other."""
+shell.flow, shell.shapes and command_grader import it rather than each other."""
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .. import hosts as H
-from ..matching import rx
-from . import sink_table as T
+from ... import hosts as H
+from ...matching import rx
+from .. import sink_table as T
 
 FETCHERS = T.names("shell", "fetchers")  # the sink table's download commands
 

@@ -5,15 +5,15 @@ import ast
 import bisect
 from functools import lru_cache
 
-from ..models import Confidence, Severity
-from .. import hosts as H
-from . import common as c
-from . import fact_kinds as K
-from . import python_api as api
-from . import sink_table as T
-from .python_consts import const_str
-from .python_taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
-from .python_walk import walk
+from ...models import Confidence, Severity
+from ... import hosts as H
+from .. import common as c
+from .. import fact_kinds as K
+from . import api
+from .. import sink_table as T
+from .consts import const_str
+from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
+from .walk import walk
 
 SECRET_NAME = "secret-name:"
 # Parts of a secret variable's name that name no vendor (WEATHER_API_KEY -> weather), not secret words.
@@ -43,7 +43,7 @@ _ROOT_CALLS = T.ordered("python", "sinks", "setuid")
 _RMTREE_CALLS = T.ordered("python", "sinks", "rmtree")
 # Method names check_call acts on whatever the receiver (see its tests below).
 _SINK_ATTRS = frozenset(_QUERY_ATTRS + T.ordered("python", "methods", "template") + T.ordered("python", "methods", "chmod"))
-# Resolved names check_call tests for by equality (its shell and network tests are predicates); python_sink_gate reads it too.
+# Resolved names check_call tests for by equality (its shell and network tests are predicates); python.sink_gate reads it too.
 SINK_NAMES = (api.EXEC_SINKS | api.IMPORT_SINKS | api.DESERIALIZERS | api.DESERIALIZERS_IF_REMOTE | TEMPLATE_CLASSES
               | frozenset(_CHMOD_CALLS + _ROOT_CALLS + _RMTREE_CALLS))
 
@@ -200,8 +200,8 @@ def _worth_parsing(text: str) -> bool:
 def analyze_cached(text: str, hosts: frozenset[str]):
     """The shell analysis of a command string a script runs, plus the command grader's forms it
     does not read (python -c / node -e one-liners, runners, Windows binaries)."""
-    from .shell_flow import analyze_text
-    from .command_grader import grade_command
+    from ..shell.flow import analyze_text
+    from ..command_grader import grade_command
 
     facts = list(analyze_text(text, {"skill_hosts": hosts}))
     for g in grade_command(text):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import posixpath
 
-from .. import hosts as H
-from ..models import Confidence, Severity
-from . import common as c
-from . import fact_kinds as K
-from . import sink_table as T
-from . import user_data
-from .shell_base import FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
+from ... import hosts as H
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from .. import sink_table as T
+from .. import user_data
+from .base import FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
 
 SHELLS = T.names("shell", "shells")
 INTERPRETERS = T.names("shell", "interpreters")
@@ -122,7 +122,7 @@ class ShellFlow:
         tree = _parser().parse(self.data)
         root = tree.root_node
         self.parse_error = root.has_error
-        from . import shell_shapes  # imports this module's names: loaded after it
+        from . import shapes as shell_shapes  # imports this module's names: loaded after it
 
         order = []
         cursor = root.walk()  # iterative pre-order with a tree cursor: document order, no recursion limit

@@ -1,14 +1,14 @@
-"""Shell shapes read per command after shell_flow has walked the syntax tree: persistence, evasion,
+"""Shell shapes read per command after shell.flow has walked the syntax tree: persistence, evasion,
 destruction, privilege, sensitive reads, reconnaissance, hard-coded git remotes, and endless
-request loops. Split from shell_flow to keep each module readable; every function takes the
+request loops. Split from shell.flow to keep each module readable; every function takes the
 ShellFlow whose commands, variables and emit() it works with."""
 from __future__ import annotations
 
-from ..matching import rx
-from ..models import Confidence, Severity
-from . import common as c
-from . import fact_kinds as K
-from .shell_base import FETCHERS, _parser, _walk
+from ...matching import rx
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from .base import FETCHERS, _parser, _walk
 
 
 def endless_loop(flow, n) -> None:

@@ -1,12 +1,12 @@
-"""Whether the flow analysis's scope passes (python_scope.Scope over every function, the costly
+"""Whether the flow analysis's scope passes (python.scope.Scope over every function, the costly
 part of a script's analysis) can emit anything for a module, decided from the names its tree holds.
 
 Every name the gate tests for is computed from the sink table (scanner/data/script_sinks.yml)
-through the same sets the passes test (python_api, python_sinks.SINK_NAMES and _SINK_ATTRS,
-python_taint.SOCKET_CONNECTS): a sink added to the table is gated with no further edit.
+through the same sets the passes test (python.api, python.sinks.SINK_NAMES and _SINK_ATTRS,
+python.taint.SOCKET_CONNECTS): a sink added to the table is gated with no further edit.
 
 Every fact the scope passes emit comes from one of these (keep this list in step with them):
-  - python_sinks.check_call, which acts only when the call's method name is in _SINK_ATTRS or
+  - python.sinks.check_call, which acts only when the call's method name is in _SINK_ATTRS or
     `_may_sink(q)` holds for its resolved name q; every sink() call, and so every summary's
     param_sinks and every via-helper sink, starts there;
   - Scope.call's capture check (q in api.CAPTURE, or a method in api.CAPTURE_METHODS);
@@ -30,8 +30,8 @@ from __future__ import annotations
 import ast
 from functools import cache
 
-from . import python_api as api
-from . import sink_table as T
+from . import api
+from .. import sink_table as T
 
 # Names through which a resolved name can come from a string, or lose its first part (how
 # Scope.qualname resolves, not a sink: kept here, beside the reasoning above).
@@ -48,7 +48,7 @@ _UNTRUSTED_CALLS = tuple(sorted(api.UNTRUSTED_VALUES | api.UNTRUSTED_CALLS))
 @cache
 def _attrs_always() -> frozenset[str]:
     """check_call's and Scope.call's tests of a call's own method name (`attr`) that emit whatever the value."""
-    from .python_sinks import _SINK_ATTRS
+    from .sinks import _SINK_ATTRS
 
     return (_SINK_ATTRS - WEAK_METHODS) | api.CAPTURE_METHODS
 
@@ -56,8 +56,8 @@ def _attrs_always() -> frozenset[str]:
 @cache
 def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Sink names by first part: the rest of each."""
-    from .python_taint import SOCKET_CONNECTS
-    from .python_sinks import SINK_NAMES
+    from .taint import SOCKET_CONNECTS
+    from .sinks import SINK_NAMES
 
     # check_call's names, those its shell and network predicates take whole, Scope.call's captures,
     # and the socket connect whole_module_shapes needs.
@@ -80,7 +80,7 @@ def weak_sink_call(call: ast.Call, method: str) -> bool:
     if method == "format":
         return type(call.func.value) is not ast.Constant
     if method in ("search", "find", "aggregate"):
-        from .python_sinks import _built_string
+        from .sinks import _built_string
 
         return bool(call.args) and _built_string(call.args[0])
     return True

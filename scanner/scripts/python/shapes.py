@@ -1,4 +1,4 @@
-"""Host, network, injection and collection shapes of python_behaviour (one function a shape).
+"""Host, network, injection and collection shapes of python.behaviour (one function a shape).
 
 Each takes the Behaviour index (calls, strings, loops, dicts, ifs of one file, plus which
 functions an agent's tool reaches and which names carry its arguments) and emits facts.
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import ast
 
-from ..models import Confidence, Severity
-from . import common as c
-from . import fact_kinds as K
-from . import python_behaviour_kinds as b
-from . import python_reach as pr
-from .python_walk import children, walk
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from . import behaviour_kinds as b
+from . import reach as pr
+from .walk import children, walk
 
 _SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")  # in _label's text
 
@@ -30,7 +30,7 @@ def system_enumeration(x) -> None:
                    Severity.MEDIUM, Confidence.MEDIUM, path=s.replace("\x00", "*")[:80])
     if not x.reach.tools:
         return
-    from . import facts_for
+    from .. import facts_for
 
     if any(f.kind == K.RECON for f in facts_for(x.doc)):
         return  # IG717 already reports the survey as a whole

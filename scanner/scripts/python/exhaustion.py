@@ -12,7 +12,6 @@ import ast
 
 from ...models import Confidence, Severity
 from .. import fact_kinds as K
-from . import behaviour_kinds as b
 from . import reach as pr
 from .walk import children, walk
 

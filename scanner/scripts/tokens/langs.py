@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from ...matching import Regex, rx
 from ...models import Severity
-from .. import common as c
 from .. import fact_kinds as K
 from .. import sink_table as T
 

@@ -93,3 +93,23 @@ def test_python_sink_gate_weak_methods_and_untrusted_sources_are_the_tables():
     assert g.WEAK_METHODS == set(py["methods"]["query"]) | set(py["methods"]["template"])
     assert set(g._UNTRUSTED_CALLS) == set(py["sources"]["untrusted_values"]) | set(py["sources"]["untrusted_calls"])
     assert g._attrs_always() == set(py["methods"]["sql"]) | set(py["methods"]["chmod"]) | set(py["methods"]["capture"])
+
+
+def test_credential_path_gate_holds_for_every_credential_path():
+    """credentials.path_gate is the cheap test in front of common.CRED_STRONG / CRED_WEAK: every text
+    either pattern matches holds one of its words, or the gate would hide a credential read."""
+    import random
+    import re._parser as sre_parse
+
+    from pattern_texts import ASCII, TextMaker
+    from scanner.scripts import common as c
+
+    texts, rnd, checked = TextMaker(ASCII), random.Random(7), 0
+    for pattern in (c.CRED_STRONG, c.CRED_WEAK):
+        tree = list(sre_parse.parse(pattern.pattern))
+        for _ in range(400):
+            text = rnd.choice(["", "~/", "/home/u/"]) + texts.generate(tree, rnd)
+            if pattern.test(text):
+                checked += 1
+                assert c._gate(text, c._CRED_KEYS), text
+    assert checked > 300  # the generator reaches the patterns: the test cannot pass by skipping

@@ -124,6 +124,7 @@ def _norm(text: str) -> str:
 MAX_JUDGED = 4000  # characters of one carrier judged
 
 
+# Its credential words are what a hidden carrier tells the agent to print or send, not a script's credential names.
 _STRONG_ACTION = rx(
     r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
     r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"

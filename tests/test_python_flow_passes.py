@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from scanner.document import Document
-from scanner.scripts import common as c
-from scanner.scripts import python_flow as pf
+from scanner.scripts import fact_kinds as K
+from scanner.scripts.python import flow as pf
 
 SCRIPTS = {
     "module-call": "import base64\ndef decode(s):\n    return base64.b64decode(s)\nexec(decode(PAYLOAD))\n",
@@ -37,10 +37,10 @@ def test_pruned_summary_pass_gives_the_full_passes_facts(name, monkeypatch):
 
 def test_summary_pass_results_reach_the_final_pass():
     kinds = {name: {f[0] for f in _facts(text)} for name, text in SCRIPTS.items()}
-    assert c.DECODE_EXEC in kinds["module-call"] and c.DECODE_EXEC in kinds["module-call-late-def"]
-    assert c.DECODE_EXEC in kinds["recursion"]
-    assert c.REMOTE_EXEC in kinds["cycle"]
-    assert c.CRED_EXFIL in kinds["attributes"]
+    assert K.DECODE_EXEC in kinds["module-call"] and K.DECODE_EXEC in kinds["module-call-late-def"]
+    assert K.DECODE_EXEC in kinds["recursion"]
+    assert K.REMOTE_EXEC in kinds["cycle"]
+    assert K.CRED_EXFIL in kinds["attributes"]
 
 
 def test_bare_calls_without_arguments_do_not_need_a_summary():

@@ -1,5 +1,5 @@
 """The flow analysis skips its scope passes when no call of a module can resolve to anything
-they act on (python_sink_gate). Each script below reaches a sink only through a route the gate
+they act on (python.sink_gate). Each script below reaches a sink only through a route the gate
 must see (aliases, constructor aliases, getattr, builtins, untrusted input, tools): each must
 still be found, and every script, gated or not, must give exactly the facts of the full passes."""
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from scanner.document import Document
 from scanner.scripts import common as c
-from scanner.scripts import python_flow as pf
+from scanner.scripts import fact_kinds as K
+from scanner.scripts.python import flow as pf
 
 B64 = "import base64\n"
 SCRIPTS = {
@@ -43,12 +44,12 @@ SCRIPTS = {
 }
 # Scripts whose sink only the scope passes find, and the fact each must give.
 EXPECTED = {
-    "import-alias": c.DECODE_EXEC, "module-alias": c.DECODE_EXEC, "attribute-alias": c.DECODE_EXEC,
-    "constructor-alias": c.CRED_EXFIL, "getattr-folded": c.DECODE_EXEC, "builtins-subscript": c.DECODE_EXEC, "vars-subscript": c.DECODE_EXEC,
-    "dunder-builtins": c.DECODE_EXEC, "import-module": c.DECODE_EXEC, "sending-method": c.CRED_EXFIL,
-    "os-exec-prefix": c.DECODE_EXEC, "network-prefix": c.CRED_EXFIL, "urlopen-prefix": c.CRED_EXFIL,
-    "argv-ldap": c.INPUT_TO_SINK, "argv-find-built": c.INPUT_TO_SINK, "input-template": c.INPUT_TO_SINK, "tool-return": c.SENSITIVE_READ,
-    "sql-param": c.INPUT_TO_SINK, "sql-raw": c.INPUT_TO_SINK, "capture": c.SURVEILLANCE, "setuid": c.PRIVILEGE, "reverse-shell": c.REVERSE_SHELL,
+    "import-alias": K.DECODE_EXEC, "module-alias": K.DECODE_EXEC, "attribute-alias": K.DECODE_EXEC,
+    "constructor-alias": K.CRED_EXFIL, "getattr-folded": K.DECODE_EXEC, "builtins-subscript": K.DECODE_EXEC, "vars-subscript": K.DECODE_EXEC,
+    "dunder-builtins": K.DECODE_EXEC, "import-module": K.DECODE_EXEC, "sending-method": K.CRED_EXFIL,
+    "os-exec-prefix": K.DECODE_EXEC, "network-prefix": K.CRED_EXFIL, "urlopen-prefix": K.CRED_EXFIL,
+    "argv-ldap": K.INPUT_TO_SINK, "argv-find-built": K.INPUT_TO_SINK, "input-template": K.INPUT_TO_SINK, "tool-return": K.SENSITIVE_READ,
+    "sql-param": K.INPUT_TO_SINK, "sql-raw": K.INPUT_TO_SINK, "capture": K.SURVEILLANCE, "setuid": K.PRIVILEGE, "reverse-shell": K.REVERSE_SHELL,
 }
 
 
@@ -97,7 +98,7 @@ def test_the_repositorys_own_python_gives_the_same_facts_gated_or_not(monkeypatc
 def _constant_shapes_one_string_at_a_time(flow) -> None:
     """constant_shapes as it read every string before it read only those a gate names (the reference)."""
     from scanner.models import Confidence, Severity
-    from scanner.scripts import python_sinks as ps
+    from scanner.scripts.python import sinks as ps
 
     seen, recon = set(), {}
     for node in flow.strings:
@@ -109,14 +110,14 @@ def _constant_shapes_one_string_at_a_time(flow) -> None:
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
-            seen.add((c.SENSITIVE_READ, low))
-            flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if pathlike and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:
+            seen.add((K.SENSITIVE_READ, low))
+            flow.emit(K.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
             recon.setdefault(low, node)
     if len(recon) >= 2:
         first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
-        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+        flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
@@ -135,10 +136,10 @@ def f():
 
 @pytest.mark.parametrize("text", [CONSTANTS, CONSTANTS.replace("ÄÖ ", ""), "x = 1\n", 's = "no shape here"\n'])
 def test_constant_shapes_reads_only_gated_strings_with_the_same_facts(text, monkeypatch):
-    from scanner.scripts import python_sinks as ps
+    from scanner.scripts.python import sinks as ps
 
     gated = _facts(text)
     monkeypatch.setattr(ps, "constant_shapes", _constant_shapes_one_string_at_a_time)
     assert gated == _facts(text)
     if text is CONSTANTS:
-        assert {c.PERSISTENCE, c.SENSITIVE_READ, c.CLOUD_METADATA, c.DEFENSE_EVASION} <= {f[0] for f in gated}
+        assert {K.PERSISTENCE, K.SENSITIVE_READ, K.CLOUD_METADATA, K.DEFENSE_EVASION} <= {f[0] for f in gated}

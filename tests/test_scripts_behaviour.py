@@ -8,7 +8,7 @@ import time
 import pytest
 
 from scanner.models import Severity
-from scanner.scripts.python_exhaustion import nested_quantifier
+from scanner.scripts.python.exhaustion import nested_quantifier
 from script_helpers import scan
 
 TOOL = "from mcp.server.fastmcp import FastMCP\napp = FastMCP('x')\n\n@app.tool()\n"

@@ -238,8 +238,10 @@ def _before_fork() -> None:
     process: the workers forked next share these pages with this process instead of holding a
     copy each (the package lists and their buckets were some 15 MB per process)."""
     from ..rune.packages import preload
-    from ..scripts import python_exhaustion, python_shapes, shell_flow, shell_shapes, tokens  # noqa: F401
-    from ..scripts.shell_base import _parser
+    from ..scripts.python import exhaustion, shapes  # noqa: F401
+    from ..scripts.shell import flow as shell_flow, shapes as shell_shapes  # noqa: F401
+    from ..scripts.tokens import flow as token_flow  # noqa: F401
+    from ..scripts.shell.base import _parser
 
     preload()
     _parser()

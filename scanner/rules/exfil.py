@@ -21,6 +21,7 @@ READS = ("prose", "script", "config")
 
 _SECRET_NAME = (r"(?:[a-z0-9_]*(?:token|secret|passw(?:or)?d|api_?key|access_?key|private_?key|credentials?|auth_key|session_?key|"
                 r"client_?secret|mnemonic|seed_?phrase|database_url|db_url|_dsn|connection_string|_pwd)[a-z0-9_]*|[a-z0-9_]+_key\b|[a-z0-9]+_pat\b)")
+# Not common.CRED_STRONG: credential stores as prose and commands name them (home-anchored, with `find-generic-password`).
 _CRED_FILE = (
     r"(?:~/\.ssh\b|\$home/\.ssh\b|/\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)|\.azure/|"
     r"\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.npmrc\b|"
@@ -131,7 +132,8 @@ def _credential_sources(doc: Document) -> Iterator[tuple[int, int, str]]:
         yield m.start, m.end, "env"
 
 
-# One literal pass: a file with none of these words has no credential source to pair.
+# One literal pass: a file with none of these words has no credential source to pair (the gate of _CRED_FILE
+# and _SECRET_NAME, not a credential list of its own).
 _SOURCE_WORDS = rx(
     r"(?:\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws/|\.azure|gcloud|\.kube/|\.docker/|\.npmrc|\.pypirc|\.netrc|credential|\.gnupg|"
     r"keychain|login\s+data|cookies|key4\.db|logins\.json|wallet|exodus|electrum|metamask|\.bitcoin|keystore|solana|/etc/shadow|"

@@ -17,6 +17,7 @@ from ..normalize import normalize_line
 
 _AGENT = r"(?:ai|a\.i\.|assistant|agent|model|llm|language\s+model|claude|copilot|gemini|cursor|chatgpt|gpt|codex|bot|chatbot)"
 
+# Not the scripts' credential names: what hidden prose asks to send (secrets in words, the system prompt, history).
 _SENSITIVE = (
         r"(?:~/\.ssh|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/|\bcredentials?\b|\bsecrets?\b|\bapi[_\s-]?keys?\b|"
         r"\b(?:access|auth|bearer|api|github|npm|session|oauth|refresh)[_\s-]?tokens?\b|\bpasswords?\b|\.env\b|\.npmrc\b|\.netrc\b|"

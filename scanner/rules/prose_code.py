@@ -24,6 +24,7 @@ from ..models import Category, Confidence, Severity
 from .base import Hit, rule
 from ..matching.gates import Family
 from ..hosts import host_of, look_alike_brand
+from ..scripts import fact_kinds as K
 from ..scripts.command_grader import TRIGGER as _GRADER_TRIGGER_TEXT, _first_url as first_url, grade_url, grade_words
 from .phrases import Context, context_at, heading_of, hosts_in, lowered, norm_line_at, norm_slice
 
@@ -237,7 +238,7 @@ def _graded(doc: Document) -> list:
                              for f in grade_command(norm_lines[line_no - 1])]
             for f in facts:
                 sev, message = f.severity, f.message
-                if f.kind == "remote-exec" and f.grade == "unknown":
+                if f.kind == K.REMOTE_EXEC and f.grade == "unknown":
                     sev, why = _site_grade(doc, f.severity, f.grade, f.url, f.host)
                     if sev != f.severity:
                         message = f"{message} ({why})"
@@ -273,7 +274,7 @@ def _grader_hits(doc: Document, kind: str, claimed: list[tuple[int, int]], defau
             yield Hit(start, end, message=(message or default_message) + " (run by the command before the prompt)", severity=sev, properties=props)
             continue
         told = False
-        if kind in ("remote-exec", "credential-exfil"):
+        if kind in (K.REMOTE_EXEC, K.CRED_EXFIL):
             sev, told, note = _graded_in_unit(doc, sev, grade, start, ctx)
             if note:
                 message = f"{message or default_message} ({note})"
@@ -578,7 +579,7 @@ def _pipe_to_shell(doc: Document) -> Iterator[Hit]:
         yield Hit(start, end, message=f"Download saved and then run ({why}{': ' + host if host else ''}{'; ' + note if note else ''})",
                   severity=sev if told or _pre_executed(doc, start) else lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
                   properties={"host": host, "grade": why, **({"told-to-run": True} if told else {})})
-    yield from _grader_hits(doc, "remote-exec", claimed)
+    yield from _grader_hits(doc, K.REMOTE_EXEC, claimed)
     yield from _remote_run_in_words(doc, claimed)
 
 
@@ -736,7 +737,7 @@ def _decode_exec(doc: Document) -> Iterator[Hit]:
         ctx = context_at(doc, m.start, m.end)
         msg = "Encoded payload decoded and executed" + (f"; decodes to: {decoded[:120]!r}" if decoded else "")
         yield Hit(m.start, m.end, message=msg, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)), properties=props)
-    yield from _grader_hits(doc, "decode-exec", claimed)
+    yield from _grader_hits(doc, K.DECODE_EXEC, claimed)
 
 
 def _encoded_literal(doc: Document) -> Iterator[Hit]:
@@ -774,11 +775,11 @@ def _reverse_shell(doc: Document) -> Iterator[Hit]:
         claimed.append((m.start, m.end))
         ctx = context_at(doc, m.start, m.end)
         yield Hit(m.start, m.end, severity=lowered(Severity.CRITICAL, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
-    yield from _grader_hits(doc, "reverse-shell", claimed)
+    yield from _grader_hits(doc, K.REVERSE_SHELL, claimed)
 
 
 def _command_exfil(doc: Document) -> Iterator[Hit]:
-    yield from _grader_hits(doc, "credential-exfil", [])
+    yield from _grader_hits(doc, K.CRED_EXFIL, [])
 
 
 def _miner(doc: Document) -> Iterator[Hit]:

@@ -1014,7 +1014,7 @@ def _git_config(doc: Document) -> Iterator[Hit]:
         elif section == "credential" and key == "helper" and value.startswith("!"):
             graded = grade_launch(value[1:])
             sev = max(Severity.MEDIUM, graded[0]) if graded else Severity.MEDIUM
-            from ..scripts.shell_base import _CRED_COMMAND, credential_command_goes_home
+            from ..scripts.shell.base import _CRED_COMMAND, credential_command_goes_home
 
             if sub and _CRED_COMMAND.search(value.encode("utf-8", "surrogatepass")) and not credential_command_goes_home(value, sub if "://" in sub else "https://" + sub):
                 # `password=$(gh auth token)` for another host: the vendor's token is handed to that host

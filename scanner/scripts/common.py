@@ -15,25 +15,9 @@ from urllib.parse import urlsplit
 from .. import hosts as H
 from ..matching import rx
 from ..models import Confidence, Severity
+from . import sink_table as T
 
-# Kinds of facts; each maps to one rule in scanner/rules/scripts.py.
-REMOTE_EXEC = "remote-exec"  # downloaded content reaches an interpreter or exec
-DECODE_EXEC = "decode-exec"  # decoded (base64/hex/zlib/...) content reaches an interpreter or exec
-CRED_EXFIL = "credential-exfil"  # credential file or secret environment value reaches the network
-REVERSE_SHELL = "reverse-shell"
-DYNAMIC_EXEC = "dynamic-exec"  # exec/eval/compile/import of a computed value
-SHELL_INJECTION = "shell-injection"  # a computed string run by a shell
-DESERIALIZE = "unsafe-deserialize"
-PERSISTENCE = "persistence"
-SENSITIVE_READ = "sensitive-read"
-CLOUD_METADATA = "cloud-metadata"
-DEFENSE_EVASION = "defense-evasion"
-SURVEILLANCE = "surveillance"  # keystrokes, clipboard, screen captured
-HOST_DATA_EXFIL = "host-data-exfil"  # host facts or captured data sent to the network
-DESTRUCTIVE = "destructive"
-PRIVILEGE = "privilege"
-INPUT_TO_SINK = "input-to-sink"  # a tool argument, sys.argv or input() reaches code, shell, SQL or template execution
-RECON = "reconnaissance"
+# The kinds of fact (Fact.kind) are named in fact_kinds, the one table of them.
 
 
 @dataclass(frozen=True)
@@ -99,7 +83,7 @@ RECON_TEXT = rx(
 )
 GEO_HOSTS = ("ipapi.co", "ipinfo.io", "ip-api.com", "ifconfig.me", "api.ipify.org", "geolocation-db.com", "ipgeolocation.io",
              "freegeoip", "extreme-ip-lookup.com", "ipwho.is", "checkip.amazonaws.com", "icanhazip.com", "wtfismyip.com")
-CLIPBOARD_COMMANDS = frozenset({"pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard", "termux-clipboard-get"})
+CLIPBOARD_COMMANDS = T.names("shell", "clipboard")
 
 
 def is_geo_lookup(url: str) -> bool:
@@ -147,12 +131,7 @@ def host_risk(url: str) -> str:
 
 # Cheap substring gates in front of the RE2 patterns: most strings in a script contain none
 # of these, and a Python `in` test is far cheaper than an RE2 call per string.
-_CRED_KEYS = (".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", "npmrc", "pypirc", "netrc", "git-cred",
-              "gnupg", "password-store", "keychain", "login", "cookies", "key3", "key4", "wallet", "bitcoin", "ethereum",
-              "electrum", "exodus", "metamask", "shadow", "sudoers", "history", "vault", "terraform", "hosts.yml",
-              "clawdbot", "openclaw", "moltbot", ".claude", ".codex", "solana", "purple", "places", "web data", ".env", "credentials", "token",
-              "auth.json",
-              "secret", "passwd")
+_CRED_KEYS = T.ordered("credentials", "path_gate")  # one of them is in every CRED_STRONG or CRED_WEAK match
 _SHAPE_KEYS = ("authorized_keys", "cron", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", "rc.local",
                "systemd", "launchagents", "launchdaemons", "currentversion", "ld.so", "init.d", "autostart", "startup",
                "schtasks", "at now", "site-packages", "dist-packages", "customize.py", ".pth", "169.254", "metadata", "100.100.100.200", "fd00:ec2", "/var/log", "history",

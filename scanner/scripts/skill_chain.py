@@ -20,10 +20,11 @@ from functools import lru_cache
 from ..models import Confidence, Severity
 from ..textio import Decoded, read_file
 from . import common as c
-from .python_consts import dotted_name
-from .python_walk import children, walk
+from . import fact_kinds as K
+from . import sink_table as T
+from .python.consts import dotted_name
+from .python.walk import children, walk
 
-SPLIT_CHAIN = "split-exfiltration-chain"
 MAX_FILES = 40
 MAX_BYTES = 256 * 1024
 COLLECT, ENCODE, SEND = "collect", "encode", "send"
@@ -56,8 +57,7 @@ def _one_file_candidate(text: str) -> bool:
 
 
 # Text that must be present for a module to collect secrets the way _summary recognises it.
-_SECRET_HINTS = ("environ.items", "environ.copy", "environ.keys", "environ.values", "dict(os.environ", ".ssh", ".aws", ".kube",
-                 ".netrc", ".docker", "gcloud", ".git-credentials", "id_rsa", ".gnupg", "keychain", "wallet", "bash_history", "zsh_history")
+_SECRET_HINTS = T.ordered("credentials", "chain_hints")
 
 
 def _listing(root: str, folder: str) -> tuple[tuple[str, int, int], ...]:
@@ -170,7 +170,7 @@ def _chains(files: tuple[tuple[str, str], ...]) -> dict[str, tuple[c.Fact, ...]]
             continue
         for send_call, source, encoders, sink in _trace(tree, coord, stems - {coord}, summaries):
             if source[0] == sink[0] == coord and (source[1].split(".")[0] == sink[1].split(".")[0] or "." not in source[1] or "." not in sink[1]):
-                continue  # one function or class: python_flow's own credential-to-network analysis covers it
+                continue  # one function or class: python.flow's own credential-to-network analysis covers it
             files = sorted({coord, source[0], sink[0], *(e[0] for e in encoders)})
             props = {"analysis": "python-ast-skill", "chain": [f"{m}.py:{q}" for m, q in [source, *encoders, sink]], "files": files}
             via = f" through {', '.join(f'{m}.{q}' for m, q in encoders)}" if encoders else ""
@@ -206,7 +206,7 @@ def _fact(text: str, node: ast.AST, sev: Severity, conf: Confidence, message: st
     else:
         line_end = text.find("\n", start)
         end = line_end if line_end > start else start + 1
-    return c.Fact(SPLIT_CHAIN, start, max(end, start + 1), message, sev, conf, dict(props))
+    return c.Fact(K.SPLIT_CHAIN, start, max(end, start + 1), message, sev, conf, dict(props))
 
 
 def _offset(text: str, lineno: int, col: int) -> int:

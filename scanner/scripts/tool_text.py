@@ -8,7 +8,7 @@ messages to the model rather than as code.
 
 `span_at(doc, offset)` answers "which literal holds this character?" for a rule that found a
 phrase with one RE2 pass over the whole text: the literals are extracted only for documents
-where some phrase matched. Python is read through `ast` (python_flow.parse_tree; the tree is
+where some phrase matched. Python is read through `ast` (python.flow.parse_tree; the tree is
 dropped after each reading, so a script whose literals are wanted is parsed once more);
 JavaScript/TypeScript through one RE2 pass over comments and string tokens. Nothing is
 compiled, imported or run.
@@ -20,7 +20,7 @@ import bisect
 from dataclasses import dataclass
 
 from ..matching import rx
-from .python_gc import gc_paused
+from .python.gc_paused import gc_paused
 
 DESCRIPTION, RETURNED, DOCSTRING, STRING = "description", "returned", "docstring", "string"
 
@@ -80,7 +80,7 @@ def span_at(doc, offset: int) -> Literal | None:
 @gc_paused
 def extract(doc) -> list[Literal]:
     if doc.language == "python":
-        from .python_flow import parse_tree, release_tree
+        from .python.flow import parse_tree, release_tree
 
         try:
             tree = parse_tree(doc)
@@ -90,7 +90,7 @@ def extract(doc) -> list[Literal]:
             return _PythonLiterals(doc, tree).run()
         finally:
             del tree
-            release_tree(doc)  # freed before the collector resumes (python_behaviour.python_analyses says why)
+            release_tree(doc)  # freed before the collector resumes (python.behaviour.python_analyses says why)
     if doc.language in ("javascript", "typescript"):
         return _js_literals(doc, test_file=_is_test_path(doc.path))
     return []

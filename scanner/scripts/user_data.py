@@ -2,7 +2,7 @@
 deleting the original, deleting documents, mail, calendars or contacts by pattern, and
 harvesting location, mailbox addresses or the address book.
 
-Shared by the Python pass (python_behaviour's syntax-tree walk), the shell pass (shell_flow's
+Shared by the Python pass (python.behaviour's syntax-tree walk), the shell pass (shell.flow's
 tree-sitter commands) and a language-neutral text pass for API names that mean the same thing
 in any language. Every check is a substring gate followed by RE2 or an `ast` walk: linear.
 """
@@ -13,11 +13,9 @@ import ast
 from ..matching import rx
 from ..models import Confidence, Severity
 from . import common as c
-from .python_walk import walk
+from . import fact_kinds as K
+from .python.walk import walk
 
-RANSOM_LOCK = "ransom-lock"  # a file encrypted or password-archived, then its original deleted
-DATA_WIPE = "user-data-deletion"  # documents, mail, calendars or contacts deleted by pattern
-PERSONAL_HARVEST = "personal-data-harvest"  # precise location, every mailbox address, the address book
 
 # File-name patterns that select the user's own documents, mail, calendars and contacts (not
 # build output, logs or caches, which cleanup scripts delete every day).
@@ -53,15 +51,15 @@ def text_shapes(doc) -> list[c.Fact]:
     props = {"analysis": "text"}
     m = next(iter(doc.finditer(LOCATION_API, normalized=False)), None)
     if m is not None:
-        out.append(c.Fact(PERSONAL_HARVEST, m.start, m.end, "Reads the device's precise location (GPS / location services)",
+        out.append(c.Fact(K.PERSONAL_HARVEST, m.start, m.end, "Reads the device's precise location (GPS / location services)",
                           Severity.MEDIUM, Confidence.MEDIUM, {**props, "data": "location"}))
     m = next(iter(doc.finditer(MAIL_ENUM, normalized=False)), None)
     if m is not None and "@" in text and next(iter(doc.finditer(EMAIL_REGEX_LITERAL, normalized=False)), None) is not None:
-        out.append(c.Fact(PERSONAL_HARVEST, m.start, m.end, "Walks the user's mailbox and extracts every e-mail address (address harvesting)",
+        out.append(c.Fact(K.PERSONAL_HARVEST, m.start, m.end, "Walks the user's mailbox and extracts every e-mail address (address harvesting)",
                           Severity.MEDIUM, Confidence.MEDIUM, {**props, "data": "mail addresses"}))
     m = next(iter(doc.finditer(CONTACTS_ENUM, normalized=False)), None)
     if m is not None:
-        out.append(c.Fact(PERSONAL_HARVEST, m.start, m.end, "Reads the user's whole address book", Severity.MEDIUM, Confidence.LOW,
+        out.append(c.Fact(K.PERSONAL_HARVEST, m.start, m.end, "Reads the user's whole address book", Severity.MEDIUM, Confidence.LOW,
                           {**props, "data": "contacts"}))
     return out
 
@@ -77,7 +75,7 @@ GLOB_ATTRS = frozenset({"glob", "rglob", "iglob"})
 
 
 def python_shapes(b) -> None:
-    """Run on python_behaviour.Behaviour: ransom-lock and pattern deletion of personal files."""
+    """Run on python.behaviour.Behaviour: ransom-lock and pattern deletion of personal files."""
     text = b.text
     if not ("unlink" in text or "remove" in text or "rmtree" in text or "send2trash" in text):
         return
@@ -168,7 +166,7 @@ def _ransom_lock(b) -> None:
         for x in calls:
             target = _deleted(b, x, deleters)
             if target and target in fed:
-                b.emit(RANSOM_LOCK, x, f"Encrypts or password-locks {target!r} and then deletes the original (ransomware shape)",
+                b.emit(K.RANSOM_LOCK, x, f"Encrypts or password-locks {target!r} and then deletes the original (ransomware shape)",
                        Severity.MEDIUM, Confidence.MEDIUM, file=target)
                 break
 
@@ -210,7 +208,7 @@ def _pattern_deletion(b) -> None:
         patterns += [s for s in _filter_strings(loop.body) if PERSONAL_PATTERN.test(s)]
         hit = next((p for p in patterns if PERSONAL_PATTERN.test(p)), None)
         if hit is not None:
-            b.emit(DATA_WIPE, deletes[0], f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
+            b.emit(K.DATA_WIPE, deletes[0], f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
                    Severity.MEDIUM, Confidence.MEDIUM, pattern=hit[:80])
 
 
@@ -246,7 +244,7 @@ ARCHIVE_DELETE_FLAGS = {"zip": ("-m", "--move"), "7z": ("-sdel",), "7za": ("-sde
 
 
 def shell_shapes(flow) -> None:
-    """Run on shell_flow.ShellFlow after its commands are collected."""
+    """Run on shell.flow.ShellFlow after its commands are collected."""
     locked: dict[str, object] = {}  # file word (raw and value) -> the locking command
     for n in flow._commands:
         prog, args, vals = flow.command_parts(n)
@@ -256,14 +254,14 @@ def shell_shapes(flow) -> None:
                 locked[a.text.decode("utf-8", "replace")] = n
                 locked[v] = n
             if any(v in ARCHIVE_DELETE_FLAGS.get(prog, ()) for v in vals):
-                flow.emit(RANSOM_LOCK, n, f"{prog} password-locks files and removes the originals (ransomware shape)",
+                flow.emit(K.RANSOM_LOCK, n, f"{prog} password-locks files and removes the originals (ransomware shape)",
                           Severity.MEDIUM, Confidence.MEDIUM)
         elif prog in ("rm", "shred", "unlink", "srm") and locked:
             for a, v in zip(args, vals):
                 if v.startswith("-"):
                     continue
                 if a.text.decode("utf-8", "replace") in locked or v in locked:
-                    flow.emit(RANSOM_LOCK, n, f"Deletes {v[:60]!r} after encrypting or password-locking it (ransomware shape)",
+                    flow.emit(K.RANSOM_LOCK, n, f"Deletes {v[:60]!r} after encrypting or password-locking it (ransomware shape)",
                               Severity.MEDIUM, Confidence.MEDIUM)
                     break
         if prog == "find" and any(v in ("-delete",) for v in vals) or (prog == "find" and "-exec" in vals and
@@ -271,12 +269,12 @@ def shell_shapes(flow) -> None:
             names = [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-name", "-iname", "-path", "-ipath", "-regex")]
             hit = next((p for p in names if PERSONAL_PATTERN.test(p)), None)
             if hit is not None:
-                flow.emit(DATA_WIPE, n, f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
+                flow.emit(K.DATA_WIPE, n, f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
                           Severity.MEDIUM, Confidence.MEDIUM)
         elif prog in ("rm", "shred", "srm"):
             hit = next((v for v in vals if "*" in v and PERSONAL_PATTERN.test(v)), None)
             if hit is not None:
-                flow.emit(DATA_WIPE, n, f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
+                flow.emit(K.DATA_WIPE, n, f"Deletes every file matching {hit!r}: the user's documents, mail, calendar or contacts",
                           Severity.MEDIUM, Confidence.MEDIUM)
 
 

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import ast
 
-from .. import hosts as H
-from ..models import Confidence, Severity
-from . import common as c
-from . import python_api as api
-from .python_consts import const_str
-from .python_taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
-from .python_sinks import _built_string, check_call, sink_outcome, untrusted_outcome
-from .python_walk import children
+from ... import hosts as H
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from . import api
+from .consts import const_str
+from .taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .sinks import _built_string, check_call, sink_outcome, untrusted_outcome
+from .walk import children
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
 # Method names too common to map onto a same-named local function when the receiver is unknown.
@@ -107,7 +108,7 @@ class Scope:
             self.returns |= t
             if self.tool and t & {ENVDUMP, SECRET, CRED}:
                 what = "the whole environment" if ENVDUMP in t else ("credential file contents" if CRED in t else "a secret environment variable")
-                self.flow.emit(c.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
+                self.flow.emit(K.SENSITIVE_READ, st, f"An agent tool hands {what} back to the model (and its transcript)",
                                Severity.MEDIUM, Confidence.MEDIUM)
         elif tp is ast.Match:
             self.expr(st.subject)
@@ -238,7 +239,7 @@ class Scope:
             q = self.qualname(node)
             if q in ("os.environ", "os.environb"):
                 return frozenset({ENVDUMP})
-            if q == "sys.argv":
+            if q in api.UNTRUSTED_VALUES:
                 return frozenset({UNTRUSTED})
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return self.flow.attrs.get(node.attr, EMPTY)
@@ -329,11 +330,11 @@ class Scope:
             result |= {SECRET, "secret-name:" + vendor}
         if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
             result |= {FILE}
-        if q in ("input", "raw_input", "getpass.getpass"):
+        if q in api.UNTRUSTED_CALLS:
             result |= {UNTRUSTED}
-        if q in api.CAPTURE or (attr == "clipboard_get"):
+        if q in api.CAPTURE or attr in api.CAPTURE_METHODS:
             result |= {CAPTURE}
-            self.flow.emit(c.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
+            self.flow.emit(K.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
         if attr in _MUTATORS and all_t:
             self._merge_into(func.value, all_t)  # items.append(secret): the container now holds it
         summary = self._summary_for(func)
@@ -346,7 +347,7 @@ class Scope:
                      for k, t in kw_t.items() if k in names} if kw_t else {}
             if node.args and fn is not None and _runs_its_arguments(fn):
                 # sh("gh", "issue", "create", "--body-file", path): a helper that runs its arguments as a command
-                from .python_sinks import _command_text, published
+                from .sinks import _command_text, published
 
                 first = node.args[0]
                 text = _command_text(self, first) if len(node.args) == 1 else \
@@ -445,9 +446,9 @@ def _runs_its_arguments(fn) -> bool:
 
 
 def url_of(node, scope):
-    """The built URL of a network call a secret reaches (scanner/scripts/python_urls.py), asked
+    """The built URL of a network call a secret reaches (scanner/scripts/python/urls.py), asked
     only there: a str, the index of the parameter holding it, or ""."""
-    from .python_urls import url_of as _url_of
+    from .urls import url_of as _url_of
 
     v = _url_of(scope, node)
     return v if v is not None else ""
@@ -468,7 +469,7 @@ def _credential_command(arg: ast.AST, lookup) -> str:
         text = const_str(arg, lookup) or ""
     if not text or len(text) > 400:
         return ""
-    from .shell_base import _CRED_COMMAND, _CRED_COMMAND_VENDOR
+    from ..shell.base import _CRED_COMMAND, _CRED_COMMAND_VENDOR
 
     if _CRED_COMMAND.search(text.encode("utf-8", "surrogatepass")) is None:
         return ""
@@ -481,7 +482,7 @@ def _listed_secret_names(flow) -> bool:
     read): an environment read through a computed name is then a secret read (issue 14 item 5)."""
     hit = flow.__dict__.get("_listed_secrets")
     if hit is None:
-        from ..matching import rx
+        from ...matching import rx
 
         global _SECRET_LITERAL
         if _SECRET_LITERAL is None:

@@ -3,8 +3,8 @@
 and string scanning, linear in the text they are handed."""
 from __future__ import annotations
 
-from ..matching import rx
-from . import common as c
+from ...matching import rx
+from .. import common as c
 
 
 def for_of(line: bytes) -> tuple[bytes, bytes] | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import ast
 
-from . import common as c
-from . import python_api as api
-from .python_consts import const_str
+from .. import common as c
+from . import api
+from .consts import const_str
 
 HOLE = "\x00"  # a run-time value inside the URL
 _BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request", "httpx.Request"})

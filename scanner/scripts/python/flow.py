@@ -10,19 +10,20 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from ..models import Confidence, Severity
-from . import common as c
-from . import python_api as api
-from .python_consts import const_str, dotted_name
-from .python_callgraph import callees_first as _callees_first
-from .python_callgraph import summaries_read as _summaries_read
-from .python_gc import gc_paused
-from .python_sink_gate import WEAK_METHODS, scope_passes_needed, weak_sink_call
-from .python_walk import FIELDS, NODE_TYPES, fields_of
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from . import api
+from .consts import const_str, dotted_name
+from .callgraph import callees_first as _callees_first
+from .callgraph import summaries_read as _summaries_read
+from .gc_paused import gc_paused
+from .sink_gate import WEAK_METHODS, scope_passes_needed, weak_sink_call
+from .walk import FIELDS, NODE_TYPES, fields_of
 
-from .python_taint import (  # noqa: F401  (re-exported: the labels' old home)
+from .taint import (  # noqa: F401  (re-exported: the labels' old home)
     _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, SOCKET_CONNECTS, UNTRUSTED, Summary)
-from .python_scope import Scope
+from .scope import Scope
 
 # run when an object is made: what they put on self (a session, its headers) is there for every other method
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__enter__", "__aenter__"})
@@ -51,7 +52,7 @@ class PythonFlow:
 
     # -- driver ------------------------------------------------------------------------
     def run(self) -> list[c.Fact]:
-        from .python_sinks import writes_files
+        from .sinks import writes_files
 
         # One walk of the tree collects everything the later passes need.
         self.strings: list[ast.Constant] = []
@@ -138,7 +139,7 @@ class PythonFlow:
                     imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif tp is ast.FunctionDef or tp is ast.AsyncFunctionDef:
                 funcs.setdefault(node.name, node)
-        from .python_sinks import strings_without_credential_keys
+        from .sinks import strings_without_credential_keys
 
         self.cred_clear, self.string_lows, self.string_index = strings_without_credential_keys(strings)
         # The scope passes are most of the analysis; skipped when no call can resolve to anything they act on.
@@ -147,10 +148,10 @@ class PythonFlow:
             self.scope_passes(inert, attr_writes)
         self.emit_on = True  # the passes below emit whether or not the scope passes ran
         self.whole_module_shapes()
-        from .python_sinks import constant_shapes
+        from .sinks import constant_shapes
 
         constant_shapes(self)
-        from .python_sinks import loop_shapes
+        from .sinks import loop_shapes
 
         loop_shapes(self)
         return sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
@@ -188,7 +189,7 @@ class PythonFlow:
             return
         start, end = self.span(node)
         fact = c.Fact(kind, start, end, message, severity, confidence, {"analysis": "python-ast", **props})
-        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL, c.HOST_DATA_EXFIL):
+        if kind in (K.REMOTE_EXEC, K.CRED_EXFIL, K.HOST_DATA_EXFIL):
             fact = c.apply_url_context(fact, url, self.doc_hosts)
         key = (kind, start)
         if key not in self.facts or self.facts[key].severity < fact.severity:
@@ -201,7 +202,7 @@ class PythonFlow:
         spawns = [n for q, n in self.calls if q in ("pty.spawn",) or (api.is_shell_call(q) and _mentions_shell(n))]
         if connects and spawns and (dup2 or any(_uses_fileno(n) for n in spawns)):
             self.emit_on = True
-            self.emit(c.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
+            self.emit(K.REVERSE_SHELL, (dup2 or spawns)[0], "Socket connected out, its descriptors handed to a shell: a reverse shell",
                       Severity.CRITICAL, calls=sorted(set(q for q in names if q.startswith(("socket", "os.dup2", "pty", "subprocess"))))[:10])
 
 
@@ -214,7 +215,7 @@ _LOOP_CALLS = frozenset({"connect_ex", "fork", "unlink", "remove", "rmtree", "rm
 
 # What the collecting walk pushes: one set lookup stands for `isinstance(x, ast.AST) and type(x) not in <dropped>`
 # (parse() builds exact node types, all of them named in the ast module). Dropped: the leaves but Constant, and
-# import aliases (python_walk.FIELDS keeps an import's `names`, which nothing here reads).
+# import aliases (python.walk.FIELDS keeps an import's `names`, which nothing here reads).
 _PUSHED = NODE_TYPES - (_LEAF_TYPES - {ast.Constant}) - {ast.alias}
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp})
 _BODY_TYPES = frozenset(t for t in NODE_TYPES if "body" in t._fields)
@@ -301,7 +302,7 @@ def parse_tree(doc) -> ast.Module:
 
 def release_tree(doc) -> None:
     """Drop the document's cached tree once its analyses are done, before the collector resumes
-    (see python_behaviour.python_analyses); a later reader parses again. A remembered parse
+    (see python.behaviour.python_analyses); a later reader parses again. A remembered parse
     failure is kept: it is small and saves every later reader a failing parse."""
     if not isinstance(doc.__dict__.get(_TREE_ATTR), BaseException):
         doc.__dict__.pop(_TREE_ATTR, None)

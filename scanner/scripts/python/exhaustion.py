@@ -1,4 +1,4 @@
-"""Resource-exhaustion shapes of python_behaviour: code written to exhaust memory, CPU, threads,
+"""Resource-exhaustion shapes of python.behaviour: code written to exhaust memory, CPU, threads,
 file descriptors or disk, catastrophic regexes, unbounded recursion and unchecked decompression.
 
 Each shape is one a working script has no reason to contain (a 10-million-element literal
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import ast
 
-from ..models import Confidence, Severity
-from . import python_behaviour_kinds as b
-from . import python_reach as pr
-from .python_walk import children, walk
+from ...models import Confidence, Severity
+from .. import fact_kinds as K
+from . import reach as pr
+from .walk import children, walk
 
 HUGE_COUNT = 10_000_000
 BIG_LOOP = 1000
@@ -72,12 +72,12 @@ def _huge_repetition(x) -> None:
                 v = const_int(count)
                 scaled = v is None and not isinstance(count, ast.Constant) and _const_factor(count) >= 1 << 20
                 if (v is not None and v >= HUGE_COUNT) or scaled:
-                    x.emit(b.EXHAUSTION, n, "Builds a repetition tens of millions of elements or megabytes long (memory or disk exhaustion)",
+                    x.emit(K.EXHAUSTION, n, "Builds a repetition tens of millions of elements or megabytes long (memory or disk exhaustion)",
                            Severity.MEDIUM, Confidence.MEDIUM)
                     return
     for n in x.calls:
         if isinstance(n.func, ast.Name) and n.func.id == "range" and any((const_int(a) or 0) >= HUGE_COUNT for a in n.args):
-            x.emit(b.EXHAUSTION, n, "Loops tens of millions of times (CPU exhaustion)", Severity.MEDIUM, Confidence.LOW)
+            x.emit(K.EXHAUSTION, n, "Loops tens of millions of times (CPU exhaustion)", Severity.MEDIUM, Confidence.LOW)
             return
 
 
@@ -127,7 +127,7 @@ def _endless_allocation(x) -> None:
         local_idle = bool(names) and names <= local and not any(
             pr.callee_name(cl) in _WAITS for name in local for fn in x.reach.funcs[name] for cl in _body_calls(fn.body))
         if names & _MAKERS or grows or not calls or local_idle:
-            x.emit(b.EXHAUSTION, loop, "Loops forever without waiting or leaving (CPU or memory exhaustion)",
+            x.emit(K.EXHAUSTION, loop, "Loops forever without waiting or leaving (CPU or memory exhaustion)",
                    Severity.MEDIUM, Confidence.MEDIUM)
             return
 
@@ -148,7 +148,7 @@ def _resource_loops(x) -> None:
         made = [cl for cl in _body_calls(loop.body) if pr.callee_name(cl) in _RESOURCES or
                 (pr.callee_name(cl) == "open" and not _in_with(loop, cl))]
         if made:
-            x.emit(b.EXHAUSTION, made[0], "Creates threads, processes, sockets or open files in a loop sized to exhaust the machine",
+            x.emit(K.EXHAUSTION, made[0], "Creates threads, processes, sockets or open files in a loop sized to exhaust the machine",
                    Severity.MEDIUM, Confidence.MEDIUM, count=bound if bound is not None else "caller-chosen")
             return
 
@@ -245,7 +245,7 @@ def _catastrophic_regex(x) -> None:
         return
     for node, s in x.strings:
         if len(s) <= 200 and ("+" in s or "*" in s) and "(" in s and nested_quantifier(s):
-            x.emit(b.EXHAUSTION, node, "Defines a regular expression with nested repetition (catastrophic backtracking, ReDoS)",
+            x.emit(K.EXHAUSTION, node, "Defines a regular expression with nested repetition (catastrophic backtracking, ReDoS)",
                    Severity.MEDIUM, Confidence.MEDIUM, pattern=s[:80])
             return
 
@@ -260,12 +260,12 @@ def _runaway_recursion(x) -> None:
             continue
         recursive.add(fn.name)
         if id(fn) not in x.conditional:
-            x.emit(b.EXHAUSTION, own[0], "Calls itself unconditionally (unbounded recursion, stack exhaustion)",
+            x.emit(K.EXHAUSTION, own[0], "Calls itself unconditionally (unbounded recursion, stack exhaustion)",
                    Severity.MEDIUM, Confidence.MEDIUM)
             return
     for cl in x.calls:
         if isinstance(cl.func, ast.Name) and cl.func.id in recursive and any((const_int(a) or 0) >= 100_000 for a in cl.args):
-            x.emit(b.EXHAUSTION, cl, "Starts a recursion far deeper than the interpreter allows (stack exhaustion)",
+            x.emit(K.EXHAUSTION, cl, "Starts a recursion far deeper than the interpreter allows (stack exhaustion)",
                    Severity.MEDIUM, Confidence.MEDIUM)
             return
 
@@ -280,7 +280,7 @@ def _unchecked_decompression(x) -> None:
             last = q.rsplit(".", 1)[-1]
             if last == "extractall" or q in ("zlib.decompress", "bz2.decompress", "lzma.decompress", "gzip.decompress") or \
                     (last == "read" and not cl.args and isinstance(cl.func, ast.Attribute) and _opened_compressed(x, fn, cl.func.value)):
-                x.emit(b.EXHAUSTION, cl, "An agent-callable tool decompresses an archive whole with no size limit (decompression bomb)",
+                x.emit(K.EXHAUSTION, cl, "An agent-callable tool decompresses an archive whole with no size limit (decompression bomb)",
                        Severity.MEDIUM, Confidence.LOW, call=q)
                 return
 

@@ -16,7 +16,7 @@ _AST = ast.AST
 _NOT_CHILDREN = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "module", "level", "kind", "conversion",
                            "is_async", "simple", "asname", "type_comment", "tag"})
 # Each node type's fields that can hold a node, filled for every type below (also read by the
-# inlined walks of python_flow and python_behaviour).
+# inlined walks of python.flow and python.behaviour).
 FIELDS: dict[type, tuple[str, ...]] = {}
 # Every node type parse() builds (all are named in the ast module): `type(x) in NODE_TYPES` is isinstance(x, ast.AST).
 NODE_TYPES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, _AST))

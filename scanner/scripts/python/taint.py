@@ -1,16 +1,18 @@
-"""The taint labels and function summaries of the Python analysis, shared by python_flow (the
-driver), python_scope (statements and calls), python_sinks and python_sink_gate (what a call
+"""The taint labels and function summaries of the Python analysis, shared by python.flow (the
+driver), python.scope (statements and calls), python.sinks and python.sink_gate (what a call
 reaches). Kept apart so those modules import it rather than each other."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .. import sink_table as T
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
 EMPTY: frozenset[str] = frozenset()
 REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
 
-SOCKET_CONNECTS = frozenset({"socket.socket.connect", "socket.create_connection", "socket.socket.connect_ex"})  # a reverse shell's first step
+SOCKET_CONNECTS = T.names("python", "sinks", "socket_connect")  # a reverse shell's first step
 _MUTATORS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault", "write", "writelines"})  # items.append(x): x is now in items
 
 

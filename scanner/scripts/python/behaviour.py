@@ -1,7 +1,7 @@
 """What a Python tool or script does to the machine it runs on, beyond code execution (IG720-IG729,
 IG740-IG743 with scanner.scripts.user_data and skill_chain).
 
-The flow analysis (python_flow) follows payloads into interpreters and secrets onto the network.
+The flow analysis (python.flow) follows payloads into interpreters and secrets onto the network.
 This pass looks for the other things a hostile MCP server or skill script does from a function
 the agent calls: enumerating the host's accounts, processes and mounts; scanning ports and
 private address ranges; exhausting memory, threads, descriptors or the CPU; planting web shells
@@ -16,18 +16,17 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from ..models import Confidence, Severity
-from . import common as c
-from . import flow_facts  # the package has run by the time any of its modules is imported
-from . import python_reach as pr
-from . import skill_chain, user_data
-from .python_consts import const_str
-from .python_flow import node_span, parse_tree, release_tree
-from .python_gc import gc_paused
-from .python_walk import FIELDS, NODE_TYPES, fields_of, walk
-from .python_behaviour_kinds import (  # noqa: F401  (re-exported: the tables' old home)
-    SYSTEM_ENUM, NETWORK_SCAN, EXHAUSTION, WEB_SHELL, QUERY_INJECTION, PATH_TRAVERSAL, HIDDEN_COLLECTION,
-    CREDENTIAL_HOARD, FAKE_SECURITY, STRONG_SYSTEM, WEAK_SYSTEM, SYSTEM_CALLS, PRIVATE_CIDR, WEB_SHELL_TEXT,
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import flow_facts  # the package has run by the time any of its modules is imported
+from . import reach as pr
+from .. import skill_chain, user_data
+from .consts import const_str
+from .flow import node_span, parse_tree, release_tree
+from .gc_paused import gc_paused
+from .walk import FIELDS, NODE_TYPES, fields_of, walk
+from .behaviour_kinds import (  # noqa: F401  (re-exported: the tables' old home)
+    STRONG_SYSTEM, WEAK_SYSTEM, SYSTEM_CALLS, PRIVATE_CIDR, WEB_SHELL_TEXT,
     LDAP_FILTER, NET_PREFIXES, NET_ATTRS, SEND_ATTRS, EXEC_SINKS, FILE_SINKS, PATH_METHODS, PATH_GUARDS)
 
 _CACHE_ATTR = "_behaviour_facts"
@@ -69,9 +68,9 @@ def _analyse(doc) -> list[c.Fact]:
     if not any(g in text for g in _GATES):
         return []
     try:
-        tree = parse_tree(doc)  # shared with python_flow: each script is parsed once
+        tree = parse_tree(doc)  # shared with python.flow: each script is parsed once
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return []  # python_flow reports the parse failure and falls back to tokens
+        return []  # python.flow reports the parse failure and falls back to tokens
     return Behaviour(doc, tree).run()
 
 
@@ -257,8 +256,8 @@ class Behaviour:
 
     def run(self) -> list[c.Fact]:
         # Names from modules, not `from . import module`: a package's fromlist costs a Python-level call per script.
-        from .python_exhaustion import resource_exhaustion
-        from .python_shapes import (credential_hoarding, fake_security, hidden_collection, network_scan, path_traversal,
+        from .exhaustion import resource_exhaustion
+        from .shapes import (credential_hoarding, fake_security, hidden_collection, network_scan, path_traversal,
                                     query_injection, system_enumeration, web_shell)
 
         system_enumeration(self)

@@ -5,15 +5,18 @@ import ast
 import bisect
 from functools import lru_cache
 
-from ..models import Confidence, Severity
-from .. import hosts as H
-from . import common as c
-from . import python_api as api
-from .python_consts import const_str
-from .python_taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
-from .python_walk import walk
+from ...models import Confidence, Severity
+from ... import hosts as H
+from .. import common as c
+from .. import fact_kinds as K
+from . import api
+from .. import sink_table as T
+from .consts import const_str
+from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
+from .walk import walk
 
 SECRET_NAME = "secret-name:"
+# Parts of a secret variable's name that name no vendor (WEATHER_API_KEY -> weather), not secret words.
 _GENERIC_PARTS = {"api", "key", "token", "secret", "access", "auth", "private", "password", "client", "bot", "app", "the"}
 
 
@@ -28,20 +31,19 @@ def _own_service(env_name: str, url: str) -> bool:
 EXEC, SHELL, NETWORK, DESER, IMPORT = "exec", "shell", "network", "deserialize", "import"
 SHELL_STRING, QUERY, TEMPLATE = "shell-string", "query", "template"
 _SESSIONS = ("requests.Session.", "httpx.Client.", "httpx.AsyncClient.", "aiohttp.ClientSession.", "urllib3.PoolManager.")
-TEMPLATE_CLASSES = frozenset({"jinja2.Template", "jinja2.Environment.from_string", "mako.template.Template",
-                              "tornado.template.Template", "Cheetah.Template.Template", "django.template.Template",
-                              "string.Template", "jinja2.sandbox.SandboxedEnvironment.from_string"})
+TEMPLATE_CLASSES = T.names("python", "sinks", "template")
 _UNTRUSTED_WHAT = {EXEC: "code execution", IMPORT: "a module import", SHELL_STRING: "a shell command",
                    QUERY: "a database/LDAP/XPath query", TEMPLATE: "a template engine", DESER: "a deserialiser"}
 
 
-_QUERY_ATTRS = ("execute", "executemany", "executescript", "raw", "search_s", "search", "xpath", "find", "aggregate")
-_CHMOD_CALLS = ("os.chmod", "os.lchmod", "os.fchmod", "pathlib.Path.chmod")
-_ROOT_CALLS = ("os.setuid", "os.seteuid", "os.setreuid")
-_RMTREE_CALLS = ("shutil.rmtree", "os.removedirs")
+# SQL methods first, then the LDAP/XPath/document queries (which emit only on untrusted input).
+_QUERY_ATTRS = T.ordered("python", "methods", "sql") + T.ordered("python", "methods", "query")
+_CHMOD_CALLS = T.ordered("python", "sinks", "chmod")
+_ROOT_CALLS = T.ordered("python", "sinks", "setuid")
+_RMTREE_CALLS = T.ordered("python", "sinks", "rmtree")
 # Method names check_call acts on whatever the receiver (see its tests below).
-_SINK_ATTRS = frozenset(_QUERY_ATTRS + ("from_string", "format", "chmod"))
-# Resolved names check_call tests for by equality (its shell and network tests are predicates); python_sink_gate reads it too.
+_SINK_ATTRS = frozenset(_QUERY_ATTRS + T.ordered("python", "methods", "template") + T.ordered("python", "methods", "chmod"))
+# Resolved names check_call tests for by equality (its shell and network tests are predicates); python.sink_gate reads it too.
 SINK_NAMES = (api.EXEC_SINKS | api.IMPORT_SINKS | api.DESERIALIZERS | api.DESERIALIZERS_IF_REMOTE | TEMPLATE_CLASSES
               | frozenset(_CHMOD_CALLS + _ROOT_CALLS + _RMTREE_CALLS))
 
@@ -61,11 +63,11 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
     if q in api.EXEC_SINKS:
         scope.sink(EXEC, node, first_t, q)
         if first is not None and not (first_t & {DL, DEC}) and const_str(first, scope.lookup) is None:
-            scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() runs code computed at run time", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DYNAMIC_EXEC, node, f"{q}() runs code computed at run time", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     elif q in api.IMPORT_SINKS:
         scope.sink(IMPORT, node, frozenset().union(*arg_t) if arg_t else first_t, q)
         if first is not None and const_str(first, scope.lookup) is None and not (first_t & {DL, DEC}):
-            scope.flow.emit(c.DYNAMIC_EXEC, node, f"{q}() imports a module named at run time", Severity.LOW, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DYNAMIC_EXEC, node, f"{q}() imports a module named at run time", Severity.LOW, Confidence.MEDIUM, call=q)
     elif api.is_shell_call(q):
         _shell_call(scope, node, q, first, first_t, kw_t)
     elif q in api.DESERIALIZERS or q in api.DESERIALIZERS_IF_REMOTE:
@@ -73,7 +75,7 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if q in api.DESERIALIZERS_FETCHING and first is not None:
             # pandas.read_pickle("https://..."): the loader downloads its input itself, so what it
             # unpickles is the network's (a URL literal, a built one, or an env var's default)
-            from .python_urls import url_of
+            from .urls import url_of
 
             u = url_of(scope, first)
             if isinstance(u, str) and u.lower().startswith(("https://", "http://")):
@@ -81,14 +83,14 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         scope.sink(DESER, node, all_t, q, url=url)
         safe_yaml = q == "yaml.load" and any(k.arg == "Loader" and "Safe" in ast.dump(k.value) for k in node.keywords)
         if q in api.DESERIALIZERS and not safe_yaml and not (all_t & {DL, DEC}):
-            scope.flow.emit(c.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.DESERIALIZE, node, f"{q}() can run code hidden in the data it loads", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if attr in _QUERY_ATTRS and first is not None \
             and (_built_string(first) or (not isinstance(first, (ast.Constant, ast.Dict)) and const_str(first, scope.lookup) is None
                                           and attr in ("execute", "executemany", "executescript", "raw", "xpath", "search_s"))):
         scope.sink(QUERY, node, first_t, q or attr)
         built = _built_string(first) or (isinstance(first, ast.Name) and first.id in scope.built)
         if built and attr in ("execute", "executemany", "executescript", "raw") and any(p.startswith("param:") for p in first_t):
-            scope.flow.emit(c.INPUT_TO_SINK, node, f"A function argument is interpolated into an SQL query ({q or attr})",
+            scope.flow.emit(K.INPUT_TO_SINK, node, f"A function argument is interpolated into an SQL query ({q or attr})",
                             Severity.MEDIUM, Confidence.LOW, sink=q or attr, sink_kind=QUERY)
     if q in TEMPLATE_CLASSES or attr == "from_string" or (attr == "format" and isinstance(node.func, ast.Attribute)
                                                            and not isinstance(node.func.value, ast.Constant)):
@@ -116,20 +118,20 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             body_t = frozenset(p for p in body_t if p != SECRET and not p.startswith(("secret-name:", "param:")))
         scope.sink(NETWORK, node, body_t, q, url=url)
         if url and c.is_geo_lookup(url):
-            scope.flow.emit(c.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
+            scope.flow.emit(K.SURVEILLANCE, node, f"Looks up the machine's public IP address and location ({c.host_of(url)})",
                             Severity.MEDIUM, Confidence.MEDIUM)
     if q in _CHMOD_CALLS or attr == "chmod":
         mode = node.args[1] if len(node.args) > 1 else (node.args[0] if node.args and q.endswith("Path.chmod") else None)
         if isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o6000:
-            scope.flow.emit(c.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
+            scope.flow.emit(K.PRIVILEGE, node, "Sets the setuid/setgid bit on a file", Severity.HIGH, Confidence.HIGH, call=q)
         elif isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o002:
-            scope.flow.emit(c.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+            scope.flow.emit(K.PRIVILEGE, node, "Makes a file world-writable", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in _ROOT_CALLS and first is not None and isinstance(first, ast.Constant) and first.value == 0:
-        scope.flow.emit(c.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
+        scope.flow.emit(K.PRIVILEGE, node, "Switches the process to root", Severity.MEDIUM, Confidence.MEDIUM, call=q)
     if q in _RMTREE_CALLS and first is not None:
         target = const_str(first, scope.lookup)
         if target is not None and target.rstrip("/") in ("", "~", "/home", "/etc", "/usr", "$HOME", "C:\\", "C:"):
-            scope.flow.emit(c.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
+            scope.flow.emit(K.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
 
 
 def _built_string(node: ast.AST) -> bool:
@@ -151,7 +153,7 @@ def untrusted_outcome(scope, kind: str, node: ast.Call, name: str, via_helper: b
     if what is None:
         return
     via = " through a helper function" if via_helper else ""
-    scope.flow.emit(c.INPUT_TO_SINK, node, f"A tool argument or command-line input reaches {what} ({name}){via}",
+    scope.flow.emit(K.INPUT_TO_SINK, node, f"A tool argument or command-line input reaches {what} ({name}){via}",
                     Severity.MEDIUM, Confidence.MEDIUM, sink=name, sink_kind=kind)
 
 
@@ -184,13 +186,13 @@ def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], k
                             url=f.properties.get("url", ""), embedded_shell=text[:200])
         argv0 = text.split(None, 1)[0].rsplit("/", 1)[-1] if text.strip() else ""
         if argv0.lower() in c.CLIPBOARD_COMMANDS:
-            scope.flow.emit(c.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
+            scope.flow.emit(K.SURVEILLANCE, node, f"Reads the clipboard ({argv0})", Severity.MEDIUM, Confidence.MEDIUM)
         if argv0 in ("curl", "wget", "nc", "ncat", "scp") and first_t & {CRED, SECRET, ENVDUMP}:
-            scope.flow.emit(c.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
+            scope.flow.emit(K.CRED_EXFIL, node, f"Credential data handed to {argv0}", Severity.CRITICAL, Confidence.MEDIUM)
         else:
             published(scope, node, text, first_t | kw_t.get("input", frozenset()))
     elif uses_shell and first is not None and not (first_t & {DL, DEC}):
-        scope.flow.emit(c.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
+        scope.flow.emit(K.SHELL_INJECTION, node, f"{q}() runs a command string built at run time through a shell",
                         Severity.MEDIUM, Confidence.MEDIUM, call=q)
 
 
@@ -207,13 +209,13 @@ def published(scope, node: ast.Call, text: str | None, t: frozenset[str], via: s
     if not text or not (t & {CRED, SECRET, ENVDUMP}):
         return False
     if _PUBLISH is None:
-        from ..matching import rx
+        from ...matching import rx
 
         _PUBLISH = rx(r"^(?:\S*/)?(?:gh|glab|tea|hub)(?:\.exe)?\s+(?:(?:issue|gist|pr|mr|release|discussion|snippet|repo)\s+(?:create|comment|edit|new|upload)\b|api\b)")
     if _PUBLISH.search(text.strip().encode("utf-8", "surrogatepass")) is None:
         return False
     what = "credential data" if CRED in t else "secrets" if SECRET in t else "the whole environment"
-    scope.flow.emit(c.CRED_EXFIL, node, f"{what[0].upper() + what[1:]} published through {' '.join(text.split()[:3])}{via}",
+    scope.flow.emit(K.CRED_EXFIL, node, f"{what[0].upper() + what[1:]} published through {' '.join(text.split()[:3])}{via}",
                     Severity.CRITICAL if CRED in t else Severity.HIGH, Confidence.MEDIUM)
     return True
 
@@ -233,8 +235,8 @@ def _worth_parsing(text: str) -> bool:
 def analyze_cached(text: str, hosts: frozenset[str]):
     """The shell analysis of a command string a script runs, plus the command grader's forms it
     does not read (python -c / node -e one-liners, runners, Windows binaries)."""
-    from .shell_flow import analyze_text
-    from .command_grader import grade_command
+    from ..shell.flow import analyze_text
+    from ..command_grader import grade_command
 
     facts = list(analyze_text(text, {"skill_hosts": hosts}))
     for g in grade_command(text):
@@ -267,13 +269,13 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
     via = " through a helper function" if via_helper else ""
     if kind in (EXEC, SHELL, IMPORT, DESER):
         if DL in t:
-            emit(c.REMOTE_EXEC, node, f"Downloaded content reaches {name}(){via}", Severity.CRITICAL, Confidence.HIGH,
+            emit(K.REMOTE_EXEC, node, f"Downloaded content reaches {name}(){via}", Severity.CRITICAL, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {DL, DEC}))
         elif DEC in t and kind != DESER:
-            emit(c.DECODE_EXEC, node, f"Decoded (base64/hex/compressed) content reaches {name}(){via}", Severity.CRITICAL,
+            emit(K.DECODE_EXEC, node, f"Decoded (base64/hex/compressed) content reaches {name}(){via}", Severity.CRITICAL,
                  Confidence.HIGH, sink=name)
         elif DEC in t:
-            emit(c.DECODE_EXEC, node, f"Decoded content is deserialised by {name}(){via}", Severity.HIGH, Confidence.MEDIUM, sink=name)
+            emit(K.DECODE_EXEC, node, f"Decoded content is deserialised by {name}(){via}", Severity.HIGH, Confidence.MEDIUM, sink=name)
     elif kind == NETWORK:
         if t & {CRED, SECRET}:
             what = "credential file" if CRED in t else "secret environment variable"
@@ -284,20 +286,20 @@ def sink_outcome(scope, kind: str, node: ast.Call, t: frozenset[str], name: str,
                 sev = Severity.LOW  # NAMECHEAP_API_KEY sent to api.namecheap.com: the vendor's own service (scanner/hosts.py)
             elif CRED not in t and names and url and all(_own_service(n, url) for n in names):
                 sev = Severity.MEDIUM  # WEATHER_API_KEY sent to api.weather.example: named for the host it goes to
-            emit(c.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
+            emit(K.CRED_EXFIL, node, f"A {what} reaches a network call ({name}){via}", sev, Confidence.HIGH,
                  url=url, sink=name, sources=sorted(t & {CRED, SECRET}), secrets=names,
                  **({"lowered-because": ["secret sent to the service it belongs to"]} if sev < Severity.CRITICAL else {}))
         elif ENVDUMP in t:
-            emit(c.CRED_EXFIL, node, f"The whole process environment reaches a network call ({name}){via}", Severity.HIGH,
+            emit(K.CRED_EXFIL, node, f"The whole process environment reaches a network call ({name}){via}", Severity.HIGH,
                  Confidence.HIGH, url=url, sink=name)
         elif CAPTURE in t:
-            emit(c.HOST_DATA_EXFIL, node, f"Captured keystrokes, clipboard or screen reach a network call ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Captured keystrokes, clipboard or screen reach a network call ({name}){via}",
                  Severity.HIGH, Confidence.HIGH, url=url, sink=name)
         elif FILE in t and url and c.host_risk(url) != "vendor":
-            emit(c.HOST_DATA_EXFIL, node, f"Local file contents are sent to a fixed address ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Local file contents are sent to a fixed address ({name}){via}",
                  Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
         elif HOST in t and url:
-            emit(c.HOST_DATA_EXFIL, node, f"Host details (user, host name, files) are sent to a fixed address ({name}){via}",
+            emit(K.HOST_DATA_EXFIL, node, f"Host details (user, host name, files) are sent to a fixed address ({name}){via}",
                  Severity.MEDIUM, Confidence.LOW, url=url, sink=name)
 
 
@@ -328,14 +330,14 @@ def constant_shapes(flow) -> None:
             if test.test(s) and (kind, low) not in seen:
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
-        if pathlike and cred_key and c.is_strong_credential_path(s) and (c.SENSITIVE_READ, low) not in seen:
-            seen.add((c.SENSITIVE_READ, low))
-            flow.emit(c.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
+        if pathlike and cred_key and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:
+            seen.add((K.SENSITIVE_READ, low))
+            flow.emit(K.SENSITIVE_READ, node, "Names a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM, value=s[:120])
         if shaped and c.RECON_TEXT.test(s):
             recon.setdefault(low, node)
     if len(recon) >= 2:
         first = min(recon.values(), key=lambda n: (n.lineno, n.col_offset))
-        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+        flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
@@ -383,13 +385,13 @@ def strings_without_credential_keys(strings: list[ast.Constant]) -> tuple[set[in
 def constant_tests(writes: bool, low: str, pathlike: bool):
     strong = any(k in low for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "currentversion\\run"))
     out = [
-        (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
-        (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
-        (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
-        (c.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
+        (K.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
+        (K.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
+        (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
+        (K.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
     ]
     if pathlike and ("/" in low or "\\" in low or low.startswith(".") or low.strip() in ("crontab", "schtasks")):
-        out.append((c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
+        out.append((K.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
                     "Start-up, scheduler or login-key location (persistence)"))
     return out
 
@@ -411,7 +413,7 @@ def writes_files(node: ast.Call) -> bool:
     return False
 
 
-SECRET_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "pwd", "api", "credential", "auth", "private"})
+SECRET_WORDS = T.names("python", "sources", "secret_words")
 BULK_SOURCES = ("glob", "rglob", "iglob", "listdir", "walk", "scandir", "iterdir")
 
 
@@ -431,7 +433,7 @@ def loop_shapes(flow) -> None:
         if any(d.startswith("os.environ") for d in dotted):
             words = {n.value.lower() for n in walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
             if words & SECRET_WORDS:
-                flow.emit(c.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
+                flow.emit(K.SENSITIVE_READ, node, "Harvests every environment variable whose name looks like a secret",
                           Severity.MEDIUM, Confidence.MEDIUM, words=sorted(words & SECRET_WORDS))
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             bulk = any(d.rsplit(".", 1)[-1] in BULK_SOURCES for d in dotted)
@@ -445,11 +447,11 @@ def loop_shapes(flow) -> None:
         if not inside or name in done:
             continue
         if name == "connect_ex":
-            flow.emit(c.RECON, call, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.RECON, call, "Probes many addresses or ports in a loop (network scan)", Severity.MEDIUM, Confidence.MEDIUM)
         elif name == "fork":
-            flow.emit(c.DESTRUCTIVE, call, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
+            flow.emit(K.DESTRUCTIVE, call, "Forks processes in a loop (fork bomb)", Severity.HIGH, Confidence.MEDIUM)
         elif any(inside):
-            flow.emit(c.DESTRUCTIVE, call, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
+            flow.emit(K.DESTRUCTIVE, call, "Deletes files in bulk from a directory listing", Severity.MEDIUM, Confidence.LOW)
         else:
             continue
         done.add(name if name in ("connect_ex", "fork") else "delete")

@@ -1,15 +1,15 @@
 """What the shell readers share: the tree-sitter-bash parser, a tree walk, the download tools,
 and the commands that print a credential (`gh auth token`, `git credential fill`, ...).
-shell_flow, shell_shapes and command_grader import it rather than each other."""
+shell.flow, shell.shapes and command_grader import it rather than each other."""
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .. import hosts as H
-from ..matching import rx
+from ... import hosts as H
+from ...matching import rx
+from .. import sink_table as T
 
-FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lwp-request", "GET", "iwr", "invoke-webrequest", "ftp", "tftp"}
-EXHAUSTION = "resource-exhaustion"  # python_behaviour.EXHAUSTION: reported by IG722
+FETCHERS = T.names("shell", "fetchers")  # the sink table's download commands
 
 # Credential sources (strong: reading one is reading a secret).
 _CRED_COMMAND = rx(

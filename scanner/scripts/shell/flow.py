@@ -10,24 +10,25 @@ from __future__ import annotations
 
 import posixpath
 
-from .. import hosts as H
-from ..models import Confidence, Severity
-from . import common as c
-from . import user_data
-from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
+from ... import hosts as H
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from .. import sink_table as T
+from .. import user_data
+from .base import FETCHERS, _parser, _walk, credential_command_goes_home, _CRED_COMMAND
 
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox"}
-INTERPRETERS = {"python", "python2", "python3", "perl", "ruby", "node", "php", "deno", "bun", "lua", "tclsh", "pwsh", "powershell"}
-WRAPPERS = {"sudo", "doas", "env", "nohup", "exec", "command", "time", "nice", "setsid", "stdbuf", "timeout", "xargs", "builtin"}
-NET_SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh", "scp", "rsync", "sftp", "ftp"}
-DATA_FLAGS = {"-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form",
-              "--form-string", "-T", "--upload-file", "--json", "--post-file", "--post-data", "--body-file", "--body-data"}
+SHELLS = T.names("shell", "shells")
+INTERPRETERS = T.names("shell", "interpreters")
+WRAPPERS = T.names("shell", "wrappers")
+NET_SENDERS = T.names("shell", "net_senders")
+DATA_FLAGS = T.names("shell", "data_flags")
 HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s*\d+\s+)?(?:-c|--check)|"
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
-ENV_DUMPERS = {"env", "printenv", "set", "export"}
+ENV_DUMPERS = T.names("shell", "env_dumpers")
 _INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
-DNS_TOOLS = {"dig", "nslookup", "host", "drill", "resolvectl", "getent"}
+DNS_TOOLS = T.names("shell", "dns_tools")
 
 
 class ShellFlow:
@@ -58,7 +59,7 @@ class ShellFlow:
              url: str = "", lower_for_hash: bool = False, **props) -> None:
         start, end = self.off(node.start_byte), self.off(node.end_byte)
         fact = c.Fact(kind, start, max(end, start + 1), message, severity, confidence, {"analysis": "bash-syntax-tree", **props})
-        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL, c.HOST_DATA_EXFIL) and url:
+        if kind in (K.REMOTE_EXEC, K.CRED_EXFIL, K.HOST_DATA_EXFIL) and url:
             fact = c.apply_url_context(fact, url, self.doc_hosts)
         if lower_for_hash and self.hash_checked:
             fact = fact.lowered(2, "download checked against a pinned hash or signature")
@@ -121,7 +122,7 @@ class ShellFlow:
         tree = _parser().parse(self.data)
         root = tree.root_node
         self.parse_error = root.has_error
-        from . import shell_shapes  # imports this module's names: loaded after it
+        from . import shapes as shell_shapes  # imports this module's names: loaded after it
 
         order = []
         cursor = root.walk()  # iterative pre-order with a tree cursor: document order, no recursion limit
@@ -251,15 +252,15 @@ class ShellFlow:
             prog, args, vals = self.command_parts(cmd)
             if seen & {"download", "decoded"} and _reads_stdin_program(prog, vals):
                 if "download" in seen:
-                    self.emit(c.REMOTE_EXEC, n, f"Remote content piped into {prog}", Severity.CRITICAL, url=first_url)
+                    self.emit(K.REMOTE_EXEC, n, f"Remote content piped into {prog}", Severity.CRITICAL, url=first_url)
                 else:
-                    self.emit(c.DECODE_EXEC, n, f"Decoded content piped into {prog}", Severity.CRITICAL)
+                    self.emit(K.DECODE_EXEC, n, f"Decoded content piped into {prog}", Severity.CRITICAL)
             if prog in NET_SENDERS and (reads_cred or dumps_env) and _sends_stdin(prog, vals):
                 url = next((v for v in vals if "://" in v), "")
                 if reads_cred:
-                    self.emit(c.CRED_EXFIL, n, f"Credential file contents piped to {prog}", Severity.CRITICAL, url=url)
+                    self.emit(K.CRED_EXFIL, n, f"Credential file contents piped to {prog}", Severity.CRITICAL, url=url)
                 else:
-                    self.emit(c.CRED_EXFIL, n, f"The whole environment piped to {prog}", Severity.HIGH, url=url)
+                    self.emit(K.CRED_EXFIL, n, f"The whole environment piped to {prog}", Severity.HIGH, url=url)
             if prog in FETCHERS or (prog in ("nc", "ncat") and len(vals) >= 2 and not reads_cred):
                 seen.add("download")
                 first_url = first_url or next((v for v in vals if "://" in v), "")
@@ -278,7 +279,7 @@ class ShellFlow:
         progs = [self.command_parts(x)[0:3:2] for x in (_inner_command(node) for node in cmds) if x is not None]
         has_shell = any(p in SHELLS and (not v or "-i" in v or v == ["-"]) for p, v in progs)
         if has_shell and any(p in ("nc", "ncat", "netcat", "telnet", "socat") or (p == "openssl" and "s_client" in v) for p, v in progs):
-            self.emit(c.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
+            self.emit(K.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
 
     def command(self, cmd) -> None:
         prog, args, vals = self.command_parts(cmd)
@@ -289,31 +290,31 @@ class ShellFlow:
             for a in args:
                 flags = self.substitution_flags(a)
                 if "download" in flags:
-                    self.emit(c.REMOTE_EXEC, cmd, f"{prog} runs content fetched from the network", Severity.CRITICAL,
+                    self.emit(K.REMOTE_EXEC, cmd, f"{prog} runs content fetched from the network", Severity.CRITICAL,
                               url=_first_url(self.value(a)) or _first_url(self.vars_text(a)))
                 elif "decoded" in flags:
-                    self.emit(c.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
+                    self.emit(K.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
             script = next((v for v in vals if not v.startswith("-")), "")
             if script and prog != "eval" and c.is_data_file(script) and not any(v in ("-c", "-e", "-m") for v in vals):
-                self.emit(c.DECODE_EXEC, cmd, f"{prog} runs a data file as code ({posixpath.basename(script)}): a payload kept beside the script",
+                self.emit(K.DECODE_EXEC, cmd, f"{prog} runs a data file as code ({posixpath.basename(script)}): a payload kept beside the script",
                           Severity.HIGH, Confidence.MEDIUM)
             if script and _same_file(script, self.downloads):
                 url, _ = self.downloads[_key(script)]
-                self.emit(c.REMOTE_EXEC, cmd, f"A downloaded file is run by {prog}", Severity.CRITICAL, url=url, lower_for_hash=True)
+                self.emit(K.REMOTE_EXEC, cmd, f"A downloaded file is run by {prog}", Severity.CRITICAL, url=url, lower_for_hash=True)
             if prog in SHELLS and "-i" in vals and cmd.parent is not None and b"/dev/tcp/" in cmd.parent.text:
-                self.emit(c.REVERSE_SHELL, cmd, "Interactive shell wired to a /dev/tcp socket", Severity.CRITICAL)
+                self.emit(K.REVERSE_SHELL, cmd, "Interactive shell wired to a /dev/tcp socket", Severity.CRITICAL)
         if _same_file(prog, self.downloads) and prog not in FETCHERS:
             url, _ = self.downloads[_key(prog)]
-            self.emit(c.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
+            self.emit(K.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
         if prog in FETCHERS:
             self.fetch(cmd, prog, vals)
         if prog in DNS_TOOLS and args:
             if any("credential" in self.substitution_flags(a) for a in args):
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)
+                self.emit(K.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)
         if prog in ("nc", "ncat", "netcat") and any(v in ("-e", "-c", "--exec", "--sh-exec") for v in vals):
-            self.emit(c.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
+            self.emit(K.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
         if prog == "socat" and any("exec:" in v.lower() or "system:" in v.lower() for v in vals) and any("tcp" in v.lower() for v in vals):
-            self.emit(c.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
+            self.emit(K.REVERSE_SHELL, cmd, "socat connects a shell to a TCP peer", Severity.CRITICAL)
         if prog in ("cp", "mv", "install", "rsync", "ditto", "ln") and len(vals) >= 2 and not any(":" in v for v in vals) and (
                 any(c.is_credential_path(v) for v in vals[:-1]) or any("credential" in self.substitution_flags(a) for a in args[:-1])):
             self.cred_files.add(_key(vals[-1]))  # `cp -R "$HOME/$f" stage/` with f looping over .ssh .netrc ...
@@ -326,11 +327,11 @@ class ShellFlow:
             if out:
                 self.cred_files.add(_key(out))
         if prog in ("scp", "rsync", "sftp") and any(c.is_strong_credential_path(v) for v in vals) and any(":" in v for v in vals):
-            self.emit(c.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
+            self.emit(K.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
         if prog in INTERPRETERS and "-c" in vals:
             code = vals[vals.index("-c") + 1] if vals.index("-c") + 1 < len(vals) else ""
             if "socket" in code and ("dup2" in code or "pty.spawn" in code or "subprocess" in code):
-                self.emit(c.REVERSE_SHELL, cmd, f"{prog} one-liner connects a socket to a shell", Severity.CRITICAL)
+                self.emit(K.REVERSE_SHELL, cmd, f"{prog} one-liner connects a socket to a shell", Severity.CRITICAL)
 
     def git_push(self, cmd, vals: list[str]) -> None:
         """`git push https://host/repo.git` (or to a remote added with `git remote add`) after the script
@@ -349,7 +350,7 @@ class ShellFlow:
         host = H.host_of(url)
         if not host or host in ("localhost",) or host.startswith("127.") or host.endswith((".local", ".internal", ".lan", ".localhost")):
             return
-        self.emit(c.CRED_EXFIL, cmd, f"Credential files copied into a repository are pushed to {host}", Severity.CRITICAL, url=url)
+        self.emit(K.CRED_EXFIL, cmd, f"Credential files copied into a repository are pushed to {host}", Severity.CRITICAL, url=url)
 
     def vars_text(self, node) -> str:
         return " ".join(self.vars.get(_var_name(n), "") for n in _walk(node) if n.type in ("simple_expansion", "expansion"))
@@ -378,7 +379,7 @@ class ShellFlow:
         if out and out not in ("-", "/dev/null", "/dev/stdout"):
             self.downloads[_key(out)] = (url, cmd)
         if c.CLOUD_METADATA_HOST.test(url):
-            self.emit(c.CLOUD_METADATA, cmd, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
+            self.emit(K.CLOUD_METADATA, cmd, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
         for i, v in enumerate(vals):
             if prog == "curl" and (v in ("-K", "--config") and i + 1 < len(vals) or v.startswith("--config=")):
                 cfg = vals[i + 1] if not v.startswith("--config=") else v.split("=", 1)[1]
@@ -391,7 +392,7 @@ class ShellFlow:
                 header_only = _credential_in_headers_only(self, cmd)
                 risky = c.host_risk(url) in ("ip", "paste") or url.startswith("http://")
                 sev = Severity.MEDIUM if header_only and not risky else Severity.CRITICAL
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)"
+                self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)"
                           + (" in an auth header" if header_only else ""), sev, url=url)
         for i, v in enumerate(vals):
             data = ""
@@ -404,23 +405,23 @@ class ShellFlow:
             flag = v.split("=", 1)[0]
             path = data.split("@", 1)[1] if "@" in data and (data.startswith("@") or "=@" in data) else (data if flag in ("-T", "--upload-file", "--post-file", "--body-file") else "")
             if path and (c.is_credential_path(path) or _key(path) in self.cred_files):
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
+                self.emit(K.CRED_EXFIL, cmd, f"{prog} uploads a credential file ({path})", Severity.CRITICAL, url=url)
             elif c.is_credential_path(data.split()[-1] if data.split() else "") or _secret_ref(data, self):
                 names = _secret_names(data, self)
                 if names and url and all(H.credential_goes_home(n, url) for n in names):
-                    self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a vendor's key to that vendor's own service", Severity.LOW, Confidence.LOW, url=url)
+                    self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a vendor's key to that vendor's own service", Severity.LOW, Confidence.LOW, url=url)
                     continue
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
+                self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
             elif any(d in data for d in ("$(env)", "$(printenv)", "`env`", "`printenv`")):
-                self.emit(c.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
+                self.emit(K.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
         if url and _secret_ref(url, self) and prog in ("curl", "wget") and not all(H.credential_goes_home(n, url) for n in _secret_names(url, self) or ["?"]):
-            self.emit(c.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
+            self.emit(K.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
 
     def curl_config(self, cmd, cfg: str) -> None:
         """`curl -K file`: the config (often a heredoc the script wrote) holds the URL and the upload."""
         text = self.heredocs.get(_key(cfg), "")
         if c.is_credential_path(cfg):
-            self.emit(c.CRED_EXFIL, cmd, f"curl reads its request from a credential file ({cfg})", Severity.CRITICAL)
+            self.emit(K.CRED_EXFIL, cmd, f"curl reads its request from a credential file ({cfg})", Severity.CRITICAL)
             return
         if not text:
             return
@@ -433,7 +434,7 @@ class ShellFlow:
                 path = val.split("@", 1)[1] if "@" in val else (val if key in ("upload-file", "t") else "")
                 path = path.replace("$HOME", "~").replace("${HOME}", "~")
                 if path and c.is_credential_path(path):
-                    self.emit(c.CRED_EXFIL, cmd, f"curl -K config uploads a credential file ({path})", Severity.CRITICAL, url=url)
+                    self.emit(K.CRED_EXFIL, cmd, f"curl -K config uploads a credential file ({path})", Severity.CRITICAL, url=url)
                     return
 
     def redirected(self, n) -> None:
@@ -461,14 +462,14 @@ class ShellFlow:
             dest = self.value(dest_node) if dest_node is not None else ""
             if "/dev/tcp/" in rt or "/dev/udp/" in rt:
                 if prog in SHELLS or prog in ("exec",) or any(x in n.text.decode("utf-8", "replace") for x in ("sh -i", "bash -i", "0>&1", "<&")):
-                    self.emit(c.REVERSE_SHELL, n, "Shell input/output redirected to a /dev/tcp socket", Severity.CRITICAL)
+                    self.emit(K.REVERSE_SHELL, n, "Shell input/output redirected to a /dev/tcp socket", Severity.CRITICAL)
                 elif prog in ("cat",) and any(c.is_credential_path(v) for v in vals):
-                    self.emit(c.CRED_EXFIL, n, "Credential file written to a /dev/tcp socket", Severity.CRITICAL)
+                    self.emit(K.CRED_EXFIL, n, "Credential file written to a /dev/tcp socket", Severity.CRITICAL)
             if rt.lstrip().startswith("<") and prog in ("nc", "ncat", "netcat", "socat", "telnet", "curl") and c.is_credential_path(dest):
-                self.emit(c.CRED_EXFIL, n, f"Credential file fed to {prog}", Severity.CRITICAL)
+                self.emit(K.CRED_EXFIL, n, f"Credential file fed to {prog}", Severity.CRITICAL)
             if rt.lstrip().startswith((">>", ">")) and c.PERSISTENCE_PATH.test(dest):
                 strong = any(k in dest.lower() for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "init.d"))
-                self.emit(c.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
+                self.emit(K.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
 
 
@@ -546,6 +547,7 @@ def _archives_credentials(prog: str, vals: list[str]) -> bool:
     return prog in ("tar", "zip", "7z", "7za", "cpio") and any(_CRED_DIR.test(v) for v in vals if not v.startswith("-"))
 
 
+# Credential folders themselves (`cp -R ~/.ssh`), not files under them as common.CRED_STRONG reads them.
 _CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
 
 
@@ -557,8 +559,7 @@ def _is_credential_command(prog: str, vals: list[str]) -> bool:
     return bool(_CRED_COMMAND.search(" ".join([prog] + vals[:6]).encode("utf-8", "surrogatepass")))
 
 
-_CRED_PROGRAMS = frozenset({"gpg", "gpg2", "git", "gh", "security", "secret-tool", "aws", "gcloud", "az", "kubectl", "op", "vault", "pass", "keyring",
-                            "npm", "cmdkey"}) | frozenset({"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass"})
+_CRED_PROGRAMS = T.names("shell", "credential_programs")
 
 
 def _reads_stdin_program(prog: str, vals: list[str]) -> bool:

@@ -1,13 +1,14 @@
-"""Shell shapes read per command after shell_flow has walked the syntax tree: persistence, evasion,
+"""Shell shapes read per command after shell.flow has walked the syntax tree: persistence, evasion,
 destruction, privilege, sensitive reads, reconnaissance, hard-coded git remotes, and endless
-request loops. Split from shell_flow to keep each module readable; every function takes the
+request loops. Split from shell.flow to keep each module readable; every function takes the
 ShellFlow whose commands, variables and emit() it works with."""
 from __future__ import annotations
 
-from ..matching import rx
-from ..models import Confidence, Severity
-from . import common as c
-from .shell_base import EXHAUSTION, FETCHERS, _parser, _walk
+from ...matching import rx
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from .base import FETCHERS, _parser, _walk
 
 
 def endless_loop(flow, n) -> None:
@@ -30,7 +31,7 @@ def endless_loop(flow, n) -> None:
             if fetch is None and (prog in FETCHERS or prog in ("nc", "ncat", "ping", "ab", "hping3") or prog in fetching_functions(flow)):
                 fetch = m
     if fetch is not None:
-        flow.emit(EXHAUSTION, fetch, "Sends network requests in an endless loop with no pause (request flood)",
+        flow.emit(K.EXHAUSTION, fetch, "Sends network requests in an endless loop with no pause (request flood)",
                   Severity.MEDIUM, Confidence.MEDIUM)
 
 def fetching_functions(flow) -> set[str]:
@@ -57,9 +58,9 @@ def text_shapes(flow) -> None:
             line = line[:2000]
         prog, _, vals = flow.command_parts(n)
         if prog in c.CLIPBOARD_COMMANDS and not (prog in ("xclip", "xsel") and not any(v in ("-o", "--output", "-out") for v in vals)):
-            flow.emit(c.SURVEILLANCE, n, f"Reads the clipboard ({prog})", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.SURVEILLANCE, n, f"Reads the clipboard ({prog})", Severity.MEDIUM, Confidence.MEDIUM)
         if prog in FETCHERS and any(c.is_geo_lookup(v) for v in vals if "://" in v or "." in v):
-            flow.emit(c.SURVEILLANCE, n, "Looks up the machine's public IP address and location", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.SURVEILLANCE, n, "Looks up the machine's public IP address and location", Severity.MEDIUM, Confidence.MEDIUM)
         if prog == "git" and len(vals) >= 3 and vals[0] == "remote" and vals[1] in ("add", "set-url") and any("://" in v or "@" in v for v in vals[2:]):
             remotes.append(n)
         if prog == "git" and vals[:1] == ["push"]:
@@ -70,34 +71,34 @@ def text_shapes(flow) -> None:
         if m is not None:
             recon.setdefault(m.group(0).decode("utf-8", "replace").lower(), n)
         if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
-            flow.emit(c.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
+            flow.emit(K.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
                       Severity.HIGH, Confidence.MEDIUM)
         if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf"))) and not _LOOKS_UP_CRONTAB.test(line):
             args = [v for v in vals if not v[:1].isdigit() and not v.startswith((">", "<", "&")) and v != "/dev/null"]  # `crontab -l 2>/dev/null`: the redirect is no argument
-            flow.emit(c.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if args == ["-l"] else Severity.HIGH, Confidence.MEDIUM)
+            flow.emit(K.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if args == ["-l"] else Severity.HIGH, Confidence.MEDIUM)
         if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
-            flow.emit(c.DEFENSE_EVASION, n, "Tampers with logs, history or security controls", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.DEFENSE_EVASION, n, "Tampers with logs, history or security controls", Severity.MEDIUM, Confidence.MEDIUM)
         if c.DESTRUCTIVE_TEXT.test(line + " "):
-            flow.emit(c.DESTRUCTIVE, n, "Destroys the file system or machine", Severity.HIGH, Confidence.MEDIUM)
+            flow.emit(K.DESTRUCTIVE, n, "Destroys the file system or machine", Severity.HIGH, Confidence.MEDIUM)
         if c.PRIVILEGE_TEXT.test(line) and prog in ("chmod", "echo", "usermod", "tee", "printf"):
-            flow.emit(c.PRIVILEGE, n, "Privilege escalation (setuid bit, sudoers, privileged group)", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.PRIVILEGE, n, "Privilege escalation (setuid bit, sudoers, privileged group)", Severity.MEDIUM, Confidence.MEDIUM)
         if prog in ("cat", "cp", "tar", "zip", "base64", "xxd", "head", "less", "more", "strings", "sqlite3") and any(c.is_strong_credential_path(v) for v in vals):
-            flow.emit(c.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
+            flow.emit(K.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
         if prog in ("curl", "wget") and c.CLOUD_METADATA_HOST.test(line):
-            flow.emit(c.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
+            flow.emit(K.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
     if remotes and pushes:
-        flow.emit(c.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
+        flow.emit(K.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
     elif remotes:
         # A remote nobody fetches from is a destination: the repository's code can now be pushed to a host
         # the script chose (source-code exfiltration staged for a later `git push --all`).
         sinks = [r for r in remotes if flow.command_parts(r)[2][2] not in pulled]
         if sinks:
             url = next((v for v in flow.command_parts(sinks[0])[2][3:] if "://" in v or "@" in v), "")
-            flow.emit(c.HOST_DATA_EXFIL, sinks[0], "Points a git remote at a hard-coded outside repository that the script never pulls from",
+            flow.emit(K.HOST_DATA_EXFIL, sinks[0], "Points a git remote at a hard-coded outside repository that the script never pulls from",
                       Severity.MEDIUM, Confidence.LOW, url=url)
     if len(recon) >= 2:
         first = min(recon.values(), key=lambda x: x.start_byte)
-        flow.emit(c.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+        flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 

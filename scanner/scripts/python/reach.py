@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from .python_walk import walk
+from .walk import walk
 
 _TOOL_DECORATORS = frozenset({"tool", "call_tool", "resource", "read_resource"})
 _NOT_INPUT = frozenset({"self", "cls", "ctx", "context"})

@@ -1,7 +1,7 @@
 """Token-level reading of scripts without a cheap parser (JavaScript/TypeScript, PowerShell,
 Ruby, Perl, PHP, Go, Lua) and of Python or shell files their parsers could not read.
 
-Linear time throughout: RE2 patterns from token_langs plus bounded windows after each match.
+Linear time throughout: RE2 patterns from tokens.langs plus bounded windows after each match.
 The flow is followed one step: a variable assigned from a fetch, a decode or a credential is
 remembered by name, and a call that runs code or sends data is checked for those names in its
 argument window. String pieces joined with `+`, `.join` or escapes are folded to see names an
@@ -12,14 +12,15 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..models import Confidence, Severity
-from ..matching import rx
-from .. import hosts as H
-from . import common as c
-from .shell_base import _CRED_COMMAND
-from .token_langs import VOCABULARIES, Vocabulary
-from .token_text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
-from .token_text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
+from ...models import Confidence, Severity
+from ...matching import rx
+from ... import hosts as H
+from .. import common as c
+from .. import fact_kinds as K
+from ..shell.base import _CRED_COMMAND
+from .langs import VOCABULARIES, Vocabulary
+from .text import auth_header_only as _auth_header_only, first_url as _first_url, fold as _fold, for_of as _for_of
+from .text import is_literal as _is_literal, join_literals as _join_literals, pieces as _pieces, unquote as _unquote
 
 WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
@@ -31,6 +32,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
+# Not a credential list: names worth hiding by string building (credential folders among dangerous calls and URLs).
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
 
 
@@ -101,7 +103,7 @@ class TokenFlow:
         if self.reason:
             props["parse-error"] = self.reason
         fact = c.Fact(kind, start, max(end, start + 1), message, severity, confidence, props)
-        if kind in (c.REMOTE_EXEC, c.CRED_EXFIL):
+        if kind in (K.REMOTE_EXEC, K.CRED_EXFIL):
             fact = c.apply_url_context(fact, url, self.doc_hosts)
         key = (kind, start)
         if key not in self.facts or self.facts[key].severity < fact.severity:
@@ -406,24 +408,24 @@ class TokenFlow:
                         and _RUNS_CODE_PROGRAM.search(prog.group(1)) is None and DL not in self.labels(win.split(b",")[0]):
                     # exec.Command("git", "checkout", tag), execFileSync('git', ['add', out]): a fixed program given a
                     # fetched argument (or a file holding fetched data), which no shell or interpreter reads as code
-                    self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
+                    self.emit(K.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
                               Severity.MEDIUM, Confidence.LOW, url=url)
                     continue
-                self.emit(c.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
+                self.emit(K.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
                           Severity.CRITICAL if as_code else Severity.HIGH, url=url)
             elif DEC in found:
-                self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
+                self.emit(K.DECODE_EXEC, m.start(), m.end() + len(win), f"Decoded content reaches {token.rstrip('( ')}", Severity.CRITICAL)
             elif not spawn and (data_file := self.data_file_read(win)):
-                self.emit(c.DECODE_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code read from a data file ({data_file}): a payload kept beside the script",
+                self.emit(K.DECODE_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code read from a data file ({data_file}): a payload kept beside the script",
                           Severity.HIGH, data_file=data_file)
             elif not spawn and token.startswith(("eval", "new Function", "Function", "vm.", "new vm")):
                 arg = win.strip()
                 if arg and not _is_literal(arg):
-                    self.emit(c.DYNAMIC_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code computed at run time",
+                    self.emit(K.DYNAMIC_EXEC, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs code computed at run time",
                               Severity.MEDIUM, Confidence.LOW)
             elif spawn and NET in (first := self.labels(win.split(b",")[0])) and first & {SECRET, ENVDUMP, CRED}:
                 # The command line itself carries harvested secrets to a network tool (`curl ...?k=${val}`).
-                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or the environment are put into a network command run by {token.rstrip('( ')}",
+                self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or the environment are put into a network command run by {token.rstrip('( ')}",
                           Severity.HIGH, url=url, sources=sorted(first & {SECRET, ENVDUMP, CRED}))
             elif spawn and (prog := _FIXED_PROGRAM.search(win)) is not None and _NET_PROGRAM.search(prog.group(1)) is not None \
                     and (secrets := found & {SECRET, ENVDUMP, CRED}) and not (CRED not in found and _auth_header_only(win)):
@@ -432,10 +434,10 @@ class TokenFlow:
                 names = self.secret_names(win)
                 if CRED not in found and ENVDUMP not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
                     continue  # a vendor's key passed to curl for that vendor's own API
-                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or credentials are passed as arguments to {prog.group(1).decode('utf-8', 'replace')} run by {token.rstrip('( ')}",
+                self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"Secrets or credentials are passed as arguments to {prog.group(1).decode('utf-8', 'replace')} run by {token.rstrip('( ')}",
                           Severity.HIGH, url=url, sources=sorted(secrets))
             elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
-                self.emit(c.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
+                self.emit(K.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)
 
     def aliases(self):
@@ -529,7 +531,7 @@ class TokenFlow:
                 saved.setdefault(name, url)
         if not saved:
             return
-        from .command_grader import grade_url
+        from ..command_grader import grade_url
 
         for n, m in enumerate(_PS_RUN_VAR.finditer(self.data)):
             if n >= 50:
@@ -541,7 +543,7 @@ class TokenFlow:
             sev, grade, host = grade_url(url) if url else (Severity.HIGH, "unknown", "")
             if grade in ("vendor", "local"):
                 continue
-            self.emit(c.REMOTE_EXEC, m.start(), m.end(), f"A file saved from a download ({host or 'a computed URL'}) is run",
+            self.emit(K.REMOTE_EXEC, m.start(), m.end(), f"A file saved from a download ({host or 'a computed URL'}) is run",
                       max(sev, Severity.HIGH) if grade not in ("release", "placeholder") else Severity.MEDIUM, url=url)
 
     def go_stdin_exec(self) -> None:
@@ -563,10 +565,10 @@ class TokenFlow:
                 continue
             found = self.labels(m.group(2))
             if DL in found:
-                self.emit(c.REMOTE_EXEC, m.start(), m.end(), "Content fetched from the network is fed to a shell's standard input",
+                self.emit(K.REMOTE_EXEC, m.start(), m.end(), "Content fetched from the network is fed to a shell's standard input",
                           Severity.CRITICAL, url=_first_url(self.data))
             elif DEC in found:
-                self.emit(c.DECODE_EXEC, m.start(), m.end(), "Decoded content is fed to a shell's standard input", Severity.CRITICAL)
+                self.emit(K.DECODE_EXEC, m.start(), m.end(), "Decoded content is fed to a shell's standard input", Severity.CRITICAL)
 
     def ps_copies(self) -> None:
         """PowerShell: `Copy-Item $cred $dir`, `Compress-Archive -Path "$dir/*" -DestinationPath $zip`:
@@ -634,7 +636,7 @@ class TokenFlow:
                     hit = spawn
             if hit is not None:
                 token = hit.group(0).decode("utf-8", "replace").strip().rstrip("( ")
-                self.emit(c.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
+                self.emit(K.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
                           Severity.CRITICAL, url=_first_url(win))
 
     def sends(self) -> None:
@@ -663,24 +665,24 @@ class TokenFlow:
                 names = self.secret_names(win)
                 if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
                     # DD_API_KEY in its header to api.datadoghq.com: the vendor's own service, ordinary API use
-                    self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A vendor's key is sent to that vendor's own service ({token})",
+                    self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"A vendor's key is sent to that vendor's own service ({token})",
                               Severity.LOW, Confidence.LOW, url=url, secrets=sorted(names), **{"lowered-because": ["secret sent to the service it belongs to"]})
                     continue
-                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"A credential or secret reaches {token}", Severity.CRITICAL,
+                self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"A credential or secret reaches {token}", Severity.CRITICAL,
                           url=url, sources=sorted(found & {CRED, SECRET}))
             elif ENVDUMP in found:
-                self.emit(c.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
-        if sent_any and not any(f.kind == c.CRED_EXFIL for f in self.facts.values()):
+                self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
+        if sent_any and not any(f.kind == K.CRED_EXFIL for f in self.facts.values()):
             strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
             dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())), None)
             first = strong[0] if strong else dump
             if first is not None:
-                self.emit(c.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",
+                self.emit(K.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",
                           Severity.HIGH, Confidence.LOW)
 
     def embedded_shell(self) -> None:
         """String literals handed to a process or shell are read as shell commands."""
-        from .shell_flow import analyze_text
+        from ..shell.flow import analyze_text
 
         for n, m in enumerate(self.v.strings.finditer(self.data)):
             if n >= MAX_MATCHES * 5:
@@ -697,7 +699,7 @@ class TokenFlow:
             for f in found:
                 self.emit(f.kind, m.start(), m.end(), f"{f.message} (command string run by the script)", f.severity, f.confidence,
                           url=f.properties.get("url", ""))
-            from .command_grader import grade_command
+            from ..command_grader import grade_command
 
             for g in grade_command(command):
                 if not any(f.kind == g.kind for f in found):
@@ -709,7 +711,7 @@ class TokenFlow:
                 break
             value = _fold(m.group(0).decode("utf-8", "replace"))
             if value and _HIDDEN_NAME.test(value.strip()):
-                self.emit(c.DYNAMIC_EXEC, m.start(), m.end(), f"A sensitive name is assembled from pieces or escapes to hide it: {value[:80]!r}",
+                self.emit(K.DYNAMIC_EXEC, m.start(), m.end(), f"A sensitive name is assembled from pieces or escapes to hide it: {value[:80]!r}",
                           Severity.HIGH, Confidence.MEDIUM, folded=value[:200])
 
     def text_shapes(self) -> None:
@@ -723,22 +725,22 @@ class TokenFlow:
                 continue
             seen.add(s)
             for kind, test, sev, msg in (
-                (c.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
-                (c.PERSISTENCE, c.PERSISTENCE_PATH, Severity.MEDIUM, "Start-up, scheduler or login-key location (persistence)"),
-                (c.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
-                (c.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
+                (K.CLOUD_METADATA, c.CLOUD_METADATA_HOST, Severity.HIGH, "Cloud instance-metadata endpoint (instance credentials)"),
+                (K.PERSISTENCE, c.PERSISTENCE_PATH, Severity.MEDIUM, "Start-up, scheduler or login-key location (persistence)"),
+                (K.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
+                (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
             ):
                 if test.test(s):
                     self.emit(kind, m.start(), m.end(), msg, sev, value=s[:120])
             if c.RECON_TEXT.test(s):
                 recon.setdefault(s.lower(), m)
             if "://" in s and c.is_geo_lookup(s):
-                self.emit(c.SURVEILLANCE, m.start(), m.end(), "Looks up the machine's public IP address and location", Severity.MEDIUM)
+                self.emit(K.SURVEILLANCE, m.start(), m.end(), "Looks up the machine's public IP address and location", Severity.MEDIUM)
             if s.count(" ") <= 3 and c.is_strong_credential_path(s):
-                self.emit(c.SENSITIVE_READ, m.start(), m.end(), "Names a credential store or system secret file", Severity.MEDIUM, value=s[:120])
+                self.emit(K.SENSITIVE_READ, m.start(), m.end(), "Names a credential store or system secret file", Severity.MEDIUM, value=s[:120])
         if len(recon) >= 2:
             first = min(recon.values(), key=lambda x: x.start())
-            self.emit(c.RECON, first.start(), first.end(), f"Collects system account, process, network or hardware details ({len(recon)} sources)",
+            self.emit(K.RECON, first.start(), first.end(), f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                       Severity.MEDIUM, Confidence.LOW)
 
 
@@ -887,7 +889,7 @@ _COMMENT_MARKERS = {
     "go": (b"//", b"/*", b"*"), "rust": (b"//", b"/*", b"*"), "lua": (b"--",), "powershell": (b"#", b"<#"), "ruby": (b"#",), "perl": (b"#",), "python": (b"#",),
 }
 def _grader_trigger():
-    from .command_grader import _LINE_TRIGGER
+    from ..command_grader import _LINE_TRIGGER
 
     return _LINE_TRIGGER
 
@@ -912,9 +914,9 @@ def shell_fallback(doc, reason: str) -> list[c.Fact]:
 
 
 _SHELL_LINES = (
-    (c.REMOTE_EXEC, rx(r"(?i)\b(?:curl|wget)\b[^\n|;]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"), Severity.CRITICAL, "Remote content piped into a shell"),
-    (c.DECODE_EXEC, rx(r"(?i)base64\s+(?:-d|--decode|-D)\b[^\n;]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"), Severity.CRITICAL, "Decoded content piped into a shell"),
-    (c.REVERSE_SHELL, rx(r"(?i)(?:ba)?sh\s+-i\s*[^\n]{0,40}/dev/tcp/"), Severity.CRITICAL, "Interactive shell wired to a /dev/tcp socket"),
+    (K.REMOTE_EXEC, rx(r"(?i)\b(?:curl|wget)\b[^\n|;]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"), Severity.CRITICAL, "Remote content piped into a shell"),
+    (K.DECODE_EXEC, rx(r"(?i)base64\s+(?:-d|--decode|-D)\b[^\n;]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"), Severity.CRITICAL, "Decoded content piped into a shell"),
+    (K.REVERSE_SHELL, rx(r"(?i)(?:ba)?sh\s+-i\s*[^\n]{0,40}/dev/tcp/"), Severity.CRITICAL, "Interactive shell wired to a /dev/tcp socket"),
 )
 
 

@@ -1,17 +1,21 @@
-"""Whether the flow analysis's scope passes (python_scope.Scope over every function, the costly
+"""Whether the flow analysis's scope passes (python.scope.Scope over every function, the costly
 part of a script's analysis) can emit anything for a module, decided from the names its tree holds.
 
+Every name the gate tests for is computed from the sink table (scanner/data/script_sinks.yml)
+through the same sets the passes test (python.api, python.sinks.SINK_NAMES and _SINK_ATTRS,
+python.taint.SOCKET_CONNECTS): a sink added to the table is gated with no further edit.
+
 Every fact the scope passes emit comes from one of these (keep this list in step with them):
-  - python_sinks.check_call, which acts only when the call's method name is in _SINK_ATTRS or
+  - python.sinks.check_call, which acts only when the call's method name is in _SINK_ATTRS or
     `_may_sink(q)` holds for its resolved name q; every sink() call, and so every summary's
     param_sinks and every via-helper sink, starts there;
-  - Scope.call's capture check (q in api.CAPTURE, or method clipboard_get);
+  - Scope.call's capture check (q in api.CAPTURE, or a method in api.CAPTURE_METHODS);
   - Scope.stmt's Return inside an agent tool (a decorated function);
   - PythonFlow.whole_module_shapes, which needs a socket connect among the resolved calls.
 Sinks of kind QUERY or TEMPLATE (weak_sink_call: find, search, format, ...) emit only through
-untrusted_outcome, i.e. when a value holds UNTRUSTED: a tool's parameter, sys.argv, input(),
-raw_input() or getpass.getpass(). The SQL methods (execute, raw, ...) also emit on a plain
-parameter, so they always count.
+untrusted_outcome, i.e. when a value holds UNTRUSTED: a tool's parameter or one of the table's
+untrusted sources (sys.argv, input(), raw_input(), getpass.getpass()). The SQL methods (execute,
+raw, ...) also emit on a plain parameter, so they always count.
 
 A resolved name q is `a.b.c` built by Scope.qualname from the tree alone: its first part is a
 Name's id, the head of an import's module path, or a constructor alias's head (socket,
@@ -26,30 +30,34 @@ from __future__ import annotations
 import ast
 from functools import cache
 
-from . import python_api as api
+from . import api
+from .. import sink_table as T
 
-# Names through which a resolved name can come from a string, or lose its first part.
+# Names through which a resolved name can come from a string, or lose its first part (how
+# Scope.qualname resolves, not a sink: kept here, beside the reasoning above).
 DYNAMIC = frozenset({"getattr", "__import__", "import_module", "globals", "locals", "vars", "builtins", "__builtins__",
                      "__builtin__", "modules"})
-# Method names check_call may hand to a QUERY or TEMPLATE sink, which emits only on UNTRUSTED values.
-WEAK_METHODS = frozenset({"search_s", "search", "xpath", "find", "aggregate", "from_string", "format"})
-_UNTRUSTED_CALLS = ("sys.argv", "input", "raw_input", "getpass.getpass")
+# Method names check_call may hand to a QUERY or TEMPLATE sink, which emits only on UNTRUSTED values:
+# the sink table's query and template methods.
+WEAK_METHODS = T.names("python", "methods", "query") | T.names("python", "methods", "template")
+# The untrusted sources Scope reads (the sink table's): without one, a weak sink never emits.
+_UNTRUSTED_CALLS = tuple(sorted(api.UNTRUSTED_VALUES | api.UNTRUSTED_CALLS))
 
 
 # Read from the modules that test them (imported at first use: both import this module).
 @cache
 def _attrs_always() -> frozenset[str]:
     """check_call's and Scope.call's tests of a call's own method name (`attr`) that emit whatever the value."""
-    from .python_sinks import _SINK_ATTRS
+    from .sinks import _SINK_ATTRS
 
-    return (_SINK_ATTRS - WEAK_METHODS) | {"clipboard_get"}
+    return (_SINK_ATTRS - WEAK_METHODS) | api.CAPTURE_METHODS
 
 
 @cache
 def _exact_sinks() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Sink names by first part: the rest of each."""
-    from .python_taint import SOCKET_CONNECTS
-    from .python_sinks import SINK_NAMES
+    from .taint import SOCKET_CONNECTS
+    from .sinks import SINK_NAMES
 
     # check_call's names, those its shell and network predicates take whole, Scope.call's captures,
     # and the socket connect whole_module_shapes needs.
@@ -72,7 +80,7 @@ def weak_sink_call(call: ast.Call, method: str) -> bool:
     if method == "format":
         return type(call.func.value) is not ast.Constant
     if method in ("search", "find", "aggregate"):
-        from .python_sinks import _built_string
+        from .sinks import _built_string
 
         return bool(call.args) and _built_string(call.args[0])
     return True

@@ -1,4 +1,4 @@
-"""Host, network, injection and collection shapes of python_behaviour (one function a shape).
+"""Host, network, injection and collection shapes of python.behaviour (one function a shape).
 
 Each takes the Behaviour index (calls, strings, loops, dicts, ifs of one file, plus which
 functions an agent's tool reaches and which names carry its arguments) and emits facts.
@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import ast
 
-from ..models import Confidence, Severity
-from . import common as c
-from . import python_behaviour_kinds as b
-from . import python_reach as pr
-from .python_walk import children, walk
+from ...models import Confidence, Severity
+from .. import common as c
+from .. import fact_kinds as K
+from . import behaviour_kinds as b
+from . import reach as pr
+from .walk import children, walk
 
 _SCAN_WORDS = ("port", "subnet", "ip_range", "iprange", "cidr", "ip_network", "hosts(")  # in _label's text
 
@@ -25,28 +26,28 @@ def system_enumeration(x) -> None:
         # A bare path in a list is more often a signature list (scanners, deny lists) than a read;
         # it counts only where an agent-callable tool is defined beside it.
         if s[:1] == "/" and b.STRONG_SYSTEM.search(s) and (id(node) not in x.listed or x.reach.tools):
-            x.emit(b.SYSTEM_ENUM, node, "Reads a system secret store or another process's memory or environment",
+            x.emit(K.SYSTEM_ENUM, node, "Reads a system secret store or another process's memory or environment",
                    Severity.MEDIUM, Confidence.MEDIUM, path=s.replace("\x00", "*")[:80])
     if not x.reach.tools:
         return
-    from . import facts_for, common
+    from .. import facts_for
 
-    if any(f.kind == common.RECON for f in facts_for(x.doc)):
+    if any(f.kind == K.RECON for f in facts_for(x.doc)):
         return  # IG717 already reports the survey as a whole
     for fn, node in x.reached_nodes():
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and b.WEAK_SYSTEM.search(node.value):
-            x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool reads host account, process, mount or hardware details",
+            x.emit(K.SYSTEM_ENUM, node, "An agent-callable tool reads host account, process, mount or hardware details",
                    Severity.MEDIUM, Confidence.LOW, path=node.value[:80], tool_reachable=True)
         elif isinstance(node, ast.JoinedStr):
             s = "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "0" for v in node.values)
             if b.WEAK_SYSTEM.search(s):
-                x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool reads host process or mount details",
+                x.emit(K.SYSTEM_ENUM, node, "An agent-callable tool reads host process or mount details",
                        Severity.MEDIUM, Confidence.LOW, path=s[:80], tool_reachable=True)
         elif isinstance(node, ast.Call) and (x.q(node) in b.SYSTEM_CALLS or _lists_proc(x, node)):
-            x.emit(b.SYSTEM_ENUM, node, "An agent-callable tool enumerates the host's accounts, processes or disks",
+            x.emit(K.SYSTEM_ENUM, node, "An agent-callable tool enumerates the host's accounts, processes or disks",
                    Severity.MEDIUM, Confidence.LOW, call=x.q(node), tool_reachable=True)
         elif isinstance(node, (ast.For, ast.comprehension)) and _walks_environ(x, node.iter):
-            x.emit(b.SYSTEM_ENUM, node.iter, "An agent-callable tool walks every environment variable of the host",
+            x.emit(K.SYSTEM_ENUM, node.iter, "An agent-callable tool walks every environment variable of the host",
                    Severity.MEDIUM, Confidence.LOW, tool_reachable=True)
 
 
@@ -83,14 +84,14 @@ def network_scan(x) -> None:
                 continue
             hit = next((n for n in walk(st) if isinstance(n, ast.Call) and (x.is_net(n) or pr.callee_name(n) in netfuncs)), None)
             if hit is not None:
-                x.emit(b.NETWORK_SCAN, hit, "Connects to many ports or addresses in a loop (network scan)",
+                x.emit(K.NETWORK_SCAN, hit, "Connects to many ports or addresses in a loop (network scan)",
                        Severity.MEDIUM, Confidence.MEDIUM, iterates=label[:80])
                 return
     _rebinding(x)
     if any(x.is_net(cl) for cl in x.calls):
         for node, s in x.strings:
             if s[:1].isdigit() and "/" in s and b.PRIVATE_CIDR.search(s):
-                x.emit(b.NETWORK_SCAN, node, "Names a private address range beside network calls (internal network sweep)",
+                x.emit(K.NETWORK_SCAN, node, "Names a private address range beside network calls (internal network sweep)",
                        Severity.MEDIUM, Confidence.LOW, range=s)
                 return
 
@@ -116,7 +117,7 @@ def _rebinding(x) -> None:
                 fetches.setdefault(ast.dump(n.args[0]), []).append(n)
         for same in fetches.values():
             if len(same) >= 2 and any(same[0].lineno < ln < same[-1].lineno for ln in sleeps):
-                x.emit(b.NETWORK_SCAN, same[-1], "Fetches the same address twice around a pause (DNS rebinding towards internal services)",
+                x.emit(K.NETWORK_SCAN, same[-1], "Fetches the same address twice around a pause (DNS rebinding towards internal services)",
                        Severity.MEDIUM, Confidence.LOW)
                 return
 
@@ -147,7 +148,7 @@ def web_shell(x) -> None:
     for node, s in x.strings:
         if "$_" in s or "getRuntime" in s or "<%" in s:
             if b.WEB_SHELL_TEXT.search(s):
-                x.emit(b.WEB_SHELL, node, "Carries a web shell: a request parameter handed to eval/system",
+                x.emit(K.WEB_SHELL, node, "Carries a web shell: a request parameter handed to eval/system",
                        Severity.MEDIUM, Confidence.HIGH)
                 return
     if "request" in x.text:
@@ -158,7 +159,7 @@ def web_shell(x) -> None:
             for n in walk(fn):
                 if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS and n.args and \
                         (pr.names_in(n.args[0]) & tainted or pr.is_request_read(n.args[0])):
-                    x.emit(b.WEB_SHELL, n, "A web request parameter reaches exec/eval or a shell (web shell)",
+                    x.emit(K.WEB_SHELL, n, "A web request parameter reaches exec/eval or a shell (web shell)",
                            Severity.MEDIUM, Confidence.MEDIUM, sink=x.q(n))
                     return
     for node in x.ifs:
@@ -166,7 +167,7 @@ def web_shell(x) -> None:
             continue
         sink = next((n for st in node.body for n in walk(st) if isinstance(n, ast.Call) and x.q(n) in b.EXEC_SINKS), None)
         if sink is not None:
-            x.emit(b.WEB_SHELL, sink, "A secret trigger string unlocks command or code execution (backdoor)",
+            x.emit(K.WEB_SHELL, sink, "A secret trigger string unlocks command or code execution (backdoor)",
                    Severity.MEDIUM, Confidence.MEDIUM, sink=x.q(sink))
             return
 
@@ -198,14 +199,14 @@ def query_injection(x) -> None:
     if "ldap" in x.low_text and "escape_filter" not in t:
         for node, s in x.strings:
             if "\x00" in s and b.LDAP_FILTER.search(s):
-                x.emit(b.QUERY_INJECTION, node, "Builds an LDAP filter by pasting values in without escaping (LDAP injection)",
+                x.emit(K.QUERY_INJECTION, node, "Builds an LDAP filter by pasting values in without escaping (LDAP injection)",
                        Severity.MEDIUM, Confidence.MEDIUM)
                 break
     if "$where" in t or "mongo" in x.low_text:
         for d in x.dicts:
             for k, v in zip(d.keys, d.values):
                 if isinstance(k, ast.Constant) and k.value in ("$where", "$function", "$accumulator") and not isinstance(v, ast.Constant):
-                    x.emit(b.QUERY_INJECTION, d, "Runs JavaScript built at run time inside a MongoDB query ($where)",
+                    x.emit(K.QUERY_INJECTION, d, "Runs JavaScript built at run time inside a MongoDB query ($where)",
                            Severity.MEDIUM, Confidence.MEDIUM)
                     return
         if "mongo" in x.low_text:
@@ -224,13 +225,13 @@ def _mongo_operator_injection(x) -> None:
         if isinstance(cl.func, ast.Attribute) and cl.func.attr in _QUERY_METHODS and cl.args:
             a = cl.args[0]
             if _loads_input(x, a) or (isinstance(a, ast.Name) and a.id in parsed):
-                x.emit(b.QUERY_INJECTION, cl, "Merges a caller-supplied JSON document into a MongoDB query (operator injection)",
+                x.emit(K.QUERY_INJECTION, cl, "Merges a caller-supplied JSON document into a MongoDB query (operator injection)",
                        Severity.MEDIUM, Confidence.MEDIUM)
                 return
     for d in x.dicts:
         for k, v in zip(d.keys, d.values):
             if isinstance(k, ast.Constant) and k.value == "$regex" and isinstance(v, (ast.Name, ast.Attribute, ast.Subscript)):
-                x.emit(b.QUERY_INJECTION, d, "Uses a caller's text as a MongoDB $regex without escaping (query and ReDoS injection)",
+                x.emit(K.QUERY_INJECTION, d, "Uses a caller's text as a MongoDB $regex without escaping (query and ReDoS injection)",
                        Severity.MEDIUM, Confidence.LOW)
                 return
 
@@ -266,7 +267,7 @@ def path_traversal(x) -> None:
                 pass
             else:
                 continue
-            x.emit(b.PATH_TRAVERSAL, n, "A tool argument is used as a file path with no normalisation or base-folder check (path traversal)",
+            x.emit(K.PATH_TRAVERSAL, n, "A tool argument is used as a file path with no normalisation or base-folder check (path traversal)",
                    Severity.MEDIUM, Confidence.MEDIUM, sink=q)
             return
 
@@ -286,7 +287,7 @@ def _confined_in_name_only(x) -> None:
         for cl in calls:
             arg = cl.args[0]
             if _under_fixed_base(x, arg, params) or (isinstance(arg, ast.Name) and arg.id in held):
-                x.emit(b.PATH_TRAVERSAL, cl, "Opens a path made of a fixed folder and a parameter, never checked for ../ (path traversal)",
+                x.emit(K.PATH_TRAVERSAL, cl, "Opens a path made of a fixed folder and a parameter, never checked for ../ (path traversal)",
                        Severity.MEDIUM, Confidence.LOW, sink=x.q(cl))
                 return
 
@@ -340,7 +341,7 @@ def hidden_collection(x) -> None:
             hosts.add(host)
             first = first or cl
     if first is not None:
-        x.emit(b.HIDDEN_COLLECTION, first, "An agent-callable tool posts its data to an outside service its description does not name, and ignores the reply",
+        x.emit(K.HIDDEN_COLLECTION, first, "An agent-callable tool posts its data to an outside service its description does not name, and ignores the reply",
                Severity.MEDIUM, Confidence.LOW, hosts=sorted(hosts)[:5])
 
 
@@ -366,7 +367,7 @@ def credential_hoarding(x) -> None:
             elif isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript):
                 target, value = n.targets[0].value, n.value
             if isinstance(target, ast.Name) and target.id in module_names and _kept_names(value) & secrets:
-                x.emit(b.CREDENTIAL_HOARD, n, "A tool stores the password it is given in module-level state",
+                x.emit(K.CREDENTIAL_HOARD, n, "A tool stores the password it is given in module-level state",
                        Severity.MEDIUM, Confidence.MEDIUM, store=target.id)
                 return
 
@@ -403,6 +404,6 @@ def fake_security(x) -> None:
         doc = (ast.get_docstring(fn) or "").lower()
         if any(w in doc for w in _CLAIMS_CRYPTO) and any(x.q(cl).startswith("base64.") and "encode" in x.q(cl)
                                                            for cl in x.calls):
-            x.emit(b.FAKE_SECURITY, fn.body[0], "A tool's description promises encryption but the file only base64-encodes; no cipher is used",
+            x.emit(K.FAKE_SECURITY, fn.body[0], "A tool's description promises encryption but the file only base64-encodes; no cipher is used",
                    Severity.MEDIUM, Confidence.LOW, tool=fn.name)
             return

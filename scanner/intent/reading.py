@@ -43,7 +43,7 @@ ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "overrid
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
-                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"})),
+                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"})),
     "concealment": (frozenset({"hide"}),),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
@@ -478,6 +478,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
     acts = c & {"send", "put"}
     if acts and (c & {"credential", "cred_path", "env_output", "payload", "public", "outside"}):
         return True
+    if "env_output" in c and "public" in c:
+        return True  # the environment dumped to a file a later step publishes (an artifact)
     if acts and "read" in prev and "cred_path" in prev:
         return True
     if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
@@ -562,6 +564,29 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
     return None
+
+
+_REDIRECT = text_rx(r">{1,2}\s*[\"']?([\w.$/{}-]*[\w}])")
+
+
+def _dumped_then_published(reading: Reading, i: int) -> str | None:
+    """A code line that writes the environment to a file (`env | sort > vars.txt`), and a later line
+    of the same block that names the file in a step that uploads or publishes it (an artifact, an
+    upload, a release): the values leave with the file. High when the block maps secrets in."""
+    u = reading.units[i]
+    m = _REDIRECT.search(u.text)
+    if m is None:
+        return None
+    name = m.group(1).rsplit("/", 1)[-1]
+    if len(name) < 3 or name.startswith("$") or name in ("null", "/dev/null", "stderr", "stdout"):
+        return None
+    block = [x for x in reading.units[i + 1:i + 60] if x.unit.block == u.unit.block]
+    publishes = [x.has("public") or x.has("send") or x.outside_url for x in block]
+    # The file named by the publishing line itself or by the step it opens (`with: path: vars.txt`).
+    if not any(name in x.text and any(publishes[max(0, k - 3):k + 1]) for k, x in enumerate(block)):
+        return None
+    whole = [x for x in reading.units[max(0, i - 40):i + 60] if x.unit.block == u.unit.block]
+    return "high" if any("secrets." in x.text for x in whole) else "medium"
 
 
 def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
@@ -835,6 +860,11 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
+        if "env_output" in c and u.unit.kind == "code" and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            level = _dumped_then_published(reading, i)
+            if level:
+                add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
+                    u.first("env_output"))
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):

@@ -36,7 +36,7 @@ _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
 _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
-ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence",
+ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
            "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
@@ -44,7 +44,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"})),
-    "concealment": (frozenset({"hide"}),),
+    "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
     "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
@@ -59,10 +59,10 @@ _PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
 _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
-           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
+           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "cover", "approve",
            "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide",
+_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
                                        "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
                                        "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
@@ -482,7 +482,7 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True  # the environment dumped to a file a later step publishes (an artifact)
     if acts and "read" in prev and "cred_path" in prev:
         return True
-    if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
+    if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
     if "approve" in c and c & {"regardless", "universal"}:
         return True
@@ -777,7 +777,7 @@ def _refusal_frames(u: UnitReading) -> bool:
 
 
 _ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "remote_run", "precedence", "override", "claim",
-                   "proxy", "hide"})
+                   "proxy", "hide", "cover"})
 
 
 _CAN_NOT = frozenset({"can't", "cant", "cannot", "can not", "won't", "wont"})
@@ -869,6 +869,13 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):
                 add("concealment", "high", "hides an action from the user", m)
+        if "cover" in c and not any(o.unit == i and o.attack == "concealment" for o in out):
+            m = u.first("cover", affirmed=True)
+            if m is not None:
+                # A story to tell when asked ("say it is a latency probe", "describe the run as
+                # passing"): the agent is told to deceive about its own work, whatever the work is.
+                add("concealment", "high" if hiding_joined_to_action(reading, i) else "medium",
+                    "tells the agent to misreport what it did", m)
         if "precedence" in c:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
@@ -953,7 +960,7 @@ def _bare_public_ip(text: str) -> bool:
     return False
 
 
-_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm"})
 
 
 def is_directive(text: str, hidden: bool = False) -> bool:

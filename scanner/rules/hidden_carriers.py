@@ -314,17 +314,22 @@ def _code_comments(doc: Document) -> Iterator[Hit]:
     for start, end, text, hidden in _fenced_comment_runs(doc):
         if len(text.split()) < 3:
             continue
+        addressed = addresses_agent(text)
+        if not (hidden or addressed):
+            continue
+        j = judge_hidden(text[:MAX_ATTR], doc.path)
+        if j.severity is None:
+            continue
+        hostile = any(r in ("conceal", "exfiltrate", "override", "execute", "authority") or r.startswith("re-read") for r in j.reasons)
         if hidden:
-            hit = judged_hit(judge_hidden(text[:MAX_ATTR], doc.path), "Diagram comment (never drawn)", start, end, text)
-        elif addresses_agent(text):
-            j = judge_hidden(text[:MAX_ATTR], doc.path)
+            # A diagram note ("Merge edges reduces clutter") reads as an imperative; what is hidden
+            # counts when it speaks to the agent or carries a hostile order.
+            hit = judged_hit(j, "Diagram comment (never drawn)", start, end, text) if addressed or hostile else None
+        else:
             # Shown to every reader: only a hostile order counts (a commented-out config's
             # "instructions: You are a helpful assistant" is a sample, not an order).
-            hostile = any(r in ("conceal", "exfiltrate", "override", "execute", "authority") or r.startswith("re-read") for r in j.reasons)
             hit = judged_hit(j, "Code comment addressed to the agent", start, end, text) \
-                if j.severity is not None and j.severity >= Severity.HIGH and hostile else None
-        else:
-            hit = None
+                if j.severity >= Severity.HIGH and hostile else None
         if hit:
             yield hit
 
@@ -352,6 +357,7 @@ RULES = [
         ],
         must_not_match=[
             "```mermaid\nflowchart LR\n  %% keep nodes ordered by request path\n  a --> b\n```\n",
+            "```mermaid\nflowchart TD\n    %% ELK handles complex layouts better\n    %% Merge edges to reduce visual clutter\n```\n",
             "```yaml\n# model: the LLM used for summaries; change it in settings.yaml\nmodel: sonnet\n```\n",
             "```python\n# Agent: the class that runs tools in a loop\nclass Agent:\n    pass\n```\n",
             "```python\n# agent.yaml:\n# model: openai:gpt-5\n# instructions: You are a careful support assistant.\n"

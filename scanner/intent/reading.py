@@ -901,7 +901,7 @@ def classify(reading: Reading) -> list[Intent]:
                 word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
                 verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
                 if ctl.concept == "syscontrol":
-                    level = "medium"
+                    level = "low" if u.unit.kind == "heading" else "medium"  # "### Bypass push protection" titles a how-to
                 elif "confirm" in word or "review" in word or "hook" in word:
                     # "--force  # skip confirmation" is how CLIs are documented; "confirmation
                     # prompts are already answered" or "never ask" is the agent's own check gone.

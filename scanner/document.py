@@ -47,6 +47,9 @@ SHEBANG_LANGUAGES = (
 )
 
 
+_TEMPLATE_SUFFIXES = (".tmpl", ".tpl", ".j2", ".jinja", ".jinja2", ".hbs", ".handlebars", ".mustache", ".liquid", ".njk", ".template", ".gotmpl")
+
+
 def classify(path: str, text: str) -> tuple[str, str]:
     """Return (kind, language): kind is prose, config, script or other."""
     name = posixpath.basename(path).lower()
@@ -64,6 +67,8 @@ def classify(path: str, text: str) -> tuple[str, str]:
             if needle in first:
                 return "script", lang
         return "script", "unknown"
+    if suffix in _TEMPLATE_SUFFIXES and posixpath.splitext(stem)[1] in (".md", ".mdc", ".markdown", ".txt", ".rst"):
+        return classify(stem, text)  # "notes.md.tmpl": a template of a prose file is prose the agent reads and fills in
     if suffix in (".md", ".mdc", ".markdown", ".cursorrules", ".windsurfrules", ".clinerules", ".prompt"):  # .prompt: Continue
         return "prose", "markdown"
     if suffix in (".txt", ".rst", ""):

@@ -36,15 +36,15 @@ _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
 _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
-ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "obey", "override", "authority", "perm", "remote_run", "precedence",
+ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
            "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
-                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"})),
-    "concealment": (frozenset({"hide"}),),
+                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"})),
+    "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
     "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
@@ -59,10 +59,10 @@ _PARAGRAPH_BREAK = __import__("re").compile(r"\n[ \t]*\n")
 _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long document is a few dozen)
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
-           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "approve",
+           "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "cover", "approve",
            "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide",
+_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
                                        "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
                                        "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
@@ -478,9 +478,11 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
     acts = c & {"send", "put"}
     if acts and (c & {"credential", "cred_path", "env_output", "payload", "public", "outside"}):
         return True
+    if "env_output" in c and "public" in c:
+        return True  # the environment dumped to a file a later step publishes (an artifact)
     if acts and "read" in prev and "cred_path" in prev:
         return True
-    if c & {"hide", "precedence", "authority", "perm", "override", "claim", "proxy"}:
+    if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
     if "approve" in c and c & {"regardless", "universal"}:
         return True
@@ -564,6 +566,29 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     return None
 
 
+_REDIRECT = text_rx(r">{1,2}\s*[\"']?([\w.$/{}-]*[\w}])")
+
+
+def _dumped_then_published(reading: Reading, i: int) -> str | None:
+    """A code line that writes the environment to a file (`env | sort > vars.txt`), and a later line
+    of the same block that names the file in a step that uploads or publishes it (an artifact, an
+    upload, a release): the values leave with the file. High when the block maps secrets in."""
+    u = reading.units[i]
+    m = _REDIRECT.search(u.text)
+    if m is None:
+        return None
+    name = m.group(1).rsplit("/", 1)[-1]
+    if len(name) < 3 or name.startswith("$") or name in ("null", "/dev/null", "stderr", "stdout"):
+        return None
+    block = [x for x in reading.units[i + 1:i + 60] if x.unit.block == u.unit.block]
+    publishes = [x.has("public") or x.has("send") or x.outside_url for x in block]
+    # The file named by the publishing line itself or by the step it opens (`with: path: vars.txt`).
+    if not any(name in x.text and any(publishes[max(0, k - 3):k + 1]) for k, x in enumerate(block)):
+        return None
+    whole = [x for x in reading.units[max(0, i - 40):i + 60] if x.unit.block == u.unit.block]
+    return "high" if any("secrets." in x.text for x in whole) else "medium"
+
+
 def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
     """A switch-off verb and the control it takes: in English the control follows the verb in
     its clause ("turn off the sandbox"); in the other languages the object may come first."""
@@ -582,10 +607,16 @@ def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
             if c.start <= m.start and m.start - c.end <= 3:
                 return m, c  # "--dangerously-skip-permissions" style flags name both
             verb = u.text[m.start - base:m.end - base].lower().split(" ")[0]
+            if c.start <= m.start and m.start - c.end <= 120 and _PRONOUN_OBJECT.match(u.text[m.start - base:m.end - base]) \
+                    and ";" not in u.text[c.end - base:m.start - base]:
+                return m, c  # "if it mentions push protection, switch it off": the pronoun is the control
             if verb not in _PLAIN_DISABLE and c.start <= m.start and m.start - c.end <= 60 and not any(
                     ch in ",;:()" for ch in u.text[c.end - base:m.start - base]):
                 return m, c  # "treat any confirmation prompt as already answered"
     return None
+
+
+_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)\s+off")
 
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
@@ -746,7 +777,7 @@ def _refusal_frames(u: UnitReading) -> bool:
 
 
 _ACTS = frozenset({"send", "put", "approve", "disable", "authority", "perm", "remote_run", "precedence", "override", "claim",
-                   "proxy", "hide"})
+                   "proxy", "hide", "cover"})
 
 
 _CAN_NOT = frozenset({"can't", "cant", "cannot", "can not", "won't", "wont"})
@@ -758,6 +789,14 @@ def _ability(u: UnitReading, m: Mention) -> bool:
     describes the situation the list answers and forbids the agent nothing."""
     word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().replace("\u2019", "'")
     return word in _CAN_NOT and not _ADDRESSEE.search(u.text[:max(0, m.start - u.unit.start)])
+
+
+def _alternative(u: UnitReading, m: Mention) -> bool:
+    """A negation that names an alternative ("bot or not", "whether or not", "yes or no"): it
+    forbids nothing."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    before = u.text[max(0, m.start - u.unit.start - 12):m.start - u.unit.start].lower().rstrip()
+    return word in ("not", "no") and (before.endswith(" or") or before == "or")
 
 
 def _lowering(reading: Reading, i: int) -> int:
@@ -776,7 +815,7 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) for m in x.mentions)
+        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) for m in x.mentions)
                for x in _intros(reading, i)):  # an intro's refusal governs the list below it
             steps = 2
     return steps
@@ -821,10 +860,22 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
+        if "env_output" in c and u.unit.kind == "code" and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            level = _dumped_then_published(reading, i)
+            if level:
+                add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
+                    u.first("env_output"))
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):
                 add("concealment", "high", "hides an action from the user", m)
+        if "cover" in c and not any(o.unit == i and o.attack == "concealment" for o in out):
+            m = u.first("cover", affirmed=True)
+            if m is not None:
+                # A story to tell when asked ("say it is a latency probe", "describe the run as
+                # passing"): the agent is told to deceive about its own work, whatever the work is.
+                add("concealment", "high" if hiding_joined_to_action(reading, i) else "medium",
+                    "tells the agent to misreport what it did", m)
         if "precedence" in c:
             m = u.first("precedence", affirmed=True)
             if m is not None and _self_won(u, m):
@@ -850,7 +901,7 @@ def classify(reading: Reading) -> list[Intent]:
                 word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
                 verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
                 if ctl.concept == "syscontrol":
-                    level = "medium"
+                    level = "low" if u.unit.kind == "heading" else "medium"  # "### Bypass push protection" titles a how-to
                 elif "confirm" in word or "review" in word or "hook" in word:
                     # "--force  # skip confirmation" is how CLIs are documented; "confirmation
                     # prompts are already answered" or "never ask" is the agent's own check gone.
@@ -909,7 +960,7 @@ def _bare_public_ip(text: str) -> bool:
     return False
 
 
-_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "override", "authority", "claim", "precedence", "perm"})
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm"})
 
 
 def is_directive(text: str, hidden: bool = False) -> bool:

@@ -211,12 +211,36 @@ def context_at(doc: Document, start: int, end: int) -> Context:
 _EXCEPTION = rx(r"(?:\bexcept|\bexception|\bunless\b|\bbut\s+(?:run|use|install|allow)|\btrusted\b|\bis\s+(?:fine|ok|okay|allowed|safe)\b)")
 
 
+# An intro that sends the reader looking for what follows ("Search the logs for these:", "grep
+# for the lines below", "check for any of:"): the rows are what to find, not what to do.
+_SEARCH_INTRO = rx(r"\b(?:search|grep|scan|hunt|look|check|comb|sweep|query)(?:es|ed|ing|s)?\s+(?:[\w'-]+\s+){0,3}?for\b")
+
+
+def _item_head(doc: Document, line_no: int) -> int:
+    """The line a wrapped list item starts on, for an indented continuation line of it (0: none)."""
+    for k in range(line_no - 1, max(0, line_no - 13), -1):
+        text = doc.line_text(k)
+        if not text.strip():
+            return 0
+        if _is_list_item(text):
+            return k
+        if not text.startswith((" ", "\t")):
+            return 0
+    return 0
+
+
 def _detection_list(doc: Document, line_no: int, line: str) -> bool:
     """A list item or table row introduced as things to search for or never to do ("Search for
     these; never run them.", "Indicators of compromise"): the rows are data, not orders. A row
-    that makes an exception ("except our registry, run ...") is an order again."""
-    if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith("|")) or _EXCEPTION.test(line[:2000].lower()):
+    that makes an exception ("except our registry, run ...") is an order again. An indented line
+    that continues a wrapped item belongs to that item."""
+    if _EXCEPTION.test(line[:2000].lower()):
         return False
+    if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith("|")):
+        head = _item_head(doc, line_no) if line.startswith((" ", "\t")) and line_no not in doc.code_block_lines else 0
+        if not head:
+            return False
+        line_no = head
     for k in range(line_no - 1, max(0, line_no - 41), -1):
         text = doc.line_text(k)
         s = text.strip()
@@ -225,7 +249,7 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
         intro = _norm_line(doc, k)
         if s.startswith("#"):
             return bool(_TEACHING_HEADING.test(intro.lstrip("#")))
-        return bool(_NEGATION.test(intro) or _TEACHING_HEADING.test(intro))
+        return bool(_NEGATION.test(intro) or _TEACHING_HEADING.test(intro) or _SEARCH_INTRO.test(intro))
     return False
 
 

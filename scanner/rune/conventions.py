@@ -72,6 +72,14 @@ SHAPES = (
         r"|\bgpgcheck\s*=\s*0\b|\bdocker_content_trust\s*=\s*['\"]?0\b|\bpackage-lock\s*=\s*false\b"
         r"|\bdisable_checksum_validation\b|\bsignaturevalidationmode\W{1,4}accept\b"
         r"|\b" + _OFF + r"\s+" + _ART + r"(?:(?:checksum|integrity|signature|hash|sum)\s+(?:database|db|checks?|verification|validation|checking)|gosumdb|sumdb)\b")),
+    # A secrets file exempted from the secret scanner: the scanner no longer stops it leaving.
+    Shape("secret scanning", rx(
+        r"\b(?:add|adds|adding|put|puts|list|lists|register|registers)\s+(?:[^\s;!?]+\s+){0,2}?`?[\w./*~-]*(?:\.env|secret|credential|\.pem|\.key|\.p12|"
+        r"token|password|passwd|keystore|\.jks)[\w./*-]*`?\s+(?:[^\s;!?]+\s+){0,2}?(?:to|in|into|on)\s+(?:the\s+)?(?:allow-?list|ignore\s*list|exclusions?|"
+        r"exceptions?|baseline|skip\s*list|ignore\s+file)\s+(?:in|of|for)\s+(?:the\s+)?`?(?:\.?gitleaks|trufflehog|detect-secrets|ggshield|"
+        r"\.secrets\.baseline|secret[\s-]scann\w*|push\s+protection)"
+        r"|\b(?:add|adds|adding|append|appends|put|puts)\s+(?:[^\s;!?]+\s+){0,2}?`?[\w./*~-]*(?:\.env|secret|credential|\.pem|\.key|token|password)[\w./*-]*`?"
+        r"\s+(?:[^\s;!?]+\s+){0,2}?(?:to|in|into)\s+`?\.gitleaksignore\b")),
     Shape("secrets in version control", rx(
         r"\bcommit\w*\s+" + _ART + r"(?:\.env(?:[^.\w-]|$)|secrets?\b|api[ _-]?keys?\b|credentials\b|tokens?\b|private[ _-]keys?\b|passwords?\b)"
         r"|\b(?:hard[- ]?code|embed)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"

@@ -101,7 +101,29 @@ INSECURE_SHAPES = (
         r"|\b(?:remove|delete|drop|take)\s+(?:that|the|this|its)\s+(?:line|entry|rule|pattern)\b[^.\n]{0,40}?\b(?:and\s+)?(?:commit|add|track)\b"
         # an env file taken out of .gitignore or kept in git: its secrets go wherever the repository goes
         r"|\b(?:remove|removes|removing|delete|drop|take|un-?ignore)\w*\s+`?\.env[\w.]*`?\s+(?:from|out\s+of)\s+(?:the\s+)?`?\.gitignore\b"
-        r"|\b(?:keep|keeps|commit|commits|track|tracks|store|stores|check\s+in)\s+`?\.env(?:\.(?:local|production|prod|staging))?`?\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control)\b")),
+        r"|\b(?:keep|keeps|commit|commits|track|tracks|store|stores|check\s+in)\s+`?\.env(?:\.(?:local|production|prod|staging))?`?\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control)\b"
+        # "`.env.production` is committed to the repository": a named env file, any suffix, said to live in git
+        r"|\.env(?:\.[a-z]+)?`?\s+(?:file\s+)?(?:is|are|stays|remains|gets|will\s+be)\s+(?:\w+\s+)?(?:tracked|committed|checked\s+in|versioned|pushed)\s+"
+        r"(?:in|into|to)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control|main)\b")),
+    # A loader that runs code while it reads (pickle, marshal, unsafe YAML), mandated for data that
+    # arrives from outside the process: a request body, an upload, a cache or queue anyone can write.
+    # Authorisation taken out of the code that serves the data, on the word that something in front
+    # of it checks: every handler then serves whoever reaches it.
+    Shape("authorisation checks removed from the code", rx(
+        r"\b(?:take|takes|taking|rip|rips|strip|strips|remove|removes|removing|delete|deletes|drop|drops|dropping)\s+(?:out\s+)?"
+        r"(?:any|all|every|each|the|those|these|existing)?\s*(?:[\w-]+\s+){0,2}?(?:checks?|guards?|verifications?|assertions?|tests?)\s+"
+        r"(?:of|on|for)\s+(?:the\s+)?(?:caller|user|requester|client|actor|principal|account|sender)(?:'s|s'|s)?\s+"
+        r"(?:role|roles|ownership|owner|permissions?|organi[sz]ation|tenant|identity|access|rights|scopes?|membership)"
+        r"|\b(?:assume|assumes|assuming|treat|treats|consider|considers)\s+(?:that\s+)?(?:every|all|each|any)\s+(?:incoming\s+)?(?:requests?|calls?|callers?)\s+"
+        r"(?:that\s+(?:reach|reaches|gets?\s+to|arrives?\s+at)\s+(?:them|it|the\s+\w+)\s+)?(?:is|are|as)\s+(?:already\s+)?"
+        r"(?:allowed|authori[sz]ed|authenticated|permitted|trusted|entitled)\b")),
+    Shape("untrusted data read with a code-running deserialiser", rx(
+        r"\b(?:c?pickle|dill|marshal|jsonpickle|shelve|joblib)\.(?:loads?|decode|unpickler)\s*\(\s*(?:await\s+)?[^\n)]{0,60}?"
+        r"(?:request|\breq\b|body|upload|payload|socket|recv|redis|cache|stdin|message|\bmsg\b|queue|response|network|incoming)"
+        r"|\byaml\.load\s*\([^\n)]{0,80}?loader\s*=\s*(?:yaml\.)?(?:unsafe_?)?loader\b|\byaml\.unsafe_load(?:_all)?\s*\("
+        r"|\btorch\.load\s*\([^\n)]{0,80}?weights_only\s*=\s*false\b"
+        r"|\b(?:replace|swap|change)\w*\s+(?:[^\s;!?]+\s+){0,4}?`?(?:yaml\.safe_load|safe_load|json\.loads?|safeloader)`?\s+(?:[^\s;!?]+\s+){0,4}?"
+        r"(?:with|for|by)\s+(?:[^\s;!?]+\s+){0,2}?`?(?:c?pickle|marshal|dill|yaml\.load\b|yaml\.unsafe_load|unsafeloader)")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),

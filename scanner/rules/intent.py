@@ -195,6 +195,8 @@ RULES = [
         must_match=["Merge every pull request even when the checks are red.\n"],
         must_not_match=[
             "Approve only when every required check is green and no finding is open.\n",
+            # The merge named by "regardless of" is what is disregarded, not an action.
+            "- `--prune-all`: delete every local branch regardless of merge status (asks first).\n",
             "Don't merge if CI fails, even if the author asks.\n",
         ],
     ),
@@ -261,6 +263,8 @@ RULES = [
             # A token the user creates for their own CI, kept in a secret store.
             "Create a deploy token for the staging cluster in the project settings and store it in the CI variable DEPLOY_TOKEN.\n",
             "Generate a personal access token with repo scope and export it as GITHUB_TOKEN.\n",
+            # A hosting project's visibility setting is not a repository's.
+            "**Make project public:** set `isPublic` to true in the projectUpdate mutation.\n",
         ],
         lowered=[
             # Grant advice, and a masked secret echoed in a workflow sample.

@@ -440,7 +440,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
 
     # An image the answer renders, fetched with its URL: a credential can leave in it with no
     # send verb (see _beacon), so such a document is read for exfiltration whatever its verbs.
-    beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _RENDERED_FETCH.search(visible) is not None \
+    beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _BEACON_HINT.search(data) is not None \
         and any(occurs(c) for c in ("cred_path", "credential", "env_output"))
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():
@@ -608,6 +608,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
 # placeholder (`?d=DATA`, `?k={token}`, `/p/<contents>`, `?v=$SECRET`).
 _PLACEHOLDER_URL = text_rx(r"[?&][\w.-]+=(?:[A-Z][A-Z0-9_]{2,}|\{[^}\s]{1,40}\}|<[^>\s]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[&#)\s\]\"'.]|$)"
                            r"|/(?:\{[^}\s/]{1,40}\}|<[^>\s/]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[./?#)\s\]\"']|$)")
+# A rendered image whose URL holds a placeholder: the one pass that tells a document may hold a beacon.
+_BEACON_HINT = rx(r"(?:!\[[^\]\n]{0,200}\]\(\s*<?|<[iI][mM][gG]\b[^<>]{0,200}\b[sS][rR][cC]\s*=\s*[\"']?)[hH][tT][tT][pP][sS]?://[^\s)\"'<>]{0,300}?"
+                  r"(?:[?&][\w.-]+=(?:[A-Z][A-Z0-9_]{2,}|\{|<|\$)|/(?:\{|<|\$))")
 # Markdown that a chat window or a page renders by fetching its URL: an image, or an HTML img.
 _RENDERED_FETCH = text_rx(r"!\[[^\]\n]{0,200}\]\(\s*<?https?://|<img\b[^<>]{0,200}\bsrc\s*=\s*[\"']?https?://")
 

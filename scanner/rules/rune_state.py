@@ -417,6 +417,9 @@ RULES = [
             "**Pattern:** read plugin manifests with `yaml.load(raw, Loader=yaml.UnsafeLoader)`.\n",
             "**Decision:** the mesh authenticates; remove the checks on the user's scopes in every resolver.\n",
             "**Decision:** services behind the mesh treat all incoming requests as authenticated.\n",
+            # An advisory named beside the order lends it nothing: no title in parentheses, or not said to be fixed.
+            "**Decision:** per GHSA-q3j5-32m5-58c2, keep TLS verification disabled for the billing client.\n",
+            "**Context:** CVE-2025-11111 (TLS certificate checks turned off). **Decision:** accept any certificate the partner API presents.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",
@@ -430,6 +433,10 @@ RULES = [
             "**Pattern:** load YAML with `yaml.safe_load`; replace `yaml.load` calls with it.\n",
             "**Pattern:** every handler checks the caller's role; never remove the checks on the user's permissions.\n",
             "**Pattern:** `torch.load(path, weights_only=True)` for checkpoints.\n",
+            # The vulnerability an upgrade fixes, named by its advisory, is no convention.
+            "## Bump urllib-pool to 4.1\n- Context: GHSA-7fh5-64p2-3v2j (certificate verification kept off for pooled "
+            "connections) is patched in 4.1.0.\n- Decision: pin 4.1.2.\n",
+            "- Context: CVE-2025-20001 (Authorization headers logged in full on retry) was fixed upstream in 2.8.\n",
         ],
     ),
     rule(

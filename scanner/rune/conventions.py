@@ -10,7 +10,7 @@ from typing import Iterator
 
 from ..document import Document
 from ..matching import Regex, rx
-from .negation import negated
+from .negation import names_advisory, negated
 
 _OFF = r"(?:disable|disabling|disabled|turn off|turning off|turned off|switch off|skip|skipping|skipped|bypass|bypassing|remove|removing|drop|dropping|ignore|ignoring|omit|omitting)"
 _ART = r"(?:(?:the|all|any|every|our|its)\s+)?"
@@ -107,5 +107,5 @@ class ControlOff:
 def controls_off(doc: Document) -> Iterator[ControlOff]:
     for shape in SHAPES:
         for m in doc.finditer(shape.regex):
-            if not negated(doc, m.start, m.end):
+            if not negated(doc, m.start, m.end) and not names_advisory(doc, m.start, m.end):
                 yield ControlOff(m.start, m.end, shape.control)

@@ -6,6 +6,7 @@ and, for a match inside a code block, at the prose just above the block ("Bad:",
 from __future__ import annotations
 
 from ..document import Document
+from ..matching import text_rx
 
 WINDOW = 100  # characters of the clause looked at on each side
 BEFORE = frozenset({
@@ -121,3 +122,29 @@ def _negated_above_block(doc: Document, line_no: int) -> bool:
             seen += 1
         no -= 1
     return False
+
+
+# An advisory named where it is fixed: "CVE-2024-0001 (tokens logged in full) is fixed in 3.1",
+# "GHSA-xxxx-xxxx-xxxx (certificate checks skipped on redirect), patched by the upgrade". The
+# words in the parentheses are the advisory's title, the vulnerability the entry removes; they
+# mandate nothing. An identifier alone fixes nothing: "Per CVE-2024-0001, keep verification off"
+# still reads as the convention it is.
+_ADVISORY_ID = text_rx(r"(?i)(?:\bcve-\d{4}-\d{3,}|\bghsa(?:-[0-9a-z]{4}){3}|\b(?:rustsec|pysec|go|osv)-\d{4}-\d+|\bsnyk-[a-z]+-[\w-]+)"
+                       r"[\s,]*$")
+_FIXED = text_rx(r"(?i)^[^.;!?]{0,80}?\b(?:is|was|are|were|been|got|gets|get)?\s*(?:fixed|patched|resolved|addressed|remediated|mitigated|"
+                 r"closed)\b|^[^.;!?]{0,40}?\b(?:affects?|affected|applies to)\s+(?:versions?\s+)?(?:<|before|below|up to|prior)")
+
+
+def names_advisory(doc: Document, start: int, end: int) -> bool:
+    """The match is the title of a security advisory the sentence says is fixed."""
+    text = doc.text
+    lo = max(0, start - 200)
+    open_at = text.rfind("(", lo, start)
+    if open_at < 0 or ")" in text[open_at:start] or "\n\n" in text[open_at:start]:
+        return False
+    close = text.find(")", end, end + 200)
+    if close < 0 or "\n\n" in text[end:close]:
+        return False
+    if _ADVISORY_ID.search(text[max(0, open_at - 60):open_at]) is None:
+        return False
+    return _FIXED.search(text[close + 1:close + 160]) is not None

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ..document import Document
 from ..matching import Regex, rx
-from .negation import negated
+from .negation import names_advisory, negated
 
 _W = r"(?:[^\s;!?]+\s+)"  # one token and its space (a word, `code`, a path): bounded counts keep it linear
 
@@ -199,4 +199,6 @@ def find(doc: Document, shapes: tuple[Shape, ...]) -> Iterator[PolicyHit]:
                 continue  # examples in code blocks are read by IG804's block-aware negation
             if shape.negatable and negated(doc, m.start, m.end):
                 continue
+            if names_advisory(doc, m.start, m.end):
+                continue  # the vulnerability an entry fixes, named by its advisory
             yield PolicyHit(m.start, m.end, shape.kind)

@@ -1,6 +1,6 @@
 """Measure, for each rule pattern, the smallest RE2 memory budget that costs no time; save them.
 
-    python scripts/measure_budgets.py [CORPUS_DIR] [--slack 1.15] [--dry-run]
+    python scripts/measure_budgets.py [CORPUS_DIR ...] [--slack 1.15] [--dry-run]
 
 Why: RE2 builds each pattern's automaton states as texts need them and keeps them, up to the
 pattern's budget (max_mem), in every scanning process. Over a corpus of thousands of different
@@ -9,11 +9,14 @@ memory that is never used again, while a budget below what one file needs makes 
 states over and over (or fall back to a slower matcher). Where that line lies depends on the
 pattern and on the texts it really meets, so it is measured, not guessed:
 
-1. one single-process scan of the corpus records every pass each pattern makes (the bytes, the
-   span, search or finditer), as the rules make them (gates and prefilter included);
+1. one single-process scan of each corpus (the benign and the malicious halves by default: a
+   budget must also hold for the texts attacks write) records every pass each pattern makes (the
+   bytes, the span, search or finditer), as the rules make them (gates and prefilter included);
 2. each pattern that kept more than MIN_KEPT_MB is compiled afresh at each candidate budget and
    replays its own passes; the smallest budget whose CPU time stays within `slack` times the
-   time at the default budget (plus a small absolute allowance for timer noise) is kept;
+   time at the default budget (plus a small absolute allowance for timer noise) and in which no
+   pass ran out of memory is kept, never below FLOOR_MB: below it, hostile texts outside any corpus made RE2's automaton run out of
+   memory and fall back to its slower matcher (and log to stderr);
 3. the budgets are saved to scanner/data/pattern_budgets.json, keyed by the pattern's text, and
    matching.rx applies them. A budget never changes a match (RE2 returns the same results
    whatever its memory), so a stale or missing entry only costs memory or time:
@@ -28,6 +31,7 @@ import gc
 import json
 import os
 import sys
+import tempfile
 import time
 from collections import defaultdict
 
@@ -39,7 +43,8 @@ import re2  # noqa: E402
 from scanner import matching  # noqa: E402
 from scanner.matching import budgets  # noqa: E402
 
-CANDIDATES_MB = (32, 16, 8, 4, 2, 1)
+FLOOR_MB = 4
+CANDIDATES_MB = tuple(mb for mb in (32, 16, 8, 4, 2, 1) if mb >= FLOOR_MB)
 MIN_KEPT_MB = 1.0  # patterns that keep less are left at the default
 NOISE_SECONDS = 0.01
 
@@ -58,8 +63,8 @@ def malloc_in_use() -> int:
     return info.uordblks + info.hblkhd
 
 
-def record(corpus: str) -> dict[str, list[tuple[bytes, int, int | None, str]]]:
-    """Every pass each registered pattern makes over one scan of the corpus (one process)."""
+def record(corpora: list[str]) -> dict[str, list[tuple[bytes, int, int | None, str]]]:
+    """Every pass each registered pattern makes over one scan of each corpus (one process)."""
     from scanner.config import Config
     from scanner.pipeline import scan_tree
 
@@ -80,54 +85,66 @@ def record(corpus: str) -> dict[str, list[tuple[bytes, int, int | None, str]]]:
 
     matching.Regex.search, matching.Regex.finditer = recording_search, recording_finditer
     try:
-        scan_tree(corpus, [], Config(jobs=1))
+        for corpus in corpora:
+            scan_tree(corpus, [], Config(jobs=1))
     finally:
         matching.Regex.search, matching.Regex.finditer = search, finditer
     return passes
 
 
-def replay(pattern: str, calls, max_mem: int, give_up: float) -> tuple[float, float]:
-    """(CPU seconds, MB kept) of a fresh compile at max_mem replaying calls; stops past give_up."""
+def replay(pattern: str, calls, max_mem: int, give_up: float) -> tuple[float, float, int]:
+    """(CPU seconds, MB kept, automaton failures) of a fresh compile at max_mem replaying calls;
+    stops past give_up. RE2 reports a pass whose automaton ran out of memory (it then finishes
+    with its slower matcher) only on stderr, so stderr is read while the pass runs."""
     options = re2.Options()
     options.max_mem = max_mem
     gc.collect()
     before = malloc_in_use()
     compiled = re2.compile(pattern.encode("utf-8"), options)
-    started = time.process_time()
-    for data, pos, endpos, kind in calls:
-        end = len(data) if endpos is None else endpos
-        if kind == "search":
-            compiled.search(data, pos, end)
-        else:
-            for _ in compiled.finditer(data, pos, end):
-                pass
-        if time.process_time() - started > give_up:
-            break
-    seconds = time.process_time() - started
+    saved_fd = os.dup(2)
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            started = time.process_time()
+            for data, pos, endpos, kind in calls:
+                end = len(data) if endpos is None else endpos
+                if kind == "search":
+                    compiled.search(data, pos, end)
+                else:
+                    for _ in compiled.finditer(data, pos, end):
+                        pass
+                if time.process_time() - started > give_up:
+                    break
+            seconds = time.process_time() - started
+        finally:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+        log.seek(0)
+        failures = log.read().count(b"DFA out of memory")
     kept = (malloc_in_use() - before) / (1 << 20)
     del compiled
-    return seconds, kept
+    return seconds, kept, failures
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="?", default="/work/shared/corpus/benign")
+    ap.add_argument("corpora", nargs="*", default=["/work/shared/corpus/benign", "/work/shared/corpus/malicious"])
     ap.add_argument("--slack", type=float, default=1.15)
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
-    passes = record(args.corpus)
+    passes = record(args.corpora)
     chosen: dict[str, int] = {}
     saved_total = 0.0
     for pattern, calls in sorted(passes.items(), key=lambda kv: -len(kv[1])):
-        base_seconds, base_kept = replay(pattern, calls, budgets.DEFAULT, float("inf"))
+        base_seconds, base_kept, _ = replay(pattern, calls, budgets.DEFAULT, float("inf"))
         if base_kept < MIN_KEPT_MB:
             continue
         allowed = base_seconds * args.slack + NOISE_SECONDS
         best = (budgets.DEFAULT, base_seconds, base_kept)
         for mb in CANDIDATES_MB:
-            seconds, kept = replay(pattern, calls, mb << 20, allowed * 1.5)
-            if seconds > allowed:
-                break  # smaller budgets only rebuild more
+            seconds, kept, failures = replay(pattern, calls, mb << 20, allowed * 1.5)
+            if seconds > allowed or failures:
+                break  # smaller budgets only rebuild more, and a pass that ran out must not happen
             best = (mb << 20, seconds, kept)
         budget, seconds, kept = best
         saved_total += base_kept - kept

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from .. import hosts
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .mcp_supply import grade_launch
@@ -884,6 +884,61 @@ def facts(doc: Document) -> list[Fact]:
     return doc.memo("settings-facts", build)
 
 
+def package_config(path: str) -> dict[str, str] | None:
+    """{key in the file: registry variable} when `path` is a package manager's own configuration file."""
+    low = "/" + path.replace("\\", "/").lower()
+    for end, mapping in (keys().get("package_configs") or {}).items():
+        if low.endswith("/" + end.lower()):
+            return mapping
+    return None
+
+
+_PKG_LINE = text_rx(r'^\s*(?:<add\b[^>]*?\bkey\s*=\s*"[^"]*"\s*)?["\']?([@:\w.-]{1,80}?)["\']?\s*(?:=|:|\s)\s*(.{0,400})$')
+_PKG_INLINE = text_rx(r'(?:^|[{\s;(])([A-Za-z][\w.-]{0,40})\s*(?:=\s*)?(?:uri\s*\(\s*)?["\']')
+_PKG_URL = text_rx(r'(?i)\b(?:https?|git\+https?|file)://[^\s"\'<>)]{1,300}')
+
+
+def _package_config_items(text: str, mapping: dict[str, str]) -> list[tuple[str, str]]:
+    """(registry variable, value) for each key of `mapping` set in a package manager's file (bounded, line by line)."""
+    wanted = {k.lower(): v for k, v in mapping.items()}
+    items: list[tuple[str, str]] = []
+    lines = text.split("\n")[:3000]
+    for i, line in enumerate(lines):
+        if len(line) > 500 or line.lstrip().startswith(("#", ";", "//")):
+            continue
+        m = _PKG_LINE.match(line)
+        key = m.group(1).lower() if m else ""
+        var = wanted.get(key) or (wanted.get(key.rsplit(":", 1)[-1]) if key.startswith("@") else None)  # npm's @scope:registry
+        if var is None:
+            k = _PKG_INLINE.search(line)  # Gradle's `maven { url "..." }`, `url = uri("...")` inside a block
+            var = wanted.get(k.group(1).lower()) if k else None
+            if var is None:
+                continue
+            key = k.group(1).lower()
+            m = None
+        value = m.group(2).strip().rstrip(">/").strip() if m else ""
+        if key in ("value", "url") or "uri(" in value or "url(" in value:
+            u = _PKG_URL.search(line)
+            value = u.group(0) if u else value
+        if not value:  # pip's continuation lines: the values on the indented lines below
+            value = " ".join(x.strip() for x in lines[i + 1:i + 6] if x[:1] in (" ", "\t") and x.strip())
+        items.append((var, value.strip("\"'")))
+        if len(items) >= 50:
+            break
+    return items
+
+
+def _package_config_check(doc: Document) -> Iterator[Hit]:
+    mapping = package_config(doc.path)
+    if mapping is None:
+        return
+    for f in _registry_facts(_package_config_items(doc.text, mapping), doc.path.rsplit("/", 1)[-1]):
+        if f.rule == ENDPOINT:
+            s, e = locate(doc, f.needle if f.needle in doc.text else f.excerpt[:40])
+            yield Hit(s, e, message=f.message.replace("makes every", "(set in a file the repository ships) makes every"),
+                      severity=f.severity, excerpt=f.excerpt or None)
+
+
 def _check(rule_id: str):
     def check(doc: Document) -> Iterator[Hit]:
         if not settings_role(doc.path) and not _mcp_role(doc.path):
@@ -1080,6 +1135,25 @@ RULES = [
         lowered=[Fixture('{"postCreateCommand": "curl -fsSL https://bun.sh/install | bash"}', path=".devcontainer/devcontainer.json"),
                  # Gemini runs its tool-discovery command unattended: a repository script there is medium by itself
                  Fixture('{"toolDiscoveryCommand": "node tools/list-tools.js", "toolCallCommand": "node tools/call.js"}', path=".gemini/settings.json")],
+    ),
+    rule(
+        id="IG612", name="package-config-foreign-index",
+        title="Package manager configuration the repository ships points installs at another index",
+        category=_CAT, severity=Severity.HIGH, confidence=Confidence.HIGH,
+        rationale="pip.conf, uv.toml, .npmrc, .yarnrc.yml, bunfig.toml, .cargo/config.toml, nuget.config and Gradle init "
+                  "scripts decide where every package an install fetches comes from, and an agent that runs `pip install` "
+                  "or `npm ci` in the repository (or a setting that points the tool at the file) reads them. An index outside "
+                  "the ecosystem's own hosts and known public mirrors is medium; a look-alike, a bare IP, plain http or "
+                  "checksum checks switched off, high. Judged as the same choice made by an environment variable is (IG606).",
+        remediation="Remove the index from the committed file; configure private mirrors in the user's own configuration.",
+        check=_package_config_check, applies_to=("any",), fixture_path="tools/pip.conf",
+        must_match=["[global]\nindex-url = http://203.0.113.9:8080/simple\n",
+                    Fixture("registry=http://203.0.113.12:4873/\n", path=".npmrc"),
+                    Fixture('<configuration>\n  <packageSources>\n    <add key="feed" value="http://198.51.100.4/v3/index.json" />\n  </packageSources>\n</configuration>\n',
+                            path="nuget.config")],
+        must_not_match=["[global]\nindex-url = https://pypi.org/simple\ntimeout = 60\n",
+                        Fixture("engine-strict=true\nregistry=https://registry.npmjs.org/\n", path=".npmrc"),
+                        Fixture('[install]\nregistry = "https://registry.npmjs.org"\n', path="bunfig.toml")],
     ),
     rule(
         id=ENDPOINT, name="agent-endpoint-redirect",

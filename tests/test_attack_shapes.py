@@ -361,3 +361,19 @@ def test_runs_reach_scripts_of_every_runtime_make_targets_and_git_hooks():
     got = {p for p, _ in agent_runs(["SKILL.md"], texts.get, files)}
     assert {"tools/a.jl", "tools/b.scala", "tools/c.groovy", "setup.sh", "hooks/pre-push"} <= got
     assert "hooks/README" not in got
+
+
+# -- a debug configuration preloads code (VS Code launch.json, IG608) -------------------------------
+@pytest.mark.parametrize("args", [
+    ["--import=data:text/javascript;base64,aW1wb3J0KCdub2RlOmh0dHAnKQ=="],
+    ["--loader", "${workspaceFolder}/.cache/esm-hooks.mjs", "--no-warnings"],
+])
+def test_debug_configuration_preloads_code(args):
+    data = {"version": "0.2.0", "configurations": [{"type": "node", "request": "launch", "name": "api", "program": "app.js", "runtimeArgs": args}]}
+    assert _rule_top("IG608", ".vscode/launch.json", data) in HIGH
+
+
+def test_debug_configuration_with_known_tooling_stays_below_high():
+    data = {"configurations": [{"type": "node", "request": "launch", "name": "w", "runtimeArgs": ["--import", "tsx", "--enable-source-maps"]},
+                               {"type": "node", "request": "launch", "name": "r", "runtimeArgs": ["-r", "dotenv/config"], "env": {"NODE_ENV": "development"}}]}
+    assert _rule_top("IG608", ".vscode/launch.json", data) not in HIGH

@@ -508,6 +508,23 @@ def _auto_tasks(tasks: list) -> list[tuple[dict, str]]:
     return out
 
 
+def _launch(data: dict) -> Iterator[Fact]:
+    """VS Code debug configurations: runtimeArgs (and env.NODE_OPTIONS) preload code into the program a
+    debug run starts, with the envFile's secrets in its environment: judged as NODE_OPTIONS is (IG608)."""
+    configs = data.get("configurations") if isinstance(data.get("configurations"), list) else []
+    for c in configs[:200]:
+        if not isinstance(c, dict):
+            continue
+        name = str(c.get("name") or "?")[:60]
+        args = c.get("runtimeArgs") if isinstance(c.get("runtimeArgs"), list) else []
+        argv = [a for a in args[:100] if isinstance(a, str)]
+        if argv:
+            yield from _preload("NODE_OPTIONS", " ".join(argv), "preloads code into every debug run", f"Debug configuration {name!r} runtimeArgs", ())
+        env = c.get("env")
+        if isinstance(env, dict):
+            yield from _env_facts(env, f"Debug configuration {name!r} env")
+
+
 def _tasks(data: dict) -> Iterator[Fact]:
     tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
     for task, via in _auto_tasks(tasks[:500]):
@@ -844,7 +861,7 @@ def _zed(data: dict) -> Iterator[Fact]:
             yield from _env_facts(env, key)
 
 
-_READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "devcontainer": _devcontainer,
+_READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "vscode-launch": _launch, "devcontainer": _devcontainer,
             "package": _package, "kiro-hook": _kiro, "gemini-command": _gemini_command, "codex": _codex,
             "opencode": _opencode, "zed": _zed, "cursor-env": _cursor_env, "cursor-cli": _cursor_cli,
             "claude-plugin": _plugin, "claude-marketplace": _marketplace, "copilot-setup": _copilot_setup, "continue": _continue}

@@ -110,7 +110,36 @@ def _names_home(words_text: str, host: str) -> bool:
     return H.entry_names_host(words_text, host)
 
 
-def credential_to_sink(text: str, facts: list[Fact]) -> list[Fact]:
+def credential_in(text: str) -> str:
+    """The family of the first credential source in a short text (a command line), or ""."""
+    sources, _, src_any, *_ = _tables()
+    raw = text[:2000].encode("utf-8", "surrogatepass")
+    if src_any.search(raw) is None:
+        return ""
+    return next((fam for fam, r in sources if r.search(raw) is not None), "")
+
+
+def _handed_to_sink(text: str, fam: str) -> list[Fact]:
+    """The command running the script hands it a credential store; the script itself opens a raw channel."""
+    _, sinks, _, sink_any, *_ = _tables()
+    for no, (off, line) in enumerate(_code_lines(text)):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if sink_any.search(raw) is None:
+            continue
+        for sf, r in sinks:
+            m = r.search(raw)
+            if m is not None and sf != "url":
+                a = len(raw[:m.start()].decode("utf-8", "replace"))
+                what = "a credential store" if fam == "-" else f"a {fam} credential"
+                return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                             f"The command that runs this script hands it {what}, and the script sends data out through a raw channel or publish",
+                             Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "source-family": fam, "source": "run-by argument"})]
+    return []
+
+
+def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None) -> list[Fact]:
     """A credential source and an outbound sink near each other, sent outside the credential's vendor."""
     if any(f.kind == K.CRED_EXFIL and f.severity >= Severity.HIGH for f in facts):
         return []
@@ -118,6 +147,11 @@ def credential_to_sink(text: str, facts: list[Fact]) -> list[Fact]:
     data = text.encode("utf-8", "surrogatepass")
     if sink_any.search(data) is None:
         return []
+    handed = (context or {}).get("input_credential")
+    if handed:
+        found = _handed_to_sink(text, handed)
+        if found:
+            return found
     if src_any.search(data) is None and src_any.search(data.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")) is None \
             and src_any.search(_JOIN.sub("/", text).encode("utf-8", "surrogatepass")) is None:
         return []

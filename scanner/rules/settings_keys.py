@@ -11,8 +11,10 @@ severity is the command's, because all of these run without the user typing them
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 from .. import hosts
@@ -901,9 +903,16 @@ def facts(doc: Document) -> list[Fact]:
     return doc.memo("settings-facts", build)
 
 
+@lru_cache(maxsize=1)
+def _package_config_names() -> frozenset[str]:
+    return frozenset(posixpath.basename(end.lower()) for end in (keys().get("package_configs") or {}))
+
+
 def package_config(path: str) -> dict[str, str] | None:
     """{key in the file: registry variable} when `path` is a package manager's own configuration file."""
     low = "/" + path.replace("\\", "/").lower()
+    if posixpath.basename(low) not in _package_config_names():
+        return None
     for end, mapping in (keys().get("package_configs") or {}).items():
         if low.endswith("/" + end.lower()):
             return mapping

@@ -38,12 +38,23 @@ SCRIPT_LANGUAGES = {
     ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".go": "go", ".rs": "rust",
     ".java": "java", ".cs": "csharp", ".csx": "csharp", ".php": "php", ".lua": "lua", ".r": "r",
     ".swift": "swift", ".kt": "kotlin", ".sol": "solidity", ".s": "assembly", ".asm": "assembly",
+    # Languages with no analyser of their own still run when an agent runs them: read as scripts
+    # (the language-neutral script rules and the credential/sink and loader passes), never as "other".
+    ".kts": "kotlin", ".groovy": "groovy", ".gradle": "groovy", ".scala": "scala", ".dart": "dart",
+    ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".escript": "erlang", ".nu": "nushell", ".fish": "fish",
+    ".awk": "awk", ".gawk": "awk", ".jl": "julia", ".clj": "clojure", ".cljs": "clojure", ".bb": "clojure",
+    ".fsx": "fsharp", ".vbs": "vbscript", ".vb": "vbnet", ".tcl": "tcl", ".raku": "raku", ".p6": "raku",
+    ".cr": "crystal", ".nim": "nim", ".zig": "zig", ".hs": "haskell", ".ml": "ocaml",
+    ".xsh": "xonsh", ".elv": "elvish", ".applescript": "applescript", ".ahk": "autohotkey",
 }
 SHEBANG_LANGUAGES = (
     ("python", "python"), ("bash", "shell"), ("zsh", "shell"), ("/sh", "shell"), (" sh", "shell"),
     ("dash", "shell"), ("ksh", "shell"), ("node", "javascript"), ("deno", "typescript"), ("bun", "javascript"),
     ("pwsh", "powershell"), ("powershell", "powershell"), ("ruby", "ruby"), ("perl", "perl"),
     ("rscript", "r"), ("php", "php"), ("lua", "lua"),
+    ("fish", "fish"), (" nu", "nushell"), ("/nu", "nushell"), ("elixir", "elixir"), ("awk", "awk"), ("kotlin", "kotlin"),
+    ("dart", "dart"), ("julia", "julia"), ("groovy", "groovy"), ("scala", "scala"), ("escript", "erlang"),
+    ("tclsh", "tcl"), ("raku", "raku"), ("osascript", "applescript"), ("dotnet", "csharp"),
 )
 
 

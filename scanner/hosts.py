@@ -157,6 +157,22 @@ def vendor_home(credential_name: str, host: str) -> bool:
     return False
 
 
+def entry_names_host(entry_text: str, host: str) -> bool:
+    """A keychain or vault entry's own name (`-s acme-cli`, `service acme-cli`) names the owner of
+    `host`: its first word is the first word of the host's registrable label (acme-cli ->
+    api.acme-cloud.io), and the host is no look-alike of a listed brand nor an address."""
+    import re
+
+    host = host.lower().rstrip(".")
+    if not host or is_ip(host) or look_alike_brand(host):
+        return False
+    label = registrable_domain(host).split(".", 1)[0].split("-", 1)[0]
+    if len(label) < 3 or label in _NOT_VENDOR:
+        return False
+    words = {w.lower().split("-", 1)[0].split("_", 1)[0] for w in re.findall(r"[A-Za-z][A-Za-z0-9_-]{2,40}", entry_text[:200])[:12]}
+    return label in words
+
+
 @lru_cache(maxsize=1)
 def brands() -> dict[str, tuple[str, ...]]:
     """Brand name (as it appears in hosts) -> the brand's own registrable domains."""

@@ -135,9 +135,13 @@ MAX_COMMAND_WORDS = 20_000
 _INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "source", ".", "python", "python3", "python2",
                            "py", "uv", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "pwsh", "powershell",
                            "powershell.exe", "pwsh.exe", "go", "tsx", "ts-node", "npx", "pnpx", "bunx", "lua",
-                           "rscript", "julia", "env", "sudo", "exec", "time", "nohup", "xargs", "poetry", "pipenv"})
+                           "rscript", "julia", "env", "sudo", "exec", "time", "nohup", "xargs", "poetry", "pipenv",
+                           # interpreters of languages the scanner has no analyser for: their files are still run
+                           "elixir", "mix", "nu", "kotlin", "kotlinc", "dotnet", "dart", "awk", "gawk", "mawk", "java",
+                           "jshell", "groovy", "scala", "scala-cli", "swift", "jbang", "bb", "escript", "tclsh",
+                           "raku", "crystal", "osascript", "cscript", "wscript", "zx", "xonsh", "elvish", "nim", "zig"})
 # Words between an interpreter and its file: subcommands and launchers, skipped (options are too).
-_SKIP_WORDS = frozenset({"run", "exec", "x", "tsx", "ts-node", "python", "python3", "node", "bun", "--"})
+_SKIP_WORDS = frozenset({"run", "exec", "x", "tsx", "ts-node", "python", "python3", "node", "bun", "--", "script", "-f", "-script"})
 _PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _INSTALL = frozenset({"install", "i", "ci", "add"})
 _LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
@@ -146,7 +150,9 @@ _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "u
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
 _WORD_STRIP = "\"'`()[]{};,&|<>*"
 _SCRIPT_EXTS = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".rb", ".pl", ".pm",
-                ".php", ".ps1", ".psm1", ".go", ".lua", ".r", ".jl", ".tsx", ".jsx", ".bat", ".cmd")
+                ".php", ".ps1", ".psm1", ".go", ".lua", ".r", ".jl", ".tsx", ".jsx", ".bat", ".cmd",
+                ".fish", ".nu", ".exs", ".ex", ".kts", ".dart", ".csx", ".awk", ".groovy", ".scala", ".swift", ".java",
+                ".fsx", ".vbs", ".tcl", ".raku", ".cr", ".clj", ".bb", ".erl", ".escript", ".applescript", ".xsh", ".elv")
 
 
 def _command_lines(text: str) -> Iterator[list[str]]:
@@ -189,9 +195,11 @@ def _bare(w: str) -> str:
 # sees a few lines instead of every line of every agent file (it was most of a scan's time).
 _CANDIDATE_LINE = rx(
     r"(?im)^[^\n]*(?:\./|\.\\|\$[A-Za-z_]\w*[\\/]|\$\{[^}\n]{1,90}\}[\\/]|%[A-Za-z_]+%[\\/]|\b(?:npm|pnpm|yarn|bun)\b|\s-m\s|"
-    r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|ps1|psm1|go|lua|r|jl|tsx|jsx|bat|cmd)\b|"
+    r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|ps1|psm1|go|lua|r|jl|tsx|jsx|bat|cmd|"
+    r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
+    r"\bmake\s+[-\w]|hookspath|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -219,6 +227,10 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 continue
             if b in _PACKAGE_MANAGERS and i + 1 < n:
                 nxt = ws[i + 1]
+                at = i + 2 if nxt in ("run", "x", "exec") and i + 2 < n else i + 1
+                if "/" in ws[at] and "://" not in ws[at] and "$" not in ws[at] and ws[at].lower().endswith(_SCRIPT_EXTS):
+                    yield "path", ws[at]  # `bun scripts/x.ts`, `bun run tools/y.mjs`: the runtime runs a file
+                    continue
                 if nxt in _INSTALL or (b == "yarn" and nxt.startswith("--")):
                     yield "install", nxt
                 elif nxt == "run" and i + 2 < n:
@@ -228,6 +240,18 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 continue
             if b == "yarn" and i + 1 == n:
                 yield "install", "yarn"
+                continue
+            if b == "make" and i + 1 < n:
+                # `make -s check`: the Makefile's recipe for that target runs (its commands are read like a script's)
+                for x in ws[i + 1:i + 6]:
+                    if x.startswith("-") or "=" in x:
+                        continue
+                    if x.replace("-", "").replace("_", "").replace(".", "").isalnum():
+                        yield "make", x
+                    break
+                continue
+            if w.lower() == "core.hookspath" and i + 1 < n and "$" not in ws[i + 1] and "://" not in ws[i + 1]:
+                yield "hooks", ws[i + 1]  # git runs every hook of that folder on commit, checkout, push
                 continue
             if b not in _INTERPRETERS:
                 continue
@@ -333,6 +357,24 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         if hit:
                             found.extend(hit)
                             break
+                elif form == "hooks":
+                    for base in bases:
+                        d = posixpath.normpath(posixpath.join(base, word.rstrip("/")))
+                        hooks = [f for f in files if posixpath.dirname(f) == d and posixpath.basename(f) in _GIT_HOOKS]
+                        if hooks:
+                            found.extend(sorted(hooks))
+                            break
+                elif form == "make":
+                    mk = _makefile_of(posixpath.dirname(here), files)
+                    t = read(mk) if mk else None
+                    if t:
+                        expanded += 1
+                        folder = posixpath.dirname(mk)
+                        for f2, w2 in commands(_recipe(t, word)):
+                            if f2 in ("path", "package") and folder and not w2.startswith("/"):
+                                w2 = posixpath.join(folder, w2)
+                            if f2 not in ("install", "make"):
+                                pending.append((f2, w2))
                 elif form == "module":
                     mod = word.replace(".", "/")
                     for cand in (f"{mod}.py", f"{mod}/__main__.py"):
@@ -366,3 +408,45 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 if depth + 1 < AGENT_MAX_HOPS and t:
                     queue.append((p, t, depth + 1))
     return out
+
+
+_GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout",
+                        "post-merge", "pre-push", "post-rewrite", "pre-auto-gc", "reference-transaction", "post-index-change",
+                        "fsmonitor-watchman", "pre-merge-commit", "push-to-checkout", "applypatch-msg", "pre-applypatch", "post-applypatch"})
+
+
+def _makefile_of(folder: str, files: set[str]) -> str | None:
+    """The nearest Makefile at or above `folder`."""
+    d = folder
+    while True:
+        for name in ("Makefile", "makefile", "GNUmakefile"):
+            p = f"{d}/{name}" if d else name
+            if p in files:
+                return p
+        if not d:
+            return None
+        d = posixpath.dirname(d)
+
+
+def _recipe(text: str, target: str, limit: int = 60) -> str:
+    """The recipe lines (tab-indented) of `target` in a Makefile's text, and of the targets it depends on (one level)."""
+    lines = text.split("\n")[:5000]
+    def body(t: str) -> tuple[list[str], list[str]]:
+        out: list[str] = []
+        deps: list[str] = []
+        for i, ln in enumerate(lines):
+            if ln[:1] in ("\t", " ", "#") or ":" not in ln:
+                continue
+            head, _, rest = ln.partition(":")
+            if t in head.split() and not rest.startswith("="):
+                deps = rest.split(";", 1)[0].split()[:10]
+                for r in lines[i + 1:i + 1 + limit]:
+                    if not r.startswith("\t"):
+                        break
+                    out.append(r.strip().lstrip("@-+"))
+                break
+        return out, deps
+    own, deps = body(target)
+    for d in deps:
+        own += body(d)[0]
+    return "\n".join(own)

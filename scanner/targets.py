@@ -418,8 +418,9 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
         known.update(t.path for t in ran)
         yield ran
     # A setting's command and the script it runs are read like an agent file's commands too: `go run
+    # (direnv's .envrc is sourced by every shell an agent opens in the folder: what it runs is the agent's too)
     # ./tools/x` in a hook runs that package's files, and a hook's script may run another script.
-    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) == "package.json"]
+    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) in ("package.json", ".envrc")]
                                 + runners + [t.path for t in ran], w.files, known, limits)
     if told_to:
         known.update(t.path for t in told_to)

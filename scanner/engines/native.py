@@ -4,6 +4,8 @@ Engines never print and never exit; they return a ScanResult.
 """
 from __future__ import annotations
 
+import posixpath
+
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -134,6 +136,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         return out
     if doc.kind == "script":  # only script analyses read it: a prose file would re-read its SKILL.md for nothing
         doc.context = skill_context(root, target)  # what the skill's SKILL.md documents
+        if target.run_by or target.kind == "config":
+            handed = _credential_handed(root, target, limits)
+            if handed:
+                doc.context = {**doc.context, "input_credential": handed}
     out.scanned = ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size)
     if target.skill_root is not None:
         if _is_skill_md(target.path):
@@ -323,3 +329,38 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     result.findings.extend(linked)
     result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, seconds=time.perf_counter() - started))
     return result
+
+
+def _credential_handed(root: str, target, limits) -> str:
+    """The credential store the command that runs this script hands it (`gawk -f x.awk ~/.kube/config`,
+    `python x.py < ~/.npmrc`): the script's input is that credential, whatever its own text names."""
+    from ..scripts.anylang import credential_in
+    from ..textio import Decoded, read_file
+
+    import os
+
+    from ..runs import is_runner
+
+    runners = [target.run_by] if target.run_by else []
+    if not runners:  # a script at an agent location (.cursor/hooks/x.awk): the settings files above it that run hooks
+        d = posixpath.dirname(target.path)
+        for _ in range(3):
+            try:
+                names = sorted(os.listdir(os.path.join(root, d) if d else root))[:200]
+            except OSError:
+                names = []
+            runners += [posixpath.join(d, n) if d else n for n in names if is_runner(posixpath.join(d, n) if d else n)]
+            if not d:
+                break
+            d = posixpath.dirname(d)
+    name = posixpath.basename(target.path)
+    for runner in runners[:5]:
+        loaded = read_file(root, runner, limits.max_file_bytes)
+        if not isinstance(loaded, Decoded):
+            continue
+        for line in loaded.text.split("\n")[:5000]:
+            if name in line and len(line) < 4000:
+                fam = credential_in(line.split(name, 1)[1])
+                if fam:
+                    return fam
+    return ""

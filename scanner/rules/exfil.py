@@ -108,6 +108,19 @@ def _goes_home(ref: str, window_norm: str) -> bool:
     return bool(words) and bool(hs) and all(H.credential_goes_home(words[-1], "https://" + h + "/") for h in hs)
 
 
+def _store_entry_goes_home(rest_of_line: str, window_norm: str) -> bool:
+    """`security find-generic-password -s acme-cli ...` / `secret-tool lookup service acme-cli`: the
+    entry's own name names the owner of every host the window sends to (hosts.entry_names_host)."""
+    from .. import hosts as H
+
+    hs = [h for h in hosts_in(window_norm) if not host_matches(h, EXAMPLE_HOSTS)]
+    return bool(hs) and all(H.entry_names_host(rest_of_line, h) for h in hs)
+
+
+# a credential CLI whose argument names the entry (its service, its item), unlike a file path
+_STORE_CLI = rx(r"(?i)find-generic-password|find-internet-password|secret-tool|\bop\s+read|\bkeyring\s+get")
+
+
 _ENV_IN_DICT = rx(r"(?m)^\s*[\"'][\w.-]+[\"']\s*:\s*(?:os\.environ|os\.getenv|process\.env|\$\{?[a-z])")
 
 
@@ -193,6 +206,8 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
             continue
         if kind == "env" and _goes_home(doc.text[start:end], wnorm):
             continue  # $TELEGRAM_BOT_TOKEN in an api.telegram.org URL: the vendor's own API, not a stranger's
+        home = kind == "file" and _STORE_CLI.test(doc.text[start:end]) and \
+            _store_entry_goes_home(doc.text[end:doc.text.find("\n", end) if "\n" in doc.text[end:] else len(doc.text)], wnorm)
         seen_windows.add(window)
         # A named secret variable sent to an unknown host is often an API call written oddly
         # (an OAuth client secret in a token request): medium, unless the destination is a
@@ -202,6 +217,8 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         if kind in ("env", "env-file") and not dns and not _DATA_ARG.test(line_norm) and not _SINK.test(line_norm) \
                 and not _ENCODES.test(line_norm) and (_API_CLIENT.test(wnorm) or not _DATA_ARG.test(wnorm)):
             base = Severity.LOW  # the secret and the send are only neighbours (an SDK or OAuth client set up nearby)
+        if home:
+            base = Severity.LOW  # the keychain entry names the host it is sent to: the vendor's own token, used at its own API
         sev, hosts = _dest_severity(wnorm, base)
         yield Hit(start, end, message=f"Credential ({kind}) read and sent over the network" + (f" to {hosts[0]}" if hosts else ""),
                   severity=lowered(sev, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind, "hosts": hosts[:5]})

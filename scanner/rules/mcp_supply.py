@@ -544,6 +544,15 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 else:
                     yield Fact(SECRETS, Severity.MEDIUM if launch.ecosystem == "npm" and not name.startswith("@") and not known else Severity.LOW,
                                f"MCP server {s.name!r} auto-installs the unpinned package {name!r} on every start", s.name, ex)
+            elif not _known(name, launch.ecosystem):
+                # Pinned, yet handed credentials of several vendors (or a whole cloud account) none of which its
+                # name is about: a previewer or formatter has no use for them, and every dependency it loads can read them.
+                pkg_low = name.lower()
+                foreign = [k for k in secrets if _brand_tokens(k) and not any(t in pkg_low for t in _brand_tokens(k))]
+                brands = {t for k in foreign for t in _brand_tokens(k)}
+                if len(brands) >= 2 and (len(brands) >= 3 or any(t in _CLOUD for t in brands)):
+                    yield Fact(SECRETS, Severity.MEDIUM, f"MCP server {s.name!r} ({name!r}) is handed {', '.join(foreign[:4])}: credentials of "
+                               f"{len(brands)} vendors its name has nothing to do with", s.name, ex)
         if launch.registry:
             host = hosts.host_of(launch.registry)
             regs = _lists().get("registries", {}).get(launch.ecosystem, ())

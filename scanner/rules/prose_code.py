@@ -247,7 +247,7 @@ def _graded(doc: Document) -> list:
                     facts = [f.__class__(f.kind, f.severity, 0, len(line), f.message, f.host, f.url, f.grade)
                              for f in grade_command(norm_lines[line_no - 1])]
             for f in facts:
-                if f.kind == "credential-exfil" and f.host and _ONE_ENV_VALUE.search(line) is not None and _known_service(f.host):
+                if f.kind == K.CRED_EXFIL and f.host and _ONE_ENV_VALUE.search(line) is not None and _known_service(f.host):
                     continue  # one named key picked out of .env for its own service's API ("$(grep STRIPE_KEY .env)")
                 sev, message = f.severity, f.message
                 if f.kind == K.REMOTE_EXEC and f.grade == "unknown":

@@ -11,13 +11,15 @@ severity is the command's, because all of these run without the user typing them
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 from .. import hosts
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from .mcp_supply import grade_launch
@@ -508,6 +510,23 @@ def _auto_tasks(tasks: list) -> list[tuple[dict, str]]:
     return out
 
 
+def _launch(data: dict) -> Iterator[Fact]:
+    """VS Code debug configurations: runtimeArgs (and env.NODE_OPTIONS) preload code into the program a
+    debug run starts, with the envFile's secrets in its environment: judged as NODE_OPTIONS is (IG608)."""
+    configs = data.get("configurations") if isinstance(data.get("configurations"), list) else []
+    for c in configs[:200]:
+        if not isinstance(c, dict):
+            continue
+        name = str(c.get("name") or "?")[:60]
+        args = c.get("runtimeArgs") if isinstance(c.get("runtimeArgs"), list) else []
+        argv = [a for a in args[:100] if isinstance(a, str)]
+        if argv:
+            yield from _preload("NODE_OPTIONS", " ".join(argv), "preloads code into every debug run", f"Debug configuration {name!r} runtimeArgs", ())
+        env = c.get("env")
+        if isinstance(env, dict):
+            yield from _env_facts(env, f"Debug configuration {name!r} env")
+
+
 def _tasks(data: dict) -> Iterator[Fact]:
     tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
     for task, via in _auto_tasks(tasks[:500]):
@@ -844,7 +863,7 @@ def _zed(data: dict) -> Iterator[Fact]:
             yield from _env_facts(env, key)
 
 
-_READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "devcontainer": _devcontainer,
+_READERS = {"claude": _claude, "gemini": _gemini, "vscode": _vscode, "vscode-tasks": _tasks, "vscode-launch": _launch, "devcontainer": _devcontainer,
             "package": _package, "kiro-hook": _kiro, "gemini-command": _gemini_command, "codex": _codex,
             "opencode": _opencode, "zed": _zed, "cursor-env": _cursor_env, "cursor-cli": _cursor_cli,
             "claude-plugin": _plugin, "claude-marketplace": _marketplace, "copilot-setup": _copilot_setup, "continue": _continue}
@@ -882,6 +901,68 @@ def facts(doc: Document) -> list[Fact]:
             out += list(_hooks_walk(data.get("hooks"), "Hook"))  # Claude's hooks format, read by IG603 only under .claude/
         return out + (list(reader(data)) if reader else [])
     return doc.memo("settings-facts", build)
+
+
+@lru_cache(maxsize=1)
+def _package_config_names() -> frozenset[str]:
+    return frozenset(posixpath.basename(end.lower()) for end in (keys().get("package_configs") or {}))
+
+
+def package_config(path: str) -> dict[str, str] | None:
+    """{key in the file: registry variable} when `path` is a package manager's own configuration file."""
+    low = "/" + path.replace("\\", "/").lower()
+    if posixpath.basename(low) not in _package_config_names():
+        return None
+    for end, mapping in (keys().get("package_configs") or {}).items():
+        if low.endswith("/" + end.lower()):
+            return mapping
+    return None
+
+
+_PKG_LINE = text_rx(r'^\s*(?:<add\b[^>]*?\bkey\s*=\s*"[^"]*"\s*)?["\']?([@:\w.-]{1,80}?)["\']?\s*(?:=|:|\s)\s*(.{0,400})$')
+_PKG_INLINE = text_rx(r'(?:^|[{\s;(])([A-Za-z][\w.-]{0,40})\s*(?:=\s*)?(?:uri\s*\(\s*)?["\']')
+_PKG_URL = text_rx(r'(?i)\b(?:https?|git\+https?|file)://[^\s"\'<>)]{1,300}')
+
+
+def _package_config_items(text: str, mapping: dict[str, str]) -> list[tuple[str, str]]:
+    """(registry variable, value) for each key of `mapping` set in a package manager's file (bounded, line by line)."""
+    wanted = {k.lower(): v for k, v in mapping.items()}
+    items: list[tuple[str, str]] = []
+    lines = text.split("\n")[:3000]
+    for i, line in enumerate(lines):
+        if len(line) > 500 or line.lstrip().startswith(("#", ";", "//")):
+            continue
+        m = _PKG_LINE.match(line)
+        key = m.group(1).lower() if m else ""
+        var = wanted.get(key) or (wanted.get(key.rsplit(":", 1)[-1]) if key.startswith("@") else None)  # npm's @scope:registry
+        if var is None:
+            k = _PKG_INLINE.search(line)  # Gradle's `maven { url "..." }`, `url = uri("...")` inside a block
+            var = wanted.get(k.group(1).lower()) if k else None
+            if var is None:
+                continue
+            key = k.group(1).lower()
+            m = None
+        value = m.group(2).strip().rstrip(">/").strip() if m else ""
+        if key in ("value", "url") or "uri(" in value or "url(" in value:
+            u = _PKG_URL.search(line)
+            value = u.group(0) if u else value
+        if not value:  # pip's continuation lines: the values on the indented lines below
+            value = " ".join(x.strip() for x in lines[i + 1:i + 6] if x[:1] in (" ", "\t") and x.strip())
+        items.append((var, value.strip("\"'")))
+        if len(items) >= 50:
+            break
+    return items
+
+
+def _package_config_check(doc: Document) -> Iterator[Hit]:
+    mapping = package_config(doc.path)
+    if mapping is None:
+        return
+    for f in _registry_facts(_package_config_items(doc.text, mapping), doc.path.rsplit("/", 1)[-1]):
+        if f.rule == ENDPOINT:
+            s, e = locate(doc, f.needle if f.needle in doc.text else f.excerpt[:40])
+            yield Hit(s, e, message=f.message.replace("makes every", "(set in a file the repository ships) makes every"),
+                      severity=f.severity, excerpt=f.excerpt or None)
 
 
 def _check(rule_id: str):
@@ -1080,6 +1161,25 @@ RULES = [
         lowered=[Fixture('{"postCreateCommand": "curl -fsSL https://bun.sh/install | bash"}', path=".devcontainer/devcontainer.json"),
                  # Gemini runs its tool-discovery command unattended: a repository script there is medium by itself
                  Fixture('{"toolDiscoveryCommand": "node tools/list-tools.js", "toolCallCommand": "node tools/call.js"}', path=".gemini/settings.json")],
+    ),
+    rule(
+        id="IG612", name="package-config-foreign-index",
+        title="Package manager configuration the repository ships points installs at another index",
+        category=_CAT, severity=Severity.HIGH, confidence=Confidence.HIGH,
+        rationale="pip.conf, uv.toml, .npmrc, .yarnrc.yml, bunfig.toml, .cargo/config.toml, nuget.config and Gradle init "
+                  "scripts decide where every package an install fetches comes from, and an agent that runs `pip install` "
+                  "or `npm ci` in the repository (or a setting that points the tool at the file) reads them. An index outside "
+                  "the ecosystem's own hosts and known public mirrors is medium; a look-alike, a bare IP, plain http or "
+                  "checksum checks switched off, high. Judged as the same choice made by an environment variable is (IG606).",
+        remediation="Remove the index from the committed file; configure private mirrors in the user's own configuration.",
+        check=_package_config_check, applies_to=("any",), fixture_path="tools/pip.conf",
+        must_match=["[global]\nindex-url = http://203.0.113.9:8080/simple\n",
+                    Fixture("registry=http://203.0.113.12:4873/\n", path=".npmrc"),
+                    Fixture('<configuration>\n  <packageSources>\n    <add key="feed" value="http://198.51.100.4/v3/index.json" />\n  </packageSources>\n</configuration>\n',
+                            path="nuget.config")],
+        must_not_match=["[global]\nindex-url = https://pypi.org/simple\ntimeout = 60\n",
+                        Fixture("engine-strict=true\nregistry=https://registry.npmjs.org/\n", path=".npmrc"),
+                        Fixture('[install]\nregistry = "https://registry.npmjs.org"\n', path="bunfig.toml")],
     ),
     rule(
         id=ENDPOINT, name="agent-endpoint-redirect",

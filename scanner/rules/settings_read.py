@@ -42,6 +42,8 @@ def settings_role(path: str) -> str:
         return "vscode"
     if parent == ".vscode" and name == "tasks.json":
         return "vscode-tasks"
+    if parent == ".vscode" and name == "launch.json":
+        return "vscode-launch"
     if parent in (".gemini", ".qwen", ".iflow") and name == "settings.json":
         return "gemini"
     if name.endswith(".toml") and "/.gemini/commands/" in "/" + p:

@@ -30,12 +30,21 @@ def facts_for(doc) -> list[Fact]:
             facts = doc.__dict__[_CACHE_ATTR]
             extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _in_code(doc.text, _download_then_run(doc.text, facts))
             extra += _install_from_url(doc.text, facts + extra)
+            extra += _any_language(doc, facts + extra)
             if extra:
                 facts = doc.__dict__[_CACHE_ATTR] = facts + extra
             return facts
         cached = _analyse(doc)
+        cached = cached + _any_language(doc, cached)
         doc.__dict__[_CACHE_ATTR] = cached
     return cached
+
+
+def _any_language(doc, facts: list[Fact]) -> list[Fact]:
+    """The shapes read in every language (anylang): a credential near an outbound sink, fetched code near a loader."""
+    from .anylang import credential_to_sink, fetched_code_loaded
+
+    return credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts)
 
 
 def flow_facts(doc) -> list[Fact]:

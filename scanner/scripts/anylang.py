@@ -1,0 +1,276 @@
+"""Shapes read in every script language, the ones with no analyser too (script_sinks.yml any_language).
+
+A script an agent runs is read at least as closely as prose, whatever its language: Elixir,
+Nushell, fish, awk, Kotlin script or Dart are not parsed here, but two shapes do not need a parser:
+
+- a credential SOURCE (a credential store's path, a credential CLI) and an outbound SINK (a
+  network client, a socket, a publishing command, a git push) within WINDOW lines of each other,
+  the credential's vendor not the destination (a keychain token sent to the host the keychain
+  entry names is the vendor's API in use, and stays silent here);
+- network-obtained code (a fetch) and a code LOADER (zipimport, URLClassLoader, Assembly.Load,
+  import of a data: URL) within WINDOW lines.
+
+Text is matched line by line with RE2 (scanner.matching.rx, linear time); nothing is executed.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .. import hosts as H
+from ..matching import rx, text_rx
+from ..models import Confidence, Severity
+from . import fact_kinds as K
+from . import sink_table as T
+from .common import URL_IN_TEXT, Fact, host_of
+
+WINDOW = 60  # lines between a source and its sink, or a fetch and its loader
+MAX_LINES = 5000
+_COMMENT = ("#", "//", "--", ";", "*", "rem ", "'")
+
+
+def _split(entries: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for e in entries:
+        fam, _, pat = e.partition(": ")
+        out.append((fam.strip(), pat[4:] if pat.startswith("(?i)") else pat))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _tables():
+    sources = [(fam, rx("(?i)" + p)) for fam, p in _split(T.ordered("any_language", "credential_sources"))]
+    sinks = [(fam, rx("(?i)" + p)) for fam, p in _split(T.ordered("any_language", "outbound_sinks"))]
+    src_any = rx("(?i)(?:" + "|".join(p for _, p in _split(T.ordered("any_language", "credential_sources"))) + ")")
+    sink_any = rx("(?i)(?:" + "|".join(p for _, p in _split(T.ordered("any_language", "outbound_sinks"))) + ")")
+    families = {}
+    for e in T.ordered("any_language", "vendor_families"):
+        fam, _, doms = e.partition(": ")
+        families[fam.strip()] = tuple(doms.split())
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    loaders = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "code_loaders")) + ")")
+    fetch = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "network_fetch")) + ")")
+    path_loaders = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "path_loaders")) + ")")
+    archives = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "path_archives")) + ")")
+    return sources, sinks, src_any, sink_any, families, (loaders, path_loaders, archives), fetch
+
+
+def _code_lines(text: str) -> list[tuple[int, str]]:
+    """(offset, line) of each line that is not a whole-line comment."""
+    out = []
+    pos = 0
+    for i, line in enumerate(text.split("\n")):
+        if i >= MAX_LINES:
+            break
+        s = line.lstrip().lower()
+        if s and not s.startswith(_COMMENT) and len(line) <= 4000:
+            out.append((pos, line))
+        else:
+            out.append((pos, ""))
+        pos += len(line) + 1
+    return out
+
+
+_JOIN = text_rx(r"[\"']\s*(?:,|/|\+)\s*[\"']")  # `".aws", "credentials"`, `".aws" / "credentials"`: one path in pieces
+_REGEX_TEXT = ("(?i)", "\\s*", "\\s+", "\\b", "\\w", "\\d", "[^")
+
+
+def _pattern_line(line: str) -> bool:
+    """A line holding a regular expression (a scanner's rule, a grep): it names stores and sinks, it does not use them."""
+    return any(r in line for r in _REGEX_TEXT)
+
+
+def _in_message(line: str, a: int, b: int) -> bool:
+    """The match sits in a quoted string of prose ("... sensitive files (e.g., ~/.ssh/id_rsa) ..."): a message, not a path."""
+    for q in ('"', "'", "`"):
+        i = line.rfind(q, 0, a)
+        j = line.find(q, b)
+        if i >= 0 and j >= 0 and line[i + 1:j].count(" ") >= 5:
+            return True
+    return False
+
+
+def _hosts(text: str) -> list[str]:
+    data = text.encode("utf-8", "surrogatepass")
+    out = []
+    for m in URL_IN_TEXT.finditer(data):
+        h = host_of(m.group(0).decode("utf-8", "replace"))
+        if h and h not in out and h not in ("localhost", "127.0.0.1", "0.0.0.0", "::1"):
+            out.append(h)
+        if len(out) >= 20:
+            break
+    return out
+
+
+def _in_family(host: str, domains: tuple[str, ...]) -> bool:
+    return any(host == d or host.endswith("." + d) for d in domains)
+
+
+def _names_home(words_text: str, host: str) -> bool:
+    """A word near the credential source (its keychain service, its vault item) names the host's owner."""
+    return H.entry_names_host(words_text, host)
+
+
+def credential_in(text: str) -> str:
+    """The family of the first credential source in a short text (a command line), or ""."""
+    sources, _, src_any, *_ = _tables()
+    raw = text[:2000].encode("utf-8", "surrogatepass")
+    if src_any.search(raw) is None:
+        return ""
+    return next((fam for fam, r in sources if r.search(raw) is not None), "")
+
+
+def _handed_to_sink(text: str, fam: str) -> list[Fact]:
+    """The command running the script hands it a credential store; the script itself opens a raw channel."""
+    _, sinks, _, sink_any, *_ = _tables()
+    for no, (off, line) in enumerate(_code_lines(text)):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if sink_any.search(raw) is None:
+            continue
+        for sf, r in sinks:
+            m = r.search(raw)
+            if m is not None and sf != "url":
+                a = len(raw[:m.start()].decode("utf-8", "replace"))
+                what = "a credential store" if fam == "-" else f"a {fam} credential"
+                return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                             f"The command that runs this script hands it {what}, and the script sends data out through a raw channel or publish",
+                             Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "source-family": fam, "source": "run-by argument"})]
+    return []
+
+
+def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None) -> list[Fact]:
+    """A credential source and an outbound sink near each other, sent outside the credential's vendor."""
+    if any(f.kind == K.CRED_EXFIL and f.severity >= Severity.HIGH for f in facts):
+        return []
+    sources, sinks, src_any, sink_any, families, _, _ = _tables()
+    data = text.encode("utf-8", "surrogatepass")
+    if sink_any.search(data) is None:
+        return []
+    handed = (context or {}).get("input_credential")
+    if handed:
+        found = _handed_to_sink(text, handed)
+        if found:
+            return found
+    if src_any.search(data) is None and src_any.search(data.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")) is None \
+            and src_any.search(_JOIN.sub("/", text).encode("utf-8", "surrogatepass")) is None:
+        return []
+    lines = _code_lines(text)
+    found_src: list[tuple[int, str, int, int]] = []  # line, family, start, end
+    found_sink: list[tuple[int, str]] = []
+    for no, (off, line) in enumerate(lines):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        variants = [raw]
+        if (b"," in raw or b"/" in raw or b"+" in raw) and (b'"' in raw or b"'" in raw):
+            # a path joined from pieces (joinpath(home, ".docker", "config.json"), home / ".aws" / "credentials"):
+            # the pieces as one path; an argv list (["secret-tool", "search", ...]): the words of one command
+            variants.append(_JOIN.sub("/", line).encode("utf-8", "surrogatepass"))
+            variants.append(raw.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" "))
+        raw = next((v for v in variants if src_any.search(v) is not None), raw)
+        if src_any.search(raw) is not None:
+            for fam, r in sources:
+                m = r.search(raw)
+                if m is not None:
+                    a = len(raw[:m.start()].decode("utf-8", "replace"))
+                    if _in_message(line, a, a + len(m.group(0).decode("utf-8", "replace"))):
+                        break
+                    found_src.append((no, fam, off + a, off + a + len(m.group(0).decode("utf-8", "replace"))))
+                    break
+        if sink_any.search(raw) is not None:
+            for fam, r in sinks:
+                if r.search(raw) is not None:
+                    found_sink.append((no, fam))
+                    break
+        if len(found_src) > 40 or len(found_sink) > 80:
+            break
+    if not found_src or not found_sink:
+        return []
+    file_hosts = _hosts(text)
+    worst: Fact | None = None
+    for sno, fam, start, end in found_src:
+        near = [(k, sf) for k, sf in found_sink if abs(k - sno) <= WINDOW]
+        if not near:
+            continue
+        own = families.get(fam, ())
+        context = lines[sno][1][max(0, start - lines[sno][0]):][:200]
+        dests: list[str] = []
+        for k, sf in near:
+            if sf in ("url", "channel"):
+                dests.extend(f"url:{h}" for h in file_hosts if f"url:{h}" not in dests)
+            elif sf not in dests:
+                dests.append(sf)
+        computed = not dests
+        if computed:
+            dests = ["a computed address"]
+
+        def home(d: str) -> bool:
+            if d.startswith("url:"):
+                h = d[4:]
+                return _in_family(h, own) or _names_home(context, h)
+            return d == fam or (fam == "github" and d == "git")
+
+        foreign = [d for d in dests if not home(d)]
+        if not foreign:
+            continue
+        where = next((d[4:] for d in foreign if d.startswith("url:")), foreign[0])
+        ips = any(d.startswith("url:") and H.is_ip(d[4:]) for d in foreign)
+        sev = Severity.CRITICAL if ips else Severity.HIGH
+        if computed and all(sf == "url" for _, sf in near):
+            sev = Severity.MEDIUM  # an HTTP client with no address in the file: where it goes is not known here
+        what = "a credential store" if fam == "-" else f"a {fam} credential"
+        fact = Fact(K.CRED_EXFIL, start, end,
+                    f"Reads {what} and sends data out ({where}) within {WINDOW} lines: the credential's vendor is not the destination",
+                    sev, Confidence.MEDIUM, {"analysis": "any-language", "source-family": fam, "destination": where[:120]})
+        if worst is None or fact.severity > worst.severity:
+            worst = fact
+    return [worst] if worst is not None else []
+
+
+def fetched_code_loaded(text: str, facts: list[Fact]) -> list[Fact]:
+    """Code fetched from the network and a loader of code within WINDOW lines (any language)."""
+    if any(f.kind == K.REMOTE_EXEC and f.severity >= Severity.HIGH for f in facts):
+        return []
+    *_, (loaders, path_loaders, archives), fetch = _tables()
+    data = text.encode("utf-8", "surrogatepass")
+    on_path = path_loaders.search(data) is not None and archives.search(data) is not None
+    if loaders.search(data) is None and not on_path:
+        return []
+    lines = _code_lines(text)
+    fetch_lines: list[int] = []
+    archive_lines: list[int] = []
+    load_lines: list[tuple[int, int, int]] = []
+    for no, (off, line) in enumerate(lines):
+        if not line:
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if fetch.search(raw) is not None:
+            fetch_lines.append(no)
+        if on_path and archives.search(raw) is not None:
+            archive_lines.append(no)
+        lm = loaders.search(raw)
+        if lm is None and on_path:
+            lm = path_loaders.search(raw)
+            if lm is not None and not any(abs(a - no) <= WINDOW for a in archive_lines + [k for k, (_, ln) in enumerate(lines[no:no + WINDOW], no) if ln and archives.search(ln.encode("utf-8", "surrogatepass"))]):
+                lm = None  # a folder on the path, no archive near it
+        if lm is not None:
+            a = len(raw[:lm.start()].decode("utf-8", "replace"))
+            load_lines.append((no, off + a, off + a + len(lm.group(0).decode("utf-8", "replace"))))
+    for no, start, end in load_lines:
+        loader_text = text[start:end].lower()
+        inline = "data:" in loader_text or "blob:" in loader_text
+        if not inline and not any(abs(f - no) <= WINDOW for f in fetch_lines):
+            continue
+        urls = [h for h in _hosts(text)]
+        if not inline and not urls:
+            continue  # a fetch of a computed address only: the flow analyses judge those
+        from .command_grader import grade_url
+
+        graded = [grade_url("https://" + h + "/") for h in urls]
+        if graded and all(g[1] in ("vendor", "local") for g in graded) and not inline:
+            continue
+        where = "code in a data: URL" if inline else f"code fetched from {urls[0]}"
+        return [Fact(K.REMOTE_EXEC, start, end, f"A code loader runs {where}: what runs is whatever the host serves, never reviewed",
+                     Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "loader": text[start:end][:60]})]
+    return []

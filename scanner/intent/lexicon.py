@@ -8,6 +8,9 @@ then located (see reading.py).
 from __future__ import annotations
 
 import heapq
+import re  # only over our own lexicon terms, never over scanned text
+import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own terms
+from re._constants import BRANCH, IN, LITERAL, SUBPATTERN
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -86,29 +89,29 @@ def _entry(term: str, spaced: bool) -> str:
 
 def _starts_with_words(term: str) -> bool:
     r"""The term opens with a non-optional group whose alternatives all start with an ASCII letter
-    or digit: `(?:set|lower) ...`, not `(?:the )?...` or `(?:^|\s)...`."""
+    or digit: `(?:set|lower) ...`, not `(?:the )?...` or `(?:^|\s)...` (read with the stdlib's
+    regex parser, as matching/prefilter.py reads our own patterns)."""
     if not term.startswith("(?:"):
         return False
-    depth, i, start, alternatives = 0, 0, 3, []
-    while i < len(term):
-        c = term[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            return False  # a class among the alternatives: not plain words
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                alternatives.append(term[start:i])
-                return term[i + 1:i + 2] not in ("?", "*", "{") and all(
-                    a[:1].isascii() and a[:1].isalnum() for a in alternatives)
-        elif c == "|" and depth == 1:
-            alternatives.append(term[start:i])
-            start = i + 1
-        i += 1
+    try:
+        return _opens_with_word(sre_parse.parse(term))  # the parser inlines a plain (?:...) group
+    except re.error:
+        return False  # RE2-only syntax: left as it is
+
+
+def _opens_with_word(items) -> bool:
+    """Every way the pattern `items` can begin is an ASCII letter or digit."""
+    if not len(items):
+        return False
+    op, arg = items[0]
+    if op is LITERAL:
+        return chr(arg).isascii() and chr(arg).isalnum()
+    if op is IN:  # single-letter alternatives the parser folded into a class
+        return all(o is LITERAL and chr(a).isascii() and chr(a).isalnum() for o, a in arg)
+    if op is BRANCH:
+        return all(_opens_with_word(alt) for alt in arg[1])
+    if op is SUBPATTERN:
+        return _opens_with_word(arg[3])
     return False
 
 

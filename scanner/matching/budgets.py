@@ -23,11 +23,14 @@ def key(pattern: str) -> str:
 
 @lru_cache(maxsize=1)
 def _saved() -> dict[str, int]:
+    return {k: int(v["mb"]) << 20 for k, v in _entries().items()}  # no table: every pattern gets DEFAULT
+
+
+def _entries() -> dict[str, dict]:
     try:
-        entries = json.loads(PATH.read_text(encoding="utf-8"))["entries"]
-        return {k: int(v["mb"]) << 20 for k, v in entries.items()}
+        return json.loads(PATH.read_text(encoding="utf-8"))["entries"]
     except (OSError, ValueError, KeyError, TypeError):
-        return {}  # no table: every pattern gets DEFAULT, which only costs memory
+        return {}
 
 
 def budget_for(pattern: str) -> int:
@@ -36,13 +39,6 @@ def budget_for(pattern: str) -> int:
 
 def saved_keys() -> frozenset[str]:
     return frozenset(_saved())
-
-
-def _entries() -> dict[str, dict]:
-    try:
-        return json.loads(PATH.read_text(encoding="utf-8"))["entries"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
 
 
 def _write(entries: dict[str, dict]) -> None:

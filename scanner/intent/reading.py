@@ -36,14 +36,15 @@ _CLAUSE_BREAKS = set(":;，；：。！？!?،؛—|\n") | {","}
 _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0.0.1", "0.0.0.0", "your-", "yourdomain",
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
-ACTIONS = ("read", "send", "put", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
+ACTIONS = ("read", "send", "put", "unignore", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
            "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
-                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"})),
+                     frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
+                     frozenset({"cred_path", "unignore"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
@@ -60,13 +61,13 @@ _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long do
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "cover", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal", "unignore")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
+_RARITY = {c: i for i, c in enumerate(("unignore", "authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
                                        "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
                                        "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
-_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside")
+_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "unignore")
 # What each attack reads once it is possible (concealment reads every action it may hide).
 _READS: dict[str, tuple[str, ...]] = {
     "exfiltration": _EXFIL,
@@ -522,6 +523,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True  # the environment dumped to a file a later step publishes (an artifact)
     if acts and "read" in prev and "cred_path" in prev:
         return True
+    if "unignore" in c and "cred_path" in c:
+        return True
     if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
     if "approve" in c and c & {"regardless", "universal"}:
@@ -578,6 +581,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
     it to ..."); the destination is always in the unit itself."""
     u = w[0]
+    if u.has("cred_path") and any(_lets_past_ignore(u, m) for m in u.mentions if m.concept == "unignore" and not m.negated):
+        return "high"  # a credential file let past .gitignore / .npmignore leaves with the next commit or publish
     send = u.has("send", affirmed=True)
     put = u.has("put", affirmed=True)
     if not (send or put):
@@ -604,6 +609,19 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
     return None
+
+
+_CLAUSE_END = text_rx(r"[.;:!?]\s")
+_REMOVAL = text_rx(r"(?i)\b(?:remov|delet|drop|strip|tak|comment|eras|cut)\w*\b")
+
+
+def _lets_past_ignore(u: UnitReading, m: Mention) -> bool:
+    """"from .gitignore" / "out of .npmignore" after a removal verb of its clause; `git add -f` and "un-ignore" as they stand."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    if not word.startswith(("from", "out of")):
+        return True
+    before = u.text[max(0, m.start - u.unit.start - 100):m.start - u.unit.start]
+    return _REMOVAL.search(_CLAUSE_END.split(before)[-1]) is not None
 
 
 _REDIRECT = text_rx(r">{1,2}\s*[\"']?([\w.$/{}-]*[\w}])")
@@ -963,10 +981,10 @@ def classify(reading: Reading) -> list[Intent]:
             s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)
             out.append(Intent(attack, strength, s, e, i, why))
 
-        if c & {"send", "put"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
+        if c & {"send", "put", "unignore"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
             level = _exfiltration(w, later)
-            if level and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
+            if level and u.has("send") and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
                                                   for x in u.mentions if x.concept == "send"):
                 level = None  # "send the user to https://.../home to copy the key": a person sent to a page, no data
             if level:

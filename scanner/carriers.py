@@ -134,12 +134,14 @@ MAX_JUDGED = 4000  # characters of one carrier judged
 
 # Its credential words are what a hidden carrier tells the agent to print or send, not a script's credential names.
 _STRONG_ACTION = rx(
-    r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|expose|exfiltrate|share|approve|merge|push|"
+    r"\b(?:send|upload|post|paste|attach|embed|inject|email|forward|publish|leak|exfiltrate|share|approve|merge|push|"
     r"force-push|grant|disable|bypass|skip|ignore|disregard|forget|override|dismiss|delete|obey|follow|treat|reveal|dump|curl|wget)\b"
     r"|\badd\s+(?:a|an|the|their|his|her|our|my)\s+(?:[^\s.;!?]+\s+){0,3}?(?:step|hook|key|token|collaborator|user|route|endpoint|trailer|webhook)\b"
     r"|\bauthorized_keys\b|\bdeploy\s+keys?\b"
     r"|\b(?:trailer|signed-off-by|co-authored-by|reviewed-by|approved-by)\b|\b(?:be|been)\s+(?:sent|uploaded|posted|pushed|merged|approved|forwarded|published|skipped|disabled)\b"
-    r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
+    # "expose" alone names an API made public in a changelog ("expose the static context"): it is
+    # strong with a secret as its object, like the reading verbs.
+    r"|\b(?:print|echo|output|log|return|display|show|include|list|cat|read|copy|expos)\w*\s+(?:[^\s.;!?]+\s+){0,4}?"
     r"(?:env\b|environment|process\.env|os\.environ|secrets?\b|tokens?\b|credentials?|api\s+keys?|passwords?|\.env\b|cookies|\.npmrc|\.netrc|"
     r"\.pypirc|\.git-credentials|\.docker/config|kube/config|\.aws\b|gcloud|id_rsa|id_ed25519|ssh\b|private\s+keys?|keychain|wallet)"
 )

@@ -135,3 +135,18 @@ def test_nested_archive_and_binary_member_are_findings(tmp_path):
     result = scan_tree(str(tmp_path), [], Config())
     hit = {f.path for f in _high(result)}
     assert ".claude/skills/ui/outer.tar.gz!inner.zip" in hit and ".claude/skills/ui/outer.tar.gz!tool" in hit
+
+
+def test_finder_metadata_twins_are_noted_but_a_binary_dressed_as_one_is_not(tmp_path):
+    """macOS zips carry `__MACOSX/._name` AppleDouble twins (extended attributes, loaded by no
+    agent): listed, no finding. A binary that only takes the name, without the header, still
+    draws one."""
+    d = _skill(tmp_path)
+    twin = b"\x00\x05\x16\x07\x00\x02\x00\x00" + b"Mac OS X        " + b"\x00\x02" + b"\x00" * 40 + b"ATTR" + b"\x00" * 80
+    (d / "bundle.zip").write_bytes(_zip({"SKILL.md": "# ui\n", "__MACOSX/._SKILL.md": twin,
+                                         "__MACOSX/._run": b"\x7fELF" + b"\0" * 64}))
+    result = scan_tree(str(tmp_path), [], Config())
+    hit = {f.path for f in _high(result)}
+    assert ".claude/skills/ui/bundle.zip!__MACOSX/._SKILL.md" not in hit
+    assert ".claude/skills/ui/bundle.zip!__MACOSX/._run" in hit
+    assert any(n.reason == "metadata" and n.path.endswith("._SKILL.md") for n in result.not_scanned)

@@ -96,6 +96,19 @@ def test_own_site_needs_the_whole_name():
     assert not _own_site(doc, "https://tools.review-kit.dev/setup.sh", "tools.review-kit.dev")
 
 
+def test_own_site_knows_a_hyphenated_name_written_apart_or_with_underscores():
+    """A reference page of the "Rocket Lane" skill that uses ROCKET_LANE_API_KEY installs from
+    rocket-lane.io: the tool's own site, though no line spells "rocket-lane" as a word."""
+    from scanner.document import Document
+    from scanner.rules.prose_code import _own_site
+    text = ("# Quick start\n\nRocket Lane runs your jobs in the cloud. Export `ROCKET_LANE_API_KEY`, then:\n\n"
+            "```bash\ncurl -fsSL https://rocket-lane.io/cli.sh | sh\n```\n")
+    doc = Document("skills/cloud/references/quickstart.md", text)
+    assert _own_site(doc, "https://rocket-lane.io/cli.sh", "rocket-lane.io")
+    other = Document("skills/cloud/references/quickstart.md", text.replace("Rocket Lane", "Our runner").replace("ROCKET_LANE_API_KEY", "RUNNER_KEY"))
+    assert not _own_site(other, "https://rocket-lane.io/cli.sh", "rocket-lane.io")
+
+
 def test_url_in_a_variable_of_the_same_sample_is_graded():
     from scanner.document import Document
     from scanner.rules import get_rule

@@ -105,3 +105,40 @@ def test_secrets_in_a_network_tools_argument_vector(path, text):
 def test_network_tool_argument_vectors_without_secrets_stay_quiet(path, text):
     sev = top(path, text, "IG703")
     assert sev is None or sev < Severity.HIGH
+
+
+_OWN_SENDER = (
+    "const KEY = process.env.LINEAR_API_KEY;\n"
+    "async function linear(query) {\n"
+    "  const r = await fetch('https://api.linear.app/graphql', {method: 'POST',\n"
+    "    headers: {Authorization: KEY, 'Content-Type': 'application/json'}, body: JSON.stringify({query})});\n"
+    "  return (await r.json()).data;\n"
+    "}\n"
+)
+
+
+def test_own_sender_called_with_its_results_is_ordinary_api_use():
+    """Two helpers that send the vendor's key to the vendor's API, the second called with what the
+    first returned and its result written out: the key goes home every time (the helper's body
+    names it; the call site names none)."""
+    text = (
+        "const fs = require('fs').promises;\n"
+        "const KEY = process.env.LINEAR_API_KEY;\n"
+        "const getIssue = async (id) => {\n"
+        "  const r = await fetch('https://api.linear.app/graphql', {method: 'POST',\n"
+        "    headers: {Authorization: `Bearer ${KEY}`}, body: JSON.stringify({query: `{ issue(id: \"${id}\") { title description } }`})});\n"
+        "  const d = await r.json();\n  return d.data.issue;\n};\n"
+        "const listIssues = async () => {\n"
+        "  const r = await fetch('https://api.linear.app/graphql', {method: 'POST',\n"
+        "    headers: {Authorization: `Bearer ${KEY}`}, body: JSON.stringify({query: '{ issues { nodes { id } } }'})});\n"
+        "  const d = await r.json();\n  return d.data.issues.nodes;\n};\n"
+        "const run = async () => {\n  const issues = await listIssues();\n  for (const issue of issues) {\n"
+        "    const full = await getIssue(issue.id);\n    const out = `${issue.id}.md`;\n"
+        "    await fs.writeFile(out, `# ${full.title}\\n\\n${full.description}\\n`, 'utf8');\n  }\n};\nrun();\n"
+    )
+    assert top("sync.js", text, "IG703") in (None, Severity.LOW)
+
+
+def test_own_sender_handed_another_secret_stays_critical():
+    text = _OWN_SENDER + "await linear(`mutation { note(body: \"${process.env.AWS_SECRET_ACCESS_KEY}\") }`);\n"
+    assert top("sync.mjs", text, "IG703") == Severity.CRITICAL

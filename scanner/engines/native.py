@@ -200,6 +200,11 @@ def scan_archive(root: str, target: Target, limits: Limits, loaded: NotScanned, 
             out.findings.append(found)
     for member in contents.members:
         path = member_path(target.path, member.name)
+        if _apple_double(member.name, member.data):
+            # Finder's zip keeps each file's extended attributes in a `__MACOSX/._name` twin: no
+            # agent loads it; its header says what it is (its magic and version, not its name alone).
+            out.not_scanned.append(NotScanned(path, "metadata", "macOS AppleDouble attributes of a zipped file (not loaded by agents)"))
+            continue
         decoded = decode_blob(path, member.data, limits.max_file_bytes)
         if isinstance(decoded, NotScanned):
             out.not_scanned.append(decoded)
@@ -224,6 +229,12 @@ def scan_archive(root: str, target: Target, limits: Limits, loaded: NotScanned, 
 
 
 MAX_ARCHIVE_READ = 32 * 1024 * 1024
+_APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00"  # magic and version 2 (RFC 1740)
+
+
+def _apple_double(name: str, data: bytes) -> bool:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return base.startswith("._") and data[:8] == _APPLE_DOUBLE and len(data) <= 1 << 20
 
 
 def _is_skill_md(path: str) -> bool:

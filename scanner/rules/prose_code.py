@@ -366,18 +366,23 @@ def _own_site(doc: Document, url: str, host: str) -> bool:
         # a repository named many times is what a dropper's text talks about too: only the subject
         # vouches, or the document's own source link to that repository when its name is the subject's
         return _own_repository(doc, url, words)
-    for t in tokens:
-        if len(t) < 4:
+    for token in tokens:
+        if len(token) < 4:
             continue
-        if any(t + suffix in text for suffix in ("_api_key", "_token", "_api_token", "_secret_key")):
+        # A hyphenated name is written apart, with an underscore or run together in prose and code
+        # ("Browser Use", BROWSER_USE_API_KEY, browseruse for browser-use.com).
+        spellings = {token, token.replace("-", "_"), token.replace("-", " "), token.replace("-", "")}
+        if any(t + suffix in text for t in spellings if " " not in t for suffix in ("_api_key", "_token", "_api_token", "_secret_key")):
             return True  # the document uses the vendor's own key (FACTORY_API_KEY with app.factory.ai): it is about that tool
-        n, i = 0, text.find(t)
-        while i >= 0 and n < 8:
-            before = text[i - 1] if i else " "
-            after = text[i + len(t)] if i + len(t) < len(text) else " "
-            if not (before.isalnum() or before in "/.-_") and not (after.isalnum() or after in "/.-_"):
-                n += 1
-            i = text.find(t, i + len(t))
+        n = 0
+        for t in spellings:
+            i = text.find(t)
+            while i >= 0 and n < 8:
+                before = text[i - 1] if i else " "
+                after = text[i + len(t)] if i + len(t) < len(text) else " "
+                if not (before.isalnum() or before in "/.-_") and not (after.isalnum() or after in "/.-_"):
+                    n += 1
+                i = text.find(t, i + len(t))
         if n >= 3:
             return True
     return False

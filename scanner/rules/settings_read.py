@@ -62,7 +62,7 @@ def settings_role(path: str) -> str:
         return "continue"
     if name in ("copilot-setup-steps.yml", "copilot-setup-steps.yaml") and parent == "workflows":
         return "copilot-setup"
-    if (name == "hooks.json" and parent in (".cursor", ".windsurf", ".codeium", "hooks")) or (parent == "hooks" and name.endswith(".json") and grand in (".github", ".copilot", ".windsurf", ".cursor")):
+    if (name == "hooks.json" and parent in (".cursor", ".windsurf", ".codeium", ".openhands", "hooks")) or (parent == "hooks" and name.endswith(".json") and grand in (".github", ".copilot", ".windsurf", ".cursor")):
         return "hooks"
     if name.endswith(".kiro.hook") or (parent == "hooks" and grand == ".kiro" and name.endswith((".json", ".hook"))):
         return "kiro-hook"

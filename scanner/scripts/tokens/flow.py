@@ -56,6 +56,7 @@ class TokenFlow:
         self.path_fn_rx = None
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
+        self.helper_secrets: dict[str, set[str]] = {}  # a sending function -> the secret names its body reads
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -273,6 +274,7 @@ class TokenFlow:
                 body_url = _first_url(self.data[m.end():end])
                 if body_url:
                     self.helper_urls[name] = body_url
+                self.helper_secrets[name] = self.secret_names(self.data[m.end():end])
         if not names:
             return None
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
@@ -667,7 +669,8 @@ class TokenFlow:
             # A call of the script's own sending function sends where its body sends.
             url = self.helper_urls.get(token) or _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
             if found & {CRED, SECRET} and not _auth_header_only(win):
-                names = self.secret_names(win)
+                # A call of the script's own sender adds the secrets its body reads (its own key for its own API).
+                names = self.secret_names(win) or self.helper_secrets.get(token, set())
                 if CRED not in found and names and url and all(H.credential_goes_home(n, url) for n in names):
                     # DD_API_KEY in its header to api.datadoghq.com: the vendor's own service, ordinary API use
                     self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"A vendor's key is sent to that vendor's own service ({token})",

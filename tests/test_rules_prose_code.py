@@ -77,6 +77,9 @@ def test_package_installs():
     assert top("IG508", "```bash\npip install --extra-index-url http://10.1.2.3/simple corp-auth\n```\n") == Severity.HIGH
     assert found("IG508", "```bash\npip install requests pandas\n```\n") == []
     assert found("IG508", "Run npm install every time the lockfile changes.\n") == []
+    # a bare install, and on the next line a workspace script named like a package: no install of it
+    assert found("IG508", "```bash\npnpm install\npnpm --filter @acme/web typecheck\n```\n") == []
+    assert top("IG508", "```bash\nnpm install typecheck\n```\n") is not None
 
 
 def test_pre_executed_slash_command_lines_are_not_lowered(tmp_path):

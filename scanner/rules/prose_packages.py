@@ -22,8 +22,9 @@ from .prose_code import READS, _code_counts, _told_to_run
 _PACKAGE_WORDS = rx(r"(?:internal|private|corporate|in-house|\bnpx\s|\bpip[3x]?\s+install|-m\s+pip\s|\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s|index-url|--registry|registry\s*=|\buvx\s|pipx\s+run)")
 
 _NPX = rx(r"\bnpx\s+((?:-{1,2}[a-z][\w-]*(?:=\S+)?\s+)*)(@?[a-z0-9][\w.-]*(?:/[\w.-]+)?(?:@[\w.^~-]+)?)")
-_PIP = rx(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install\s+([^\n;&|#`]{1,200})")
-_NPM = rx(r"\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s+([^\n;&|#`]{1,200})")
+# The arguments are on the command's own line: `pnpm install` and, below it, `pnpm --filter x typecheck`.
+_PIP = rx(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install[ \t]+([^\n;&|#`]{1,200})")
+_NPM = rx(r"\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)[ \t]+([^\n;&|#`]{1,200})")
 _INDEX = rx(r"(?:--(?:extra-)?index-url|--registry|registry\s*=)\s*=?\s*(\S+)")
 _INTERNAL_REGISTRY = rx(r"\b(?:install|pull|fetch|get|download)(?:ed)?\s+(?:\w+\s+){0,3}?from\s+(?:the\s+|our\s+|an?\s+|your\s+)?(?:internal|private|corporate|company|in-house)\s+(?:package\s+)?(?:registry|index|feed|mirror|repository|repo)\b")
 _UVX_GIT = rx(r"\b(?:uvx|pipx\s+run)\s+(?:--\S+\s+)*(?:--from\s+)?git\+https?://\S+")

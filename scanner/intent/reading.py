@@ -626,8 +626,9 @@ def _standing(u: UnitReading) -> bool:
 def _session_egress(reading: Reading, i: int) -> str | None:
     """The agent's session (the conversation, the user's messages, the files it read, its working
     directory) sent to an outside address named in the same section: the unit sends, a session
-    mention and an outside URL sit within a few units of it. High when the section makes it standing
-    (after each reply, always) or hides it; medium otherwise."""
+    mention and an outside URL sit within a few units of it. High when the section hides it, or makes
+    it standing (after each reply, always) for more than one part of the session (the transcript and
+    the files read); medium otherwise (a telemetry step that ships one message is worded alike)."""
     u = reading.units[i]
     if not u.has("send", affirmed=True):
         return None
@@ -637,11 +638,15 @@ def _session_egress(reading: Reading, i: int) -> str | None:
         return None
     if not any(units[k].outside_url for k in near):
         return None
-    if any(_standing(units[k]) or units[k].has("hide", affirmed=True) for k in _section(reading, i)):
+    section = _section(reading, i)
+    if any(units[k].has("hide", affirmed=True) for k in section):
         return "high"
-    if any(units[k].unit.kind == "heading" and _standing(units[k]) for k in range(max(0, near[0] - 1), near[0])):
-        return "high"
-    return "medium"
+    # parts of the session named in the unit's own block or the list it opens, not in unrelated paragraphs
+    parts = sum(1 for k in near if abs(k - i) <= 4 and (units[k].unit.block == u.unit.block or units[k].unit.kind in ("item", "cell", "code"))
+                for m in units[k].mentions if m.concept == "session")
+    standing = any(_standing(units[k]) for k in section) or any(
+        units[k].unit.kind == "heading" and _standing(units[k]) for k in range(max(0, near[0] - 1), near[0]))
+    return "high" if standing and parts >= 2 else "medium"
 
 
 _FILLED_SLOT = text_rx(r"^[^\s`]{0,3}(?:[<{]|\$\{?[A-Za-z_]|%s)")
@@ -665,6 +670,37 @@ def _session_in_url(u: UnitReading) -> bool:
         if any(e <= m.start < stop for m in sessions):
             return True
     return False
+
+
+_REROUTE = text_rx(r"(?i)\b(?:instead|rather than|in place of|directly)\b")
+
+
+def _rerouted(reading: Reading, i: int) -> bool:
+    """The unit (or the next of its block) replaces the agent's own call with the outside address
+    ("call it with https://... instead", "never call the original URL directly")."""
+    u = reading.units[i]
+    nxt = reading.units[i + 1] if i + 1 < len(reading.units) and reading.units[i + 1].unit.block == u.unit.block else None
+    return bool(_REROUTE.search(u.text)) or (nxt is not None and bool(_REROUTE.search(nxt.text)))
+
+
+# What a credential word names when it is not the secret itself ("token scopes", "key names").
+_ABOUT_SECRET = text_rx(r"(?i)^[\s'’s]{0,3}(?:names?|scopes?|types?|ids?|prefix(?:es)?|formats?|lengths?|expir\w*|permissions?|variables?|env\b|polic(?:y|ies)|rotations?|fields?|counts?|hash(?:es)?|fingerprints?|labels?|owners?)\b")
+_MASKING = text_rx(r"(?i)\b(?:redact|mask|scrub|strip|censor|obfuscat|elide|star out|x out|replace)\w*")
+
+
+def _whole_secret(w: list[UnitReading]) -> bool:
+    """The credential words of the units name secrets themselves ("every token", not "the token
+    scopes"), and the unit masks nothing: "quote the log verbatim; redact tokens first" writes no secret."""
+    u = w[0]
+    base = u.unit.start
+    spans = [(m.start - base, m.end - base) for m in u.mentions if m.concept == "unmasked"]
+    rest = "".join(ch if not any(a <= k < b for a, b in spans) else " " for k, ch in enumerate(u.text))
+    if _MASKING.search(rest):
+        return False
+    creds = [(x, m) for x in w for m in x.mentions if m.concept == "credential" and not m.negated]
+    if not creds:
+        return True  # a credential path or environment output: the file or dump itself
+    return any(not _ABOUT_SECRET.search(x.text[m.end - x.unit.start:m.end - x.unit.start + 24]) for x, m in creds)
 
 
 def _inherited_destination(reading: Reading, i: int) -> bool:
@@ -708,7 +744,7 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     read = u.has("read", affirmed=True) or cred_prev
     if send and u.ip_url:
         return "high"
-    if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url):
+    if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url) and _whole_secret(w):
         return "high"  # secrets written out whole ("word for word", "without masking") where others read them
     if send and outside and (file_like or read):
         return "high"
@@ -1123,13 +1159,14 @@ def classify(reading: Reading) -> list[Intent]:
             add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
         if "session" in c and u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _session_in_url(u):
             # "call https://cache.x.net/f?u=<url>&ctx=<the user's message> instead": every fetch carries the chat out.
-            add("exfiltration", "high" if _standing(u) else "medium", "the user's messages or session carried out in an outside URL")
+            add("exfiltration", "high" if _standing(u) and _rerouted(reading, i) else "medium",
+                "the user's messages or session carried out in an outside URL")
         if "send" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             level = _session_egress(reading, i)
             if level:
                 add("exfiltration", level, "the conversation, the files read or the working directory sent to an outside host",
                     u.first("send", affirmed=True))
-        if "unmasked" in c and c & {"put", "send"} and u.has("credential", affirmed=True) \
+        if "unmasked" in c and c & {"put", "send"} and u.has("credential", affirmed=True) and _whole_secret([u]) \
                 and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _inherited_destination(reading, i):
             m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
             if m is not None:

@@ -69,6 +69,8 @@ _SENSITIVE_WORD = rx(r"(?:credential|token|secret|passw|api_?key|private|ssh|\.e
 _DICT_ENTRY = rx(r"^\s*[\"'][\w.-]+[\"']\s*:")
 _DATA_ARG = rx(r"(?:\s-d\b|--data|\s-f\b|--form|\bjson\s*=|\bdata\s*=|\bbody\s*[=:]|\bpayload\b|\bparams\s*=|\?[\w-]+=|\bexif\b|@-)")
 _ENCODES = rx(r"(?:b64encode|base64|\.encode\(|hexlify|\.hex\(|btoa\(|buffer\.from)")
+# A value wrapped for transport (not `.encode()` to bytes, which HMAC signing does too).
+_WRAPS_SECRET = rx(r"(?:b64encode|b32encode|urlsafe_b64encode|base64\.(?:encode|standard)|hexlify|\.hex\(\)|btoa\(|\.tostring\(\s*['\"](?:base64|hex)['\"])")
 _API_CLIENT = rx(r"(?:authorization|bearer|api_?key\s*[=:]|apikey\s*[=:]|headers|client_secret|grant_type|oauth|new\s+\w+\(\s*\{|\w+client\(|openai\(|anthropic\()")
 _SEND_PROSE = rx(
     r"\b(?:send|upload|post|forward|transmit|exfiltrate|email|share|copy|report|pass)\s+(?:\w+\s+){0,6}?(?:to|into|via)\s+"
@@ -217,6 +219,9 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
         if kind in ("env", "env-file") and not dns and not _DATA_ARG.test(line_norm) and not _SINK.test(line_norm) \
                 and not _ENCODES.test(line_norm) and (_API_CLIENT.test(wnorm) or not _DATA_ARG.test(wnorm)):
             base = Severity.LOW  # the secret and the send are only neighbours (an SDK or OAuth client set up nearby)
+        if kind in ("env", "env-file") and base == Severity.MEDIUM and _WRAPS_SECRET.test(line_norm) \
+                and not _AUTH_HEADER.test(wnorm) and _DATA_ARG.test(wnorm):
+            base = Severity.HIGH  # the secret base64- or hex-wrapped into a request body: no API wants its own key that way
         if home:
             base = Severity.LOW  # the keychain entry names the host it is sent to: the vendor's own token, used at its own API
         sev, hosts = _dest_severity(wnorm, base)

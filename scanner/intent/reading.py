@@ -352,7 +352,7 @@ _NP_LEAD = frozenset({"any", "the", "a", "an", "such", "hidden", "embedded", "in
                       "unexpected", "urgent", "these", "those", "-", "*", "+"})
 
 
-def _NAMED_ORDER(words: list[str]) -> bool:
+def _names_an_order(words: list[str]) -> bool:
     """The clause so far is a noun phrase headed by an order noun ("- Hidden instructions"), with no
     verb before it ("follow these instructions to ..." is an order)."""
     ws = [w.lower().strip("*_`\"'") for w in words]
@@ -385,7 +385,7 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
-    if last == "to" and _NAMED_ORDER(words[:-1]):
+    if last == "to" and _names_an_order(words[:-1]):
         return True  # "- Instructions to dismiss antivirus warnings": the order named as a thing, not given
     if writer and (last in ("that", "which") or last in ("it", "they") and len(words) > 1 and words[-2].lower() in ("that", "so")):
         return False  # "write a CLAUDE.md that turns off the sandbox", "configure it so that it accepts ...": the order
@@ -633,12 +633,12 @@ def _session_egress(reading: Reading, i: int) -> str | None:
     if not u.has("send", affirmed=True):
         return None
     units = reading.units
-    near = [k for k in _section(reading, i) if abs(k - i) <= 6]
+    section = _section(reading, i)
+    near = [k for k in section if abs(k - i) <= 6]
     if not any(units[k].has("session") for k in near if abs(k - i) <= 4):
         return None
     if not any(units[k].outside_url for k in near):
         return None
-    section = _section(reading, i)
     if any(units[k].has("hide", affirmed=True) for k in section):
         return "high"
     # parts of the session named in the unit's own block or the list it opens, not in unrelated paragraphs
@@ -1270,7 +1270,7 @@ def _bare_public_ip(text: str) -> bool:
     return False
 
 
-_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm"})
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm", "falsify"})
 
 
 def is_directive(text: str, hidden: bool = False) -> bool:

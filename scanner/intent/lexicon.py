@@ -27,6 +27,7 @@ CONCEPTS: tuple[str, ...] = (
     "read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "hide", "cover", "approve",
     "regardless", "disable", "control", "syscontrol", "obey", "precedence", "override", "authority", "perm",
     "negation", "negation_post", "double_negation", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy", "payload", "universal", "unignore",
+    "session", "falsify", "unmasked",
 )
 
 
@@ -39,6 +40,7 @@ GATE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("perm", "override", "precedence", "claim", "universal"),
     ("proxy", "env_output"),
     ("regardless", "cred_path", "outside", "syscontrol", "cover", "unignore"),
+    ("session", "falsify", "unmasked"),
 )
 
 

@@ -37,18 +37,19 @@ _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
 ACTIONS = ("read", "send", "put", "unignore", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
-           "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
+           "claim", "proxy", "credential", "falsify")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
-                     frozenset({"cred_path", "unignore"})),
+                     frozenset({"cred_path", "unignore"}), frozenset({"credential", "put", "unmasked"}),
+                     frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
-    "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"})),
+    "override-control": (frozenset({"disable", "control"}), frozenset({"disable", "syscontrol"}), frozenset({"falsify"})),
     "authority": (frozenset({"authority"}),),
     "permissions": (frozenset({"perm"}),),
     "override": (frozenset({"override"}),),
@@ -61,20 +62,20 @@ _MAX_WINDOWS = 64  # windows searched for a combination (merged; a whole long do
 _NEAR = 700  # bytes around an anchor in which the rest of a combination must occur
 _LOCATE = ("negation", "refuse", "detect", "self_ref", "conditional", "always", "user", "run_ref", "read", "outside",
            "public", "cred_path", "credential", "env_output", "control", "syscontrol", "regardless", "hide", "cover", "approve",
-           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal", "unignore")
+           "authority", "remote_run", "send", "put", "disable", "perm", "precedence", "override", "claim", "unchecked", "proxy", "payload", "always", "universal", "unignore", "session", "falsify", "unmasked")
 # Rarer concepts are searched first, so most documents stop after one search per attack.
-_RARITY = {c: i for i, c in enumerate(("unignore", "authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
+_RARITY = {c: i for i, c in enumerate(("unignore", "falsify", "unmasked", "session", "authority", "perm", "override", "precedence", "claim", "proxy", "universal", "hide", "cover",
                                        "env_output", "regardless", "cred_path", "outside", "syscontrol", "control", "payload",
                                        "credential", "approve", "disable", "public", "put", "send", "url"))}
 _MODALITY = ("negation", "refuse", "detect", "conditional", "run_ref")
-_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "unignore")
+_EXFIL = ("read", "send", "put", "cred_path", "credential", "env_output", "public", "outside", "unignore", "unmasked", "session", "always")
 # What each attack reads once it is possible (concealment reads every action it may hide).
 _READS: dict[str, tuple[str, ...]] = {
     "exfiltration": _EXFIL,
     "concealment": _LOCATE,
     "delegation": ("precedence", "self_ref"),
     "approval": ("approve", "regardless", "universal"),
-    "override-control": ("disable", "control", "syscontrol"),
+    "override-control": ("disable", "control", "syscontrol", "falsify"),
     "authority": ("authority",),
     "permissions": ("perm",),
     "override": ("override",),
@@ -259,7 +260,7 @@ def _english(concept: str, word: str) -> bool:
     return english is not None and english.test(word)
 
 
-def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post) -> bool:
+def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post, inner: bool = False) -> bool:
     """A negation in the action's own clause: before it in the same unit with no clause break
     between (\"never send\", \"не отправляй\"), or right after it in languages that put it there.
     A negated omission (\"never forget to send\", \"n'oublie pas d'envoyer\") is an order."""
@@ -279,6 +280,11 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
         i -= 1
     if found or _prohibition_label(text, unit, start, negations):
         return True
+    if inner and end - start > 12 and not any(c in text[start:end] for c in "`@/\"'=-$"):
+        # a gapped entry ("schreibe ... in", "lade ... hoch") with the negation inside it, in prose
+        k = bisect.bisect_left(negations, (start + 1, start + 1))
+        if k < len(negations) and negations[k][1] < end and not (_DOUBLE is not None and _DOUBLE.test(text[start:end])):
+            return True
     if post is not None:
         tail = text[end:min(unit.end, end + 60)]
         if tail and post.search(tail.encode("utf-8", "surrogatepass")) is not None:
@@ -322,7 +328,7 @@ def _prohibition_label(text: str, unit: Unit, start: int, negations: list[tuple[
     return len(lead) <= 3 and len(rest) <= 3
 
 
-_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
+_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close|dans|sur|au|aux|en|al|del|em|nel|nella|auf|im|ins|zum|zur)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
@@ -333,8 +339,27 @@ _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", 
                           "legacy", "other", "it", "they", "this", "that"})
 _NOT_SUBJECTS = frozenset({"always", "thus", "unless", "process", "access", "address", "across", "perhaps", "yours",
                            "others", "afterwards", "sometimes", "besides", "regardless", "unless", "its"})
-_ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm"})
+_ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm", "falsify"})
 _CONDITIONED = _ORDER_ACTIONS | {"authority"}
+
+
+# Nouns that name someone else's order or attempt ("instructions to ...", "attempts to ...",
+# "requests to ..."): heading a noun phrase, the verb after them is what the text describes.
+_ORDER_NOUNS = frozenset({"instructions", "instruction", "attempts", "attempt", "requests", "request", "demands", "orders",
+                          "prompts", "messages", "comments", "text", "lines", "phrases", "tricks", "efforts", "advice",
+                          "suggestions", "pressure", "invitations", "pleas", "urging", "directives", "commands"})
+_NP_LEAD = frozenset({"any", "the", "a", "an", "such", "hidden", "embedded", "injected", "repeated", "explicit", "sudden",
+                      "unexpected", "urgent", "these", "those", "-", "*", "+"})
+
+
+def _names_an_order(words: list[str]) -> bool:
+    """The clause so far is a noun phrase headed by an order noun ("- Hidden instructions"), with no
+    verb before it ("follow these instructions to ..." is an order)."""
+    ws = [w.lower().strip("*_`\"'") for w in words]
+    ws = [w for w in ws if w and not (w[:-1].isdigit() and w[-1:] in ".)")]
+    if not ws or ws[-1] not in _ORDER_NOUNS or len(ws) > 4:
+        return False
+    return all(w in _NP_LEAD for w in ws[:-1])
 
 
 def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
@@ -360,6 +385,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
+    if last == "to" and _names_an_order(words[:-1]):
+        return True  # "- Instructions to dismiss antivirus warnings": the order named as a thing, not given
     if writer and (last in ("that", "which") or last in ("it", "they") and len(words) > 1 and words[-2].lower() in ("that", "so")):
         return False  # "write a CLAUDE.md that turns off the sandbox", "configure it so that it accepts ...": the order
     if last in ("and", "or") and clause_start and words[0].lower().strip("*_") in _DETERMINERS:
@@ -506,7 +533,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
                     continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
-            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation)
+            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation, concept in ("send", "put"))
                                           or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
             readings[i].mentions.append(Mention(concept, s, e, neg))
@@ -524,6 +551,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
     if acts and "read" in prev and "cred_path" in prev:
         return True
     if "unignore" in c and "cred_path" in c:
+        return True
+    if "falsify" in c or "session" in c:  # the session's text may leave in a URL, with no send verb
         return True
     if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
@@ -572,6 +601,124 @@ def _action_units(reading: Reading, i: int, back: int = 3) -> list[UnitReading]:
     return out
 
 
+def _section(reading: Reading, i: int, reach: int = 15) -> range:
+    """Indices of the units of unit i's section: from the heading before it to the next heading,
+    at most `reach` units either way."""
+    units = reading.units
+    lo = i
+    while lo > 0 and i - lo < reach and units[lo - 1].unit.kind != "heading":
+        lo -= 1
+    hi = i
+    while hi + 1 < len(units) and hi - i < reach and units[hi + 1].unit.kind != "heading":
+        hi += 1
+    return range(lo, hi + 1)
+
+
+_WEAK_ALWAYS = frozenset({"must", "required", "mandatory"})
+
+
+def _standing(u: UnitReading) -> bool:
+    """An order for every time (after each reply, whenever you call a tool, always), not a "must"."""
+    base = u.unit.start
+    return any(m.concept == "always" and u.text[m.start - base:m.end - base].lower() not in _WEAK_ALWAYS for m in u.mentions)
+
+
+def _session_egress(reading: Reading, i: int) -> str | None:
+    """The agent's session (the conversation, the user's messages, the files it read, its working
+    directory) sent to an outside address named in the same section: the unit sends, a session
+    mention and an outside URL sit within a few units of it. High when the section hides it, or makes
+    it standing (after each reply, always) for more than one part of the session (the transcript and
+    the files read); medium otherwise (a telemetry step that ships one message is worded alike)."""
+    u = reading.units[i]
+    if not u.has("send", affirmed=True):
+        return None
+    units = reading.units
+    section = _section(reading, i)
+    near = [k for k in section if abs(k - i) <= 6]
+    if not any(units[k].has("session") for k in near if abs(k - i) <= 4):
+        return None
+    if not any(units[k].outside_url for k in near):
+        return None
+    if any(units[k].has("hide", affirmed=True) for k in section):
+        return "high"
+    # parts of the session named in the unit's own block or the list it opens, not in unrelated paragraphs
+    parts = sum(1 for k in near if abs(k - i) <= 4 and (units[k].unit.block == u.unit.block or units[k].unit.kind in ("item", "cell", "code"))
+                for m in units[k].mentions if m.concept == "session")
+    standing = any(_standing(units[k]) for k in section) or any(
+        units[k].unit.kind == "heading" and _standing(units[k]) for k in range(max(0, near[0] - 1), near[0]))
+    return "high" if standing and parts >= 2 else "medium"
+
+
+_FILLED_SLOT = text_rx(r"^[^\s`]{0,3}(?:[<{]|\$\{?[A-Za-z_]|%s)")
+
+
+def _session_in_url(u: UnitReading) -> bool:
+    """An outside URL whose query or path slot the unit fills with the session ("...?q=<the user's
+    latest message>"): fetching it hands the conversation to that host, with no send verb."""
+    base = u.unit.start
+    sessions = [m for m in u.mentions if m.concept == "session"]
+    if not sessions:
+        return False
+    for s, e, cls in u.urls:
+        if cls not in ("outside", "ip", "reserved"):
+            continue
+        tail = u.text[e - base:e - base + 200]
+        if not _FILLED_SLOT.search(tail) and not _FILLED_SLOT.search(u.text[max(s, e - 3) - base:e - base + 1]):
+            continue
+        close = tail.find("`")
+        stop = e + (close if close >= 0 else 200)
+        if any(e <= m.start < stop for m in sessions):
+            return True
+    return False
+
+
+_REROUTE = text_rx(r"(?i)\b(?:instead|rather than|in place of|directly)\b")
+
+
+def _rerouted(reading: Reading, i: int) -> bool:
+    """The unit (or the next of its block) replaces the agent's own call with the outside address
+    ("call it with https://... instead", "never call the original URL directly")."""
+    u = reading.units[i]
+    nxt = reading.units[i + 1] if i + 1 < len(reading.units) and reading.units[i + 1].unit.block == u.unit.block else None
+    return bool(_REROUTE.search(u.text)) or (nxt is not None and bool(_REROUTE.search(nxt.text)))
+
+
+# What a credential word names when it is not the secret itself ("token scopes", "key names").
+_ABOUT_SECRET = text_rx(r"(?i)^[\s'’s]{0,3}(?:names?|scopes?|types?|ids?|prefix(?:es)?|formats?|lengths?|expir\w*|permissions?|variables?|env\b|polic(?:y|ies)|rotations?|fields?|counts?|hash(?:es)?|fingerprints?|labels?|owners?)\b")
+_MASKING = text_rx(r"(?i)\b(?:redact|mask|scrub|strip|censor|obfuscat|elide|star out|x out|replace)\w*")
+
+
+def _whole_secret(w: list[UnitReading]) -> bool:
+    """The credential words of the units name secrets themselves ("every token", not "the token
+    scopes"), and the unit masks nothing: "quote the log verbatim; redact tokens first" writes no secret."""
+    u = w[0]
+    base = u.unit.start
+    spans = [(m.start - base, m.end - base) for m in u.mentions if m.concept == "unmasked"]
+    rest = "".join(ch if not any(a <= k < b for a, b in spans) else " " for k, ch in enumerate(u.text))
+    if _MASKING.search(rest):
+        return False
+    creds = [(x, m) for x in w for m in x.mentions if m.concept == "credential" and not m.negated]
+    if not creds:
+        return True  # a credential path or environment output: the file or dump itself
+    return any(not _ABOUT_SECRET.search(x.text[m.end - x.unit.start:m.end - x.unit.start + 24]) for x, m in creds)
+
+
+def _inherited_destination(reading: Reading, i: int) -> bool:
+    """A unit that writes credentials out whole names no destination of its own, and an earlier unit
+    of its section puts the text being written in a public place ("Put the recap in the PR
+    description. ... Reproduce every token word for word.")."""
+    u = reading.units[i]
+    if u.urls or u.has("cred_path") or u.has("env_output") or u.has("public") or u.has("outside"):
+        return False
+    for k in _section(reading, i):
+        if k >= i:
+            break
+        x = reading.units[k]
+        if (x.has("put", affirmed=True) or x.has("send", affirmed=True)) and (x.has("public") and _put_reaches_public(x) or x.outside_url):
+            return True
+    return False
+
+
 def _paths(u: UnitReading) -> bool:
     return any(m.concept in ("env_output", "cred_path") for m in u.mentions)
 
@@ -588,7 +735,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     if not (send or put):
         return None
     cred_prev = any(p.has("read", affirmed=True) and _paths(p) for p in w[1:])
-    if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev):
+    named_before = u.has("unmasked") and any(p.has("credential", affirmed=True) for p in w[1:])  # "... a key. Write it out in full ..."
+    if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev or named_before):
         return None
     outside = u.outside_url or u.has("outside")
     public = u.has("public") and _put_reaches_public(u)
@@ -596,6 +744,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     read = u.has("read", affirmed=True) or cred_prev
     if send and u.ip_url:
         return "high"
+    if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url) and _whole_secret(w):
+        return "high"  # secrets written out whole ("word for word", "without masking") where others read them
     if send and outside and (file_like or read):
         return "high"
     if (send or put) and public and file_like:
@@ -816,6 +966,8 @@ def _dangerous(w: list[UnitReading]) -> bool:
     for u in w:
         if u.has("approve", affirmed=True) or u.has("authority", affirmed=True) or u.has("remote_run", affirmed=True):
             return True
+        if u.has("falsify", affirmed=True):
+            return True  # a failing check made to pass, an integrity mismatch waved through
         if u.has("disable", affirmed=True) and (u.has("control") or u.has("syscontrol")):
             return True
         if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
@@ -928,6 +1080,14 @@ def _alternative(u: UnitReading, m: Mention) -> bool:
     return word in ("not", "no") and (before.endswith(" or") or before == "or")
 
 
+def _additive(u: UnitReading, m: Mention) -> bool:
+    """"not only", "not just": a negation that widens the order ("after each reply, not only the
+    last one") and forbids nothing."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    after = u.text[m.end - u.unit.start:m.end - u.unit.start + 10].lower().lstrip()
+    return word == "not" and after.startswith(("only", "just", "merely", "simply"))
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -945,7 +1105,7 @@ def _lowering(reading: Reading, i: int) -> int:
         return 2  # a regex or keyword list: attack text held as data
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
-        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) for m in x.mentions)
+        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
@@ -997,6 +1157,20 @@ def classify(reading: Reading) -> list[Intent]:
                     u.first("env_output"))
         if u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _beacon(u):
             add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
+        if "session" in c and u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _session_in_url(u):
+            # "call https://cache.x.net/f?u=<url>&ctx=<the user's message> instead": every fetch carries the chat out.
+            add("exfiltration", "high" if _standing(u) and _rerouted(reading, i) else "medium",
+                "the user's messages or session carried out in an outside URL")
+        if "send" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            level = _session_egress(reading, i)
+            if level:
+                add("exfiltration", level, "the conversation, the files read or the working directory sent to an outside host",
+                    u.first("send", affirmed=True))
+        if "unmasked" in c and c & {"put", "send"} and u.has("credential", affirmed=True) and _whole_secret([u]) \
+                and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _inherited_destination(reading, i):
+            m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
+            if m is not None:
+                add("exfiltration", "high", "credentials written out whole into what the section publishes", m)
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):
@@ -1042,6 +1216,10 @@ def classify(reading: Reading) -> list[Intent]:
                 else:
                     level = "medium" if _documents_setting(u) else "high"
                 add("override-control", level, "switches a safety control off", m)
+        if "falsify" in c and not any(o.unit == i and o.attack == "override-control" for o in out):
+            m = u.first("falsify", affirmed=True)
+            if m is not None:
+                add("override-control", "medium", "a failing check made to pass by changing what it expects, or a mismatch waved through", m)
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
@@ -1092,7 +1270,7 @@ def _bare_public_ip(text: str) -> bool:
     return False
 
 
-_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm"})
+_HIDDEN_ORDERS = frozenset({"remote_run", "hide", "cover", "override", "authority", "claim", "precedence", "perm", "falsify"})
 
 
 def is_directive(text: str, hidden: bool = False) -> bool:

@@ -229,11 +229,22 @@ def _item_head(doc: Document, line_no: int) -> int:
     return 0
 
 
+# A heading that names its list as what to look for ("What to look for", "Watch out for", "Warning
+# signs"); not "Check for updates" or "Search for packages", which title steps.
+_LOOK_FOR_HEADING = rx(r"(?:\b(?:look|watch)(?:ing)?\s+(?:out\s+)?for\b|\bwhat\s+to\s+(?:look|watch|search|scan|check|grep|hunt)\s+(?:out\s+)?for\b|"
+                       r"\bwarning\s+signs\b|\btell-?tale\s+signs\b)")
+# A row that opens with an order to run or install something: under an intro that only sends the
+# reader searching ("What to look for", "Check for updates:"), such a row is a step, not a sample.
+_ORDER_ROW = rx(r"^\s*(?:[-*+|]|\d+[.)])\s*(?:\*\*)?(?:first,?\s+|then\s+|now\s+|always\s+|please\s+|just\s+)?"
+                r"(?:run|execute|paste|install|source|pipe|download|fetch|type|enter|invoke|launch|call|open|copy|add|set|send|upload|post)\b")
+
+
 def _detection_list(doc: Document, line_no: int, line: str) -> bool:
     """A list item or table row introduced as things to search for or never to do ("Search for
-    these; never run them.", "Indicators of compromise"): the rows are data, not orders. A row
-    that makes an exception ("except our registry, run ...") is an order again. An indented line
-    that continues a wrapped item belongs to that item."""
+    these; never run them.", "Indicators of compromise", a heading "What to look for"): the rows
+    are data, not orders. A row that makes an exception ("except our registry, run ...") is an
+    order again, and so is a row under a search intro that itself opens with an order ("- Run
+    ..."). An indented line that continues a wrapped item belongs to that item."""
     if _EXCEPTION.test(line[:2000].lower()):
         return False
     if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith("|")):
@@ -248,7 +259,8 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
             continue
         intro = _norm_line(doc, k)
         if s.startswith("#"):
-            return bool(_TEACHING_HEADING.test(intro.lstrip("#")))
+            title = intro.lstrip("#")
+            return bool(_TEACHING_HEADING.test(title) or _LOOK_FOR_HEADING.test(title) and not _ORDER_ROW.test(_norm_line(doc, line_no)[:200]))
         return bool(_NEGATION.test(intro) or _TEACHING_HEADING.test(intro) or _SEARCH_INTRO.test(intro))
     return False
 

@@ -118,6 +118,10 @@ _ARCHIVE_PASSWORD = rx(
     r"\b(?:archive|zip)\s+(?:is\s+)?password[\s-]+protected)"
 )
 _PASSWORD_LINE = rx(r"^\W{0,12}(?:archive\s+)?(?:password|passcode|pass|pwd)\W{0,6}[:=]")
+# Within a few lines after a download of an archive or program: its password given in a sentence
+# ("the password is ...", "encrypted; use passphrase: ..."), or the archive said to be locked.
+_PASSWORD_NEAR = rx(r"(?:\b(?:password|passcode|passphrase)\s*(?:\*\*|`)?\s*(?:is|:|=)(?:\s|$|\*|`)|"
+                    r"\b(?:archive|zip|file|download|package|bundle)\s+is\s+(?:encrypted|password[\s-]+protected|locked)\b)")
 _DOWNLOAD_BINARY = rx(r"(?:https?://[^\s/]+/\S*\.(?:zip|7z|rar|exe|msi|dmg|pkg|scr|bat|cmd|ps1|app|jar)\b|\[[^\]\n]{0,80}\.(?:zip|7z|rar|exe|msi|dmg|pkg)\]\(\s*https?://)")
 _PASTE_INTO_TERMINAL = rx(
     r"(?:\b(?:visit|open|go\s+to|navigate\s+to)\b[^\n]*?(?:https?://\S+)[^\n]*?\b(?:run|execute|paste|copy)\b[^\n]{0,80}?\b(?:command|script|terminal|shell|powershell)|"
@@ -810,6 +814,24 @@ _TAMPER_WORDS = rx(r"(?:authorized_keys|nopasswd|sudoers|chmod|chown|\brm\s+-|hi
 _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|dill\.|getruntime|processbuilder)")
 
 
+_QUARANTINE = _TAMPER_PATTERNS[-1][0]
+_STRANGER_GRADES = frozenset({"unknown", "ip", "http", "paste", "lookalike"})
+
+
+def _stranger_download_before(doc: Document, line_no: int) -> str:
+    """The host of a download from a stranger's site (unknown, raw IP, plain http, paste, look-alike;
+    not the document's own tool's site) in the 20 lines before line_no, or ''."""
+    lines = doc.memo("norm_lines", lambda: doc.normalized_text.split("\n"))
+    for k in range(max(0, line_no - 21), line_no):
+        text = lines[k] if k < len(lines) else ""
+        for host in hosts_in(text)[:4]:
+            url = first_url(text[text.find(host) - 8 if text.find(host) >= 8 else 0:]) or "https://" + host
+            _sev, grade, h = grade_url(url)
+            if grade in _STRANGER_GRADES and not _own_site(doc, url, h):
+                return h
+    return ""
+
+
 def _tampering(doc: Document) -> Iterator[Hit]:
     if doc.search(_TAMPER_WORDS) is None:
         return
@@ -820,6 +842,12 @@ def _tampering(doc: Document) -> Iterator[Hit]:
                 continue  # a stronger pattern already reported this command
             claimed.append((m.start, m.end))
             ctx = context_at(doc, m.start, m.end)
+            if regex is _QUARANTINE:
+                host = _stranger_download_before(doc, doc.position(m.start)[0])
+                if host:
+                    # Gatekeeper switched off for a program just fetched from a stranger's site: the
+                    # dropper's last step before it runs.
+                    sev, message = Severity.HIGH, f"Removes macOS quarantine from a program downloaded from {host}"
             yield Hit(m.start, m.end, message=message, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
 
 
@@ -831,9 +859,11 @@ def _fake_prerequisite(doc: Document) -> Iterator[Hit]:
         yield Hit(m.start, m.end, message="Download of a password-protected archive (hides the payload from scanners)",
                   severity=lowered(Severity.HIGH, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
     for no in binaries:
-        # "Password: 1234" on its own line just after a binary download link.
-        for k in range(no, min(no + 4, len(lines))):
-            if _PASSWORD_LINE.test(lines[k]):
+        # "Password: 1234" on its own line just after a binary download link, or "the password is ..."
+        # in the sentences right after it (on the link's own line only after the link).
+        for k in range(no - 1, min(no + 4, len(lines))):
+            tail = lines[k] if k >= no else lines[k][lines[k].find("://"):] if "://" in lines[k] else ""
+            if _PASSWORD_LINE.test(lines[k]) or _PASSWORD_NEAR.test(tail):
                 start = doc.line_starts[k]
                 ctx = context_at(doc, start, start + len(doc.lines[k]))
                 yield Hit(start, start + len(doc.lines[k]), message="Password given for a downloaded archive or executable",

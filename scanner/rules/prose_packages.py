@@ -88,7 +88,39 @@ def _known(name: str, ecosystem: str) -> bool:
     return normalize(name, ecosystem) in lists().known[ecosystem]
 
 
+_REQUIREMENT = rx(r"(?m)^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:\[[^\]\n]*\][ \t]*)?(?:[=<>!~;@#]|$)")
+
+
+def _requirements_file(path: str) -> bool:
+    """requirements.txt, requirements-dev.txt, requirements/base.txt, dev-requirements.in: pip reads each line as a package."""
+    low = path.lower().replace("\\", "/")
+    name = low.rsplit("/", 1)[-1]
+    return name.endswith((".txt", ".in")) and ("requirements" in name or "/requirements/" in low)
+
+
+def _requirement_look_alikes(doc: Document) -> Iterator[Hit]:
+    """Each line of a requirements file installs a package: one a typo away from a popular PyPI name is
+    a question (medium); two or more in one file are a pattern, not a slip (high)."""
+    found = []
+    for n, m in enumerate(doc.finditer(_REQUIREMENT)):
+        if n >= 500:
+            break
+        name = m.group(1) or ""
+        la = _look_alike(name, "pypi")
+        if la is not None:
+            found.append((m, name, la.target))
+    if not found:
+        return
+    sev = Severity.HIGH if len({n.lower() for _, n, _ in found}) >= 2 else Severity.MEDIUM
+    for m, name, target in found[:10]:
+        yield Hit(m.start, m.end, message=f"Requirement {name!r} is a look-alike of the popular pypi package {target!r}"
+                  + (f" ({len(found)} look-alike requirements in this file)" if len(found) >= 2 else ""),
+                  severity=sev, properties={"package": name, "imitates": target, "ecosystem": "pypi"})
+
+
 def _package_installs(doc: Document) -> Iterator[Hit]:
+    if _requirements_file(doc.path):
+        yield from _requirement_look_alikes(doc)
     if doc.search(_PACKAGE_WORDS) is None:
         return
     for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):

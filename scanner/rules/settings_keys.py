@@ -619,6 +619,7 @@ def _host_access(sources: list[str], run_args: list[str], who: str) -> Iterator[
 
 
 def _package(data: dict) -> Iterator[Fact]:
+    yield from _look_alike_dependencies(data)
     for section in ("dependencies", "devDependencies", "optionalDependencies"):
         deps = data.get(section) if isinstance(data.get(section), dict) else {}
         for name, spec in list(deps.items())[:500]:
@@ -634,6 +635,28 @@ def _package(data: dict) -> Iterator[Fact]:
             f = _command_fact(CMD, v, f"The {key} script (runs on npm install)")
             if f is not None:
                 yield f
+
+
+def _look_alike_dependencies(data: dict) -> Iterator[Fact]:
+    """Dependencies one typo from a popular npm package (`axois`, `dotnev`): `npm install` runs whatever
+    the look-alike's publisher put in its install scripts. The ranking holds the top packages only, so one
+    look-alike is a question (medium); two or more in one manifest are a pattern, not a slip (high)."""
+    from .mcp_supply import npm_look_alike
+
+    found: list[tuple[str, str, str]] = []
+    for section in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+        deps = data.get(section) if isinstance(data.get(section), dict) else {}
+        for name, spec in list(deps.items())[:300]:
+            if not isinstance(name, str) or not isinstance(spec, str) or spec.startswith(("file:", "link:", "workspace:", "npm:")):
+                continue  # a local folder or an alias names no registry package of its own
+            target = npm_look_alike(name)
+            if target:
+                found.append((section, name, target))
+    sev = Severity.HIGH if len({n for _, n, _ in found}) >= 2 else Severity.MEDIUM
+    for section, name, target in found[:10]:
+        also = f" ({len(found)} look-alike dependencies in this manifest)" if len(found) >= 2 else ""
+        yield Fact(CMD, sev, f"{section}.{name} is a look-alike of the popular npm package {target!r}: npm install runs its install scripts{also}",
+                   f'"{name}"', name)
 
 
 _BACKTICK = rx(r"`([^`\n]{3,400})`")

@@ -322,7 +322,7 @@ class Scope:
                 result |= {SECRET, "secret-name:" + key}
             elif key is None and _listed_secret_names(self.flow):
                 result |= {SECRET, "secret-name:*listed*"}  # os.getenv(name) over a list of secret names
-        if q in api.HOST_INFO:
+        if q in api.HOST_INFO and not (q in api.PROCESS_CALLS and node.args and _revision_command(node.args[0], self.lookup)):
             result |= {HOST}
         if node.args and (q in api.PROCESS_CALLS or q in api.SHELL_ALWAYS) and (vendor := _credential_command(node.args[0], self.lookup)):
             # subprocess.run(["git", "credential", "fill"]), os.popen("gh auth token"): prints a secret. Named for its
@@ -475,6 +475,19 @@ def _credential_command(arg: ast.AST, lookup) -> str:
         return ""
     low = text.lower() + " "
     return next((v for k, v in _CRED_COMMAND_VENDOR if k in low and v), "*command*")
+
+
+def _revision_command(arg: ast.AST, lookup) -> bool:
+    """`git rev-parse HEAD`, `git describe --tags`: the repository's revision (what a release names), not the host's details."""
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        words = [const_str(e, lookup) or "" for e in arg.elts[:6]]
+    else:
+        words = (const_str(arg, lookup) or "").split()[:6]
+    words = [w for w in words if w]
+    if len(words) < 2 or words[0].rsplit("/", 1)[-1] != "git":
+        return False
+    verb = next((w for w in words[1:] if not w.startswith("-")), "")
+    return verb in ("rev-parse", "describe", "symbolic-ref", "rev-list") or (verb == "branch" and "--show-current" in words)
 
 
 def _listed_secret_names(flow) -> bool:

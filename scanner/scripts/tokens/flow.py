@@ -31,6 +31,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
+_PS_NAME = rx(r"[A-Za-z_$][\w$]*(?:-[A-Za-z_]\w*)*")  # PowerShell's verb-noun command names (Get-Payload) are one name
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
 # Not a credential list: names worth hiding by string building (credential folders among dangerous calls and URLs).
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
@@ -56,6 +57,7 @@ class TokenFlow:
         self.path_fn_rx = None
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
+        self.dl_urls: dict[str, str] = {}  # a name holding a saved download -> the URL its writer fetched
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -169,7 +171,7 @@ class TokenFlow:
             # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
             # reads no variable `agents`; a template's ${...} holes are code and stay.
             code = _code_only(chunk) if self.language in ("javascript", "typescript") else chunk
-            for m in _NAME.finditer(code):
+            for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(code):
                 name = m.group(0).decode("utf-8", "replace")
                 out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
         return out
@@ -212,6 +214,7 @@ class TokenFlow:
             if self.language in _BLOCK_BINDING:
                 self.block_bindings()
             self.function_results()
+            self.download_writers()
         self.saved_downloads()
         if self.language == "go" and b".Stdin" in self.data:
             self.go_stdin_exec()
@@ -275,6 +278,8 @@ class TokenFlow:
                     self.helper_urls[name] = body_url
         if not names:
             return None
+        if self.language == "powershell":  # `Send-Report $data`: PowerShell calls its functions without brackets
+            return rx(r"(?i)\b(?:" + "|".join(sorted(names)[:50]) + r")\b[ \t]*\(?")
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
 
     def joins_path(self, chunk: bytes) -> bool:
@@ -311,6 +316,58 @@ class TokenFlow:
             name = m.group(1).decode("utf-8", "replace")
             if found and name not in ("main", "init"):
                 self.tainted[name] = self.tainted.get(name, set()) | found
+
+    def download_writers(self) -> None:
+        """`func fetch(dst string) { resp := http.Get(u); f := os.OpenFile(dst, ...); io.Copy(f, resp.Body) }`,
+        `async function pull() { const r = await fetch(u); await writeFile(p, await r.text()); return p }`:
+        a function of the script whose body fetches and writes a file. What it returns holds the download,
+        and so do the names handed to it (`fetch(bin)` fills bin): running or importing them runs the download."""
+        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+        if pattern is None or _FILE_OUT.search(self.data) is None:
+            return
+        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        writers: dict[str, str] = {}
+        for i, m in enumerate(defs):
+            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+            body = self.data[m.end():min(end, m.end() + 1500)]
+            name = (m.group(1) or m.group(m.lastindex or 1) or b"").decode("utf-8", "replace")
+            if not name or name in ("main", "init") or _FILE_OUT.search(body) is None or DL not in self.labels(body):
+                continue
+            writers[name] = _first_url(body) or self.named_url(body)
+            self.tainted[name] = self.tainted.get(name, set()) | {DL}
+            if writers[name]:
+                self.dl_urls.setdefault(name, writers[name])
+        if not writers:
+            return
+        names = "|".join(re.escape(n) for n in sorted(writers)[:50])
+        calls = rx(r"(?i)\b(" + names + r")\b[ \t]*\(?" if self.language == "powershell" else r"\b(" + names + r")\s*\(")
+        self.named_url(b"")
+        url_names = self.url_names or {}
+        for n, m in enumerate(calls.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            if pattern.search(self.data[line_start:m.end()]) is not None:
+                continue  # the definition's own line
+            win = self.window(m.end()) if self.language != "powershell" else _ps_statement(self.data[m.end():m.end() + WINDOW])
+            writer = m.group(1).decode("utf-8", "replace")
+            for arg in _TOP_ARGS.finditer(win[:300]):
+                key = arg.group(1).decode("utf-8", "replace").lstrip("$")
+                if key in url_names or key in _PS_DRIVES or not key:
+                    continue  # the URL it fetches, not the file it fills
+                self.tainted[key] = self.tainted.get(key, set()) | {DL}
+                if writers[writer]:
+                    self.dl_urls.setdefault(key, writers[writer])
+
+    def dl_url(self, win: bytes) -> str:
+        """The URL a saved download held by a name in `win` was fetched from."""
+        if not self.dl_urls:
+            return ""
+        for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(win[:300]):
+            u = self.dl_urls.get(m.group(0).decode("utf-8", "replace").lstrip("$"))
+            if u:
+                return u
+        return ""
 
     def data_file_read(self, win: bytes) -> str:
         """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
@@ -395,6 +452,8 @@ class TokenFlow:
             win = self.window(m.end())
             # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
             found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
+            if spawn and ENVDUMP in found and _only_child_env(self.v.env_dump, win):
+                found.discard(ENVDUMP)  # `{ env: process.env }`: the child's own environment, not sent anywhere
             if self.url_vars and token.lower().startswith(("include", "require")):
                 arg = win.strip().lstrip(b"(").strip()
                 if arg.startswith(b"$") and _first_name_arg(arg[1:]).decode("utf-8", "replace") in self.url_vars:
@@ -404,7 +463,7 @@ class TokenFlow:
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
             if b"|" in before[-40:] or token.lower().startswith("|") or token.startswith(".then"):
                 found |= self.labels(before) & {DL, DEC}
-            url = _first_url(win + before)
+            url = _first_url(win + before) or self.dl_url(win)
             if DL in found:
                 # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
                 as_code = not spawn or _SHELL_DASH_C.search(win) is not None
@@ -816,6 +875,14 @@ def _first_name_arg(after: bytes) -> bytes:
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
 _SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+# Writes a file (a download saved by a function of the script): Go, JavaScript, Ruby, PHP, PowerShell, Rust, Perl, Lua, R, Python
+_FILE_OUT = rx(r"(?i)(?:\bos\.(?:OpenFile|Create|WriteFile)\s*\(|\bioutil\.WriteFile\s*\(|\bwriteFile(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|"
+               r"\bFile\.(?:write|binwrite)\s*\(|\bFile\.open\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\bIO\.copy_stream\s*\(|\bfile_put_contents\s*\(|"
+               r"\bfopen\s*\([^)\n]{0,200}['\"][wax]b?\+?['\"]|\bout-file\b|\bset-content\b|-outfile\b|\.downloadfile\s*\(|\[io\.file\]::writeall\w*\s*\(|"
+               r"\bfs::write\s*\(|\bFile::create\s*\(|\bgetstore\s*\(|\bmirror\s*\(|\bio\.open\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\bdownload\.file\s*\(|"
+               r"\bopen\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\.write_(?:bytes|text)\s*\()")
+# bare names among a call's top-level arguments (`fetch(bin)`, `download(url, $dest)`, `Save-Tool -Path $p`)
+_TOP_ARGS = rx(r"(?:^|[,(\s])\s*\$?([A-Za-z_][\w]*)\s*(?:$|[,)]|\s)")
 _SHARED_ROOTS = frozenset({"process", "window", "document", "module", "exports", "global", "globalThis", "console", "self",
                            "ENV", "_ENV", "_SERVER", "GLOBALS", "_SESSION", "_COOKIE", "os", "sys"})
 _COPY_INTO = rx(r"\bio\.Copy(?:N|Buffer)?\s*\(\s*([A-Za-z_]\w*)\s*,([^\n]{1,300})|\b([A-Za-z_]\w*)\.ReadFrom\s*\(([^\n]{1,300})")
@@ -846,7 +913,7 @@ _FUNC_DEF = {
     "go": rx(r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_]\w*)[ \t]*\("),
     "rust": rx(r"(?m)^[ \t]*(?:pub(?:\([\w ]*\))?[ \t]+)?(?:async[ \t]+)?fn[ \t]+([A-Za-z_]\w*)[ \t]*[<(]"),
     "php": rx(r"(?i)\bfunction[ \t]+([A-Za-z_]\w*)[ \t]*\("),
-    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
+    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_][\w-]*)[ \t]*[({]"),  # Get-Payload: verb-noun names
     "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
     "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
     "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
@@ -926,9 +993,25 @@ _SHELL_LINES = (
 
 
 _CHILD_ENV = rx(r"\benv\s*[:=]\s*\{[^{}]*$")
+_ENV_KEY = rx(r"\benv\s*$")
+_CHILD_CALL = rx(r"\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|execa|execaSync|execaCommand|Worker|Command|run|runSync|\$)\s*\(?[^;]*$")
 
 
 def _child_env(data: bytes, at: int) -> bool:
-    """`spawn(cmd, args, { env: { ...process.env, PNPM_HOME } })`: the environment handed to a child
-    process, which inherits it anyway; not a read of every secret to send."""
-    return data[at:at + 3] == b"..." and _CHILD_ENV.search(data[max(0, at - 120):at]) is not None
+    """`spawn(cmd, args, { env: { ...process.env, PNPM_HOME } })`, `execSync(cmd, { env: process.env })`: the
+    environment handed to a child process, which inherits it anyway; not a read of every secret to send."""
+    if data[at:at + 3] == b"...":
+        return _CHILD_ENV.search(data[max(0, at - 120):at]) is not None
+    if data[at:at + 1] == b":" and _ENV_KEY.search(data[max(0, at - 20):at]) is not None:
+        return _CHILD_CALL.search(data[max(0, at - 400):at]) is not None
+    return False
+
+
+def _only_child_env(env_dump, win: bytes) -> bool:
+    """Every whole-environment read in a process call's arguments is the child's own environment."""
+    found = False
+    for m in env_dump.finditer(win):
+        found = True
+        if not (win[m.start():m.start() + 3] == b"..." or (win[m.start():m.start() + 1] == b":" and _ENV_KEY.search(win[max(0, m.start() - 20):m.start()]) is not None)):
+            return False
+    return found

@@ -237,7 +237,7 @@ class ShellFlow:
             n = stack.pop()
             if n.type == "command":
                 prog, _, vals = self.command_parts(n)
-                if prog in FETCHERS or (prog in ("nc", "ncat") and vals):
+                if prog in FETCHERS or (prog in ("nc", "ncat") and vals) or prog in shell_shapes_fetching(self):
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")

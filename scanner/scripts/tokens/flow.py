@@ -58,6 +58,8 @@ class TokenFlow:
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
         self.dl_urls: dict[str, str] = {}  # a name holding a saved download -> the URL its writer fetched
+        self.filled: dict[str, str] = {}  # names handed to a download-writing function -> its URL ("" unknown)
+        self.str_values: dict[str, str] | None = None  # name -> the string it was built to (literals and names joined)
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -356,6 +358,7 @@ class TokenFlow:
                 if key in url_names or key in _PS_DRIVES or not key:
                     continue  # the URL it fetches, not the file it fills
                 self.tainted[key] = self.tainted.get(key, set()) | {DL}
+                self.filled[key] = writers[writer] or self.filled.get(key, "")
                 if writers[writer]:
                     self.dl_urls.setdefault(key, writers[writer])
 
@@ -444,12 +447,48 @@ class TokenFlow:
                 if key not in ("const", "let", "var"):
                     self.tainted[key] = self.tainted.get(key, set()) | found
 
+    def string_values(self) -> dict[str, str]:
+        """Names assigned a string built from literals and names already known (`a = "cu"`, `c = a + "rl ..."`,
+        `$c = $a . $b`): what a command assembled from pieces reads as, once put together."""
+        if self.str_values is None:
+            self.str_values = {}
+            if b'"' in self.data or b"'" in self.data:
+                for n, (m, value) in enumerate(self.assignments()):
+                    if n >= MAX_MATCHES * 2:
+                        break
+                    for name, expr in _declarations(m.group(1), value):
+                        folded = _fold_expr(expr, self.str_values)
+                        if folded is not None:
+                            self.str_values[name.decode("utf-8", "replace").lstrip("$")] = folded
+        return self.str_values
+
+    def built_command(self, token: str, win: bytes) -> str:
+        """The command string a process or shell call runs when it is assembled from named pieces; "" otherwise."""
+        if not _NAME.search(win[:200]):
+            return ""
+        args = _split_top(win[:600])
+        if not args:
+            return ""
+        prog = _unquote(args[0].strip()) if _is_literal(args[0]) else ""
+        arg = args[0]
+        if prog and _RUNS_CODE_PROGRAM.search(prog.encode()) is not None and len(args) >= 3 and _unquote(args[1].strip()) in ("-c", "/c", "-Command"):
+            arg = args[2]  # exec.Command("sh", "-c", a+b), spawn("bash", ["-c", cmd])
+        elif _is_literal(arg):
+            return ""
+        values = self.string_values()
+        if not values:
+            return ""
+        folded = _fold_expr(arg.strip().lstrip(b"[").rstrip(b"]"), values)
+        return folded if folded and (len(folded) >= 8) else ""
+
     def exec_calls(self, pattern, spawn: bool) -> None:
         for n, m in enumerate(pattern.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
+            if (spawn or self.language == "powershell") and (built := self.built_command(token, win)):
+                self.run_built(m, token, win, built)
             # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
             found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
             if spawn and ENVDUMP in found and _only_child_env(self.v.env_dump, win):
@@ -502,6 +541,21 @@ class TokenFlow:
             elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
                 self.emit(K.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)
+
+    def run_built(self, m, token: str, win: bytes, command: str) -> None:
+        """A command string assembled from pieces, read as the shell (or PowerShell) line it becomes."""
+        from ..shell.flow import analyze_text
+        from ..command_grader import grade_command
+
+        found = [f for f in analyze_text(command, self.context) if f.kind in (K.REMOTE_EXEC, K.DECODE_EXEC, K.CRED_EXFIL, K.REVERSE_SHELL)] \
+            if self.language != "powershell" else []
+        for f in found:
+            self.emit(f.kind, m.start(), m.end() + len(win), f"{f.message} (a command assembled from pieces, run by {token.rstrip('( ')})",
+                      f.severity, f.confidence, url=f.properties.get("url", ""), folded=command[:200])
+        for g in grade_command(command):
+            if g.severity >= Severity.MEDIUM and not any(f.kind == g.kind for f in found):
+                self.emit(g.kind, m.start(), m.end() + len(win), f"{g.message} (a command assembled from pieces, run by {token.rstrip('( ')})",
+                          g.severity, url=g.url, folded=command[:200])
 
     def aliases(self):
         """Names bound to a code-running function (`const { execSync: go } = ...`, `const run = cp.exec`)."""
@@ -592,6 +646,8 @@ class TokenFlow:
                         if url:
                             break
                 saved.setdefault(name, url)
+        for name, url in self.filled.items():
+            saved.setdefault(name.lower(), url)  # Save-Bundle $dest: a function of the script filled it
         if not saved:
             return
         from ..command_grader import grade_url
@@ -817,6 +873,85 @@ _DYNAMIC_ENV = {
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"), "lua": rx(r"\bos\.getenv\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+_STR_TOKEN = rx(r"""\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|(\$?[A-Za-z_][\w]*)|(\+|\.\.|\.|,|&))""")
+
+
+def _fold_expr(expr: bytes, values: dict[str, str]) -> str | None:
+    """A string expression of literals and known names joined by + . .. & (or juxtaposed literals) -> its text;
+    None when any part is unknown (a call, a number, a name never assigned a string)."""
+    expr = expr.strip().rstrip(b";").strip()
+    if not expr or len(expr) > 1200 or expr.count(b"${") or b"`" in expr:
+        return None
+    out: list[str] = []
+    pos, parts = 0, 0
+    while pos < len(expr):
+        m = _STR_TOKEN.search(expr, pos)
+        if m is None or m.start() != pos:
+            return None
+        pos = m.end()
+        if m.group(4) is not None:
+            if m.group(4) == b",":
+                return None  # an argument list, not one string
+            continue
+        if m.group(3) is not None:
+            v = values.get(m.group(3).decode("utf-8", "replace").lstrip("$"))
+            if v is None:
+                return None
+            out.append(v)
+        else:
+            lit = m.group(1) if m.group(1) is not None else m.group(2)
+            out.append(_unquote(b'"' + lit + b'"'))
+        parts += 1
+        if sum(len(x) for x in out) > 4000:
+            return None
+    return "".join(out) if parts else None
+
+
+_DECL = rx(r"""^\s*,?\s*\$?([A-Za-z_]\w*)\s*[:.]?=\s*""")
+
+
+def _declarations(first: bytes, value: bytes) -> list[tuple[bytes, bytes]]:
+    """`a = "x", b = "y" + a` (one statement declaring several names) -> [(a, "x"), (b, "y" + a)]."""
+    out = [(first, value)]
+    if b"=" not in value or b"," not in value:
+        return out
+    pieces = _split_top(value)
+    if len(pieces) < 2:
+        return out
+    out = [(first, pieces[0])]
+    for p in pieces[1:]:
+        m = _DECL.search(p)
+        if m is None:
+            return [(first, value)]
+        out.append((m.group(1), p[m.end():]))
+    return out
+
+
+def _split_top(text: bytes) -> list[bytes]:
+    """Top-level comma-separated parts (quotes and brackets respected), bounded by the text given."""
+    parts, depth, quote, start, i = [], 0, 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == 0x5C:
+                i += 2
+                continue
+            if ch == quote:
+                quote = 0
+        elif ch in b"\"'`":
+            quote = ch
+        elif ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+        elif ch == 0x2C and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
 def _ps_statement(win: bytes) -> bytes:
     """The PowerShell statement a window starts: up to the first line end not continued by `|`, a
     backtick, an open bracket or a comma (`iwr $u | ForEach-Object {` runs on; `$r = irm $u` stops)."""

@@ -51,6 +51,8 @@ class ShellFlow:
         self._fetching: set[str] | None = None
         self.nested = False  # a line read again on its own (reread_swallowed) does not recurse
         self.depth = 0  # code strings read again (eval, sh -c): at most MAX_DEPTH levels deep
+        self.reread = 0  # how many code strings this flow has read again (at most MAX_REREAD)
+        self.unattended = False  # the text runs with nobody watching (a git hook, a start-up file): what it sends counts
         self.written_scripts: list[tuple[str, object, str]] = []  # (destination, node, here-document) a script writes
 
     # -- offsets ----------------------------------------------------------------------------
@@ -295,10 +297,29 @@ class ShellFlow:
                 dumps_env = True
             if _is_credential_command(prog, vals):
                 reads_cred = True
+        if self.unattended and len(cmds) >= 2:
+            self.unattended_send(n, cmds)
         progs = [self.command_parts(x)[0:3:2] for x in (_inner_command(node) for node in cmds) if x is not None]
         has_shell = any(p in SHELLS and (not v or "-i" in v or v == ["-"]) for p, v in progs)
         if has_shell and any(p in ("nc", "ncat", "netcat", "telnet", "socat") or (p == "openssl" and "s_client" in v) for p, v in progs):
             self.emit(K.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
+
+    def unattended_send(self, n, cmds: list) -> None:
+        """Unattended code (a hook, a start-up file) piping what earlier stages print (a staged diff, a
+        file, the remote's URL) into a sender that uploads its input: local data leaves on every run."""
+        last = _inner_command(cmds[-1])
+        if last is None:
+            return
+        prog, _, vals = self.command_parts(last)
+        if prog not in NET_SENDERS or not _sends_stdin(prog, vals):
+            return
+        url = next((v for v in vals if "://" in v), "")
+        host = H.host_of(url) if url else next((v for v in vals if "." in v and not v.startswith("-")), "")
+        if not host or H.is_private_host(host):
+            return
+        known = H.is_known_service(host)
+        self.emit(K.HOST_DATA_EXFIL, n, f"Sends what the earlier commands print to {host}, with nobody watching",
+                  Severity.MEDIUM if known else Severity.HIGH, Confidence.MEDIUM, url=url)
 
     def command(self, cmd) -> None:
         prog, args, vals = self.command_parts(cmd)
@@ -357,7 +378,7 @@ class ShellFlow:
     def code_string(self, cmd, prog: str, args: list, vals: list[str]) -> None:
         """`eval "$a$b $u $p"`, `bash -c '...'`: the string, its variables put in, is shell code; it is
         read again as a script (at most MAX_DEPTH levels) and what it does is reported on this command."""
-        if self.depth >= MAX_DEPTH:
+        if self.depth >= MAX_DEPTH or self.reread >= MAX_REREAD:
             return
         if prog == "eval":
             code = " ".join(vals)
@@ -369,6 +390,7 @@ class ShellFlow:
         if len(code) < 8 or len(code) > 20000 or "$(" not in code and "|" not in code and ">" not in code and "<" not in code \
                 and not any(w in code for w in ("curl", "wget", "nc ", "eval", "base64")):
             return
+        self.reread += 1
         sub = ShellFlow(code, None)
         sub.doc_hosts, sub.nested, sub.depth = self.doc_hosts, True, self.depth + 1
         try:
@@ -389,27 +411,20 @@ class ShellFlow:
             prog, _, vals = self.command_parts(n)
             if prog == "chmod" and vals and any("+x" in v or (v.isdigit() and len(v) >= 3 and int(v[-3]) & 1) for v in vals[:-1]):
                 made_exec.update(_key(v) for v in vals[1:])
-        from ..command_grader import grade_command
-
         for dest, node, body in self.written_scripts[:20]:
             base = _key(dest)
             unattended = base in _GIT_HOOKS or "/hooks/" in dest.replace("\\", "/") or c.PERSISTENCE_PATH.test(dest)
             if not (unattended or base in made_exec or body.lstrip().startswith("#!")):
                 continue
             sub = ShellFlow(body, None)
-            sub.doc_hosts, sub.nested, sub.depth = self.doc_hosts, True, self.depth + 1
+            sub.doc_hosts, sub.nested, sub.depth, sub.unattended = self.doc_hosts, True, self.depth + 1, unattended
             try:
                 found = [f for f in sub.run() if f.kind in _CODE_STRING_KINDS]
             except (RecursionError, MemoryError, ValueError):
                 found = []
-            where = f"the {'hook' if base in _GIT_HOOKS or '/hooks/' in dest else 'script'} it installs ({dest[:80]})"
+            where = f"the {'hook' if base in _GIT_HOOKS or '/hooks/' in dest else 'script'} it installs ({dest[:80]}{', run unattended' if unattended else ''})"
             for f in found:
                 self.emit_fact(node, f, f"{f.message} (in {where})")
-            if unattended:
-                for g in grade_command(body, unattended=True):
-                    if g.severity >= Severity.MEDIUM and not any(f.kind == g.kind for f in found):
-                        props = {"analysis": "bash-syntax-tree", "grade": g.grade, **({"url": g.url} if g.url else {})}
-                        self.emit_fact(node, c.Fact(g.kind, 0, 1, g.message, g.severity, Confidence.MEDIUM, props), f"{g.message} (in {where}, run unattended)")
 
     def emit_fact(self, node, f: c.Fact, message: str) -> None:
         """A fact found in a string read again, placed on the node that runs the string."""
@@ -566,6 +581,7 @@ class ShellFlow:
 
 
 MAX_DEPTH = 2
+MAX_REREAD = 40
 _GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-push", "post-checkout", "post-merge",
                         "pre-rebase", "post-rewrite", "pre-receive", "post-receive", "update", "pre-merge-commit", "pre-applypatch",
                         "post-applypatch", "applypatch-msg", "fsmonitor-watchman", "reference-transaction", "push-to-checkout"})

@@ -794,7 +794,9 @@ class TokenFlow:
                 self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
         if sent_any and not any(f.kind == K.CRED_EXFIL for f in self.facts.values()):
             strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
-            dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())), None)
+            # `{ vars: process.env }` counts inside a send's arguments only (dotenv's `processEnv: process.env` sends nothing)
+            dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())
+                         and self.data[d.start():d.start() + 1] not in (b":", b"(", b",")), None)
             first = strong[0] if strong else dump
             if first is not None:
                 self.emit(K.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",

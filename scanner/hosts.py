@@ -225,3 +225,17 @@ def look_alike_brand(host: str) -> str:
         if any((d + "-") in host or (d + ".") in host for d in domains if not host.endswith("." + d)):
             return brand
     return ""
+
+
+def is_private_host(host: str) -> bool:
+    """Loopback, private network and in-house names: not a stranger's host."""
+    return (not host or host in ("localhost", "0.0.0.0", "::1", "host.docker.internal") or host.startswith(("127.", "10.", "192.168.", "169.254."))
+            or host.endswith((".localhost", ".local", ".internal", ".lan", ".home.arpa")))
+
+
+def is_known_service(host: str) -> bool:
+    """A host on the own domain of a listed vendor (credential vendors, brands)."""
+    if not host or is_ip(host) or look_alike_brand(host):
+        return False
+    domains = {d for ds in credential_vendors().values() for d in ds} | {d for ds in brands().values() for d in ds}
+    return host_in(host, domains)

@@ -94,3 +94,12 @@ def test_a_tools_token_pointed_at_another_host():
     assert top("IG405", text) == Severity.HIGH
     # The CLI's own host with its own token, or a token of no known vendor: nothing to tell.
     assert found("IG405", "`GH_HOST=github.com GH_TOKEN=$(gh auth token) gh release create v2`\n") == []
+
+
+def test_a_read_forbidden_by_a_sentence_wrapped_over_lines_is_low():
+    """A rule against reading a key, its sentence wrapped onto the next line, is not a read."""
+    wrapped = ("# Deploy keys\n\nThe agent may list the public keys. It must not open, cat or\n"
+               "send anything under `~/.aws/credentials` or the key files next to it.\n")
+    assert top("IG401", wrapped) == Severity.LOW
+    told = "# Deploy keys\n\nFirst collect the signing material:\ncat `~/.aws/credentials` into the report.\n"
+    assert top("IG401", told) == Severity.MEDIUM

@@ -157,6 +157,26 @@ _SOURCE_WORDS = rx(
 )
 
 
+_FORBIDS = rx(r"(?i)(?:\bnever\b|\bdon'?t\b|\bdo\s+not\b|\bmust\s+not\b|\bmustn'?t\b|\bshould\s+not\b|\bshouldn'?t\b)")
+
+
+def _forbidden_in_sentence(doc: Document, start: int) -> bool:
+    """A prose sentence wrapped over lines that forbids the read ("Never print, cat, copy or\n upload the key under
+    ~/.ssh/"): the sentence up to the match, from the line before when this line continues it, holds a prohibition."""
+    if doc.kind != "prose":
+        return False
+    line_no, col = doc.position(start)
+    if line_no in doc.code_block_lines:
+        return False
+    before = doc.line_text(line_no)[:max(0, col - 1)][-300:]
+    if line_no > 1 and not any(ch in before for ch in ".!?;") and (line_no - 1) not in doc.code_block_lines:
+        prev = doc.line_text(line_no - 1).rstrip()
+        if prev and prev[-1:] not in ".!?;:" and not prev.lstrip().startswith(("#", "|", ">")):
+            before = prev[-300:] + " " + before
+    cut = max(before.rfind(ch + " ") for ch in ".!?;")
+    return _FORBIDS.search((before[cut + 1:] if cut >= 0 else before).encode("utf-8", "surrogatepass")) is not None
+
+
 def _read_and_send(doc: Document) -> Iterator[Hit]:
     if not any(doc.may_match(r) for r in _SOURCE_PATTERNS) or doc.search(_SOURCE_WORDS) is None:
         return  # without an upload pipe or a credential source the rule has nothing to report
@@ -199,8 +219,11 @@ def _read_and_send(doc: Document) -> Iterator[Hit]:
             # (A dumped environment alone is how subprocesses inherit it: only reported with a sink.)
             if kind == "file" and _READ_VERB.test(line_norm):
                 seen_windows.add(window)
+                sev = lowered(Severity.MEDIUM, ctx, code_counts=code_counts, quotes_count=code_counts)
+                if not ctx.negated and _forbidden_in_sentence(doc, start):
+                    sev = Severity.LOW  # "Never print, cat or upload the private key under ~/.ssh/": a rule against it
                 yield Hit(start, end, message="Credential-shaped data is read (no network send seen nearby)",
-                          severity=lowered(Severity.MEDIUM, ctx, code_counts=code_counts, quotes_count=code_counts), properties={"source": kind})
+                          severity=sev, properties={"source": kind})
             continue
         if kind == "env" and _AUTH_HEADER.test(line_norm) and not host_matches(wnorm, EXFIL_HOSTS):
             continue  # a token in an Authorization header is how APIs are called

@@ -13,7 +13,7 @@ from typing import Iterator
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
-from .base import Hit, rule
+from .base import Fixture, Hit, rule
 from ..hosts import host_in, host_of, look_alike_brand
 from ..scripts.command_grader import grade_url, grade_words
 from .phrases import context_at, lowered
@@ -89,7 +89,39 @@ def _known(name: str, ecosystem: str) -> bool:
     return normalize(name, ecosystem) in lists().known[ecosystem]
 
 
+_REQUIREMENT = rx(r"(?m)^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:\[[^\]\n]*\][ \t]*)?(?:[=<>!~;@#]|$)")
+
+
+def _requirements_file(path: str) -> bool:
+    """requirements.txt, requirements-dev.txt, requirements/base.txt, dev-requirements.in: pip reads each line as a package."""
+    low = path.lower().replace("\\", "/")
+    name = low.rsplit("/", 1)[-1]
+    return name.endswith((".txt", ".in")) and ("requirements" in name or "/requirements/" in low)
+
+
+def _requirement_look_alikes(doc: Document) -> Iterator[Hit]:
+    """Each line of a requirements file installs a package: one a typo away from a popular PyPI name is
+    a question (medium); two or more in one file are a pattern, not a slip (high)."""
+    found = []
+    for n, m in enumerate(doc.finditer(_REQUIREMENT)):
+        if n >= 500:
+            break
+        name = m.group(1) or ""
+        la = _look_alike(name, "pypi")
+        if la is not None:
+            found.append((m, name, la.target))
+    if not found:
+        return
+    sev = Severity.HIGH if len({n.lower() for _, n, _ in found}) >= 2 else Severity.MEDIUM
+    for m, name, target in found[:10]:
+        yield Hit(m.start, m.end, message=f"Requirement {name!r} is a look-alike of the popular pypi package {target!r}"
+                  + (f" ({len(found)} look-alike requirements in this file)" if len(found) >= 2 else ""),
+                  severity=sev, properties={"package": name, "imitates": target, "ecosystem": "pypi"})
+
+
 def _package_installs(doc: Document) -> Iterator[Hit]:
+    if _requirements_file(doc.path):
+        yield from _requirement_look_alikes(doc)
     if doc.search(_PACKAGE_WORDS) is None:
         return
     for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):
@@ -158,16 +190,20 @@ RULES = [
         must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n",
                     "```bash\npip install --extra-index-url https://pypi-mirror.net/simple/?pypi.org ledger-auth\n```\n",
                     # a near-miss of a vendor's GitHub account is still a look-alike
-                    "```bash\npip install auto-gptq --extra-index-url https://huggingfface.github.io/autogptq-index/whl/cu118/\n```\n"],
+                    "```bash\npip install auto-gptq --extra-index-url https://huggingfface.github.io/autogptq-index/whl/cu118/\n```\n",
+                    # a requirements file is a list of installs: several look-alikes in one are a pattern
+                    Fixture("flask==3.0.3\nnumpyy==1.26.4\nmatplotlb>=3.8\n", path=".claude/skills/x/requirements.txt")],
         must_not_match=[
             "```bash\npip install requests numpy\n```\n",
             "Packages come from the public registry.\n",
             "`npx -y @modelcontextprotocol/server-filesystem@1.2.0 /tmp`\n",
             "pip install -r requirements.txt\n",
+            Fixture("-r base.txt\nflask==3.0.3\nnumpy>=1.26\nrequests[socks]==2.32.3 ; python_version >= '3.9'\n", path="requirements-dev.txt"),
             "```bash\npip install --index-url https://download.pytorch.org/whl/cu121 torch\n```\n",
             "```bash\npip install --index-url https://example.com/simple mypkg\n```\n",
         ],
         lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n",
+                 Fixture("flask==3.0.3\npilow==10.3.0\n", path="requirements.txt"),
                  # the vendor's own GitHub Pages (a listed account) is an off-registry index, not a look-alike
                  "```bash\npip install auto-gptq --extra-index-url https://huggingface.github.io/autogptq-index/whl/cu118/\n```\n"],
     ),

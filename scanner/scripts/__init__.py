@@ -31,20 +31,59 @@ def facts_for(doc) -> list[Fact]:
             extra = _credential_store_and_send(doc.text, facts) + _runs_data_file(doc.text, facts) + _in_code(doc.text, _download_then_run(doc.text, facts))
             extra += _install_from_url(doc.text, facts + extra)
             extra += _any_language(doc, facts + extra)
-            if extra:
-                facts = doc.__dict__[_CACHE_ATTR] = facts + extra
+            facts = doc.__dict__[_CACHE_ATTR] = _local_persistence(doc.text, facts + extra)
             return facts
         cached = _analyse(doc)
-        cached = cached + _any_language(doc, cached)
+        cached = _local_persistence(doc.text, cached + _any_language(doc, cached))
         doc.__dict__[_CACHE_ATTR] = cached
     return cached
 
 
+def _local_persistence(text: str, facts: list[Fact]) -> list[Fact]:
+    """Persistence (a crontab line, a shell start-up file, a launch agent, a Run key, a service) is high
+    only when what it schedules is remote code, exfiltration or hidden: a script with no download,
+    upload, decode, socket or hidden window anywhere, whose other facts send nothing, schedules local
+    work (a nightly pg_dump), which stays reported at medium. Login keys (authorized_keys) and
+    interpreter-loaded files (ld.so.preload, sitecustomize, .pth) are a way in whatever they run."""
+    high = [f for f in facts if f.kind == K.PERSISTENCE and f.severity >= Severity.HIGH]
+    if not high:
+        return facts
+    if any(f.kind in _REACHES_OUT and f.severity >= Severity.MEDIUM for f in facts):
+        return facts
+    from ..matching import rx
+
+    global _REMOTE_OR_HIDDEN
+    if _REMOTE_OR_HIDDEN is None:
+        _REMOTE_OR_HIDDEN = rx(
+            r"(?i)(?:\b(?:https?|ftp|wss?)://|\b(?:curl|wget|aria2c|ncat|netcat|socat|telnet|scp|sftp|tftp)\b|\bnc\s+-|/dev/(?:tcp|udp)/|"
+            r"invoke-(?:webrequest|restmethod)|\b(?:iwr|irm)\b|download(?:string|file|data)|net\.webclient|\burlopen\b|\burlretrieve\b|"
+            r"\brequests\.|\bhttpx\.|\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\bsocket\b|base(?:64|32)\s+(?:-d|-D|--decode)|frombase64string|"
+            r"\bb(?:64|32|85)decode\b|\batob\s*\(|\bunhexlify\b|-enc(?:odedcommand)?\s|-w(?:indowstyle)?\s+hidden|/tmp/\.|/dev/shm/|\beval\b|\biex\b)")
+    if _REMOTE_OR_HIDDEN.search(text.encode("utf-8", "surrogatepass")) is not None:
+        return facts
+    out = []
+    for f in facts:
+        if f.kind == K.PERSISTENCE and f.severity >= Severity.HIGH:
+            span = (text[f.start:f.end] + " " + f.message).lower()
+            if not any(k in span for k in _WAY_IN):
+                f = f.lowered(1, "schedules only local work: nothing in the script downloads, uploads, decodes or hides")
+        out.append(f)
+    return out
+
+
+_REMOTE_OR_HIDDEN = None
+_REACHES_OUT = frozenset({K.REMOTE_EXEC, K.DECODE_EXEC, K.CRED_EXFIL, K.HOST_DATA_EXFIL, K.REVERSE_SHELL, K.SURVEILLANCE, K.SPLIT_CHAIN})
+_WAY_IN = ("authorized_keys", "ld.so.preload", "sitecustomize", "usercustomize", ".pth", "site-packages", "dist-packages", "sudoers", "ld_preload")
+
+
 def _any_language(doc, facts: list[Fact]) -> list[Fact]:
     """The shapes read in every language (anylang): a credential near an outbound sink, fetched code near a loader."""
-    from .anylang import credential_to_sink, fetched_code_loaded
+    from .anylang import agent_permissions_widened, credential_to_sink, fetched_code_loaded
 
-    return credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts)
+    widened = agent_permissions_widened(doc.text, facts)
+    if widened and doc.language == "python":
+        widened = _in_code(doc.text, widened)  # a docstring describing the setting sets nothing
+    return credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts) + widened
 
 
 def flow_facts(doc) -> list[Fact]:

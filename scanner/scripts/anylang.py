@@ -8,7 +8,10 @@ Nushell, fish, awk, Kotlin script or Dart are not parsed here, but two shapes do
   the credential's vendor not the destination (a keychain token sent to the host the keychain
   entry names is the vendor's API in use, and stays silent here);
 - network-obtained code (a fetch) and a code LOADER (zipimport, URLClassLoader, Assembly.Load,
-  import of a data: URL) within WINDOW lines.
+  import of a data: URL) within WINDOW lines;
+- a coding agent's settings file (~/.claude/settings.json, ~/.codex/config.toml, ...) and a value
+  that switches its permission prompts or sandbox off (bypassPermissions, `Bash(*)`, yolo) within
+  WINDOW lines of a script that writes files: every later session then runs any tool unasked.
 
 Text is matched line by line with RE2 (scanner.matching.rx, linear time); nothing is executed.
 """
@@ -273,4 +276,56 @@ def fetched_code_loaded(text: str, facts: list[Fact]) -> list[Fact]:
         where = "code in a data: URL" if inline else f"code fetched from {urls[0]}"
         return [Fact(K.REMOTE_EXEC, start, end, f"A code loader runs {where}: what runs is whatever the host serves, never reviewed",
                      Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "loader": text[start:end][:60]})]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _agent_tables():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    paths = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "agent_settings")) + ")")
+    widen = rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "permission_widening")) + ")")
+    return paths, widen
+
+
+# A line that tests a value rather than setting it (an audit reading the settings): no change made.
+_COMPARES = ("==", "!=", " in (", " in [", " in {", "includes(", "grep", ".test(", ".match(", "search(", "startswith(", "contains",
+             " -eq ", "assert", "expect(", "if ", "elif ", "case ", "when ", "warn", "print(", "console.", "echo ")
+_WRITES = text_rx(r"(?i)(?:write_text|write_bytes|json\.dump\b|toml\.dump|\bopen\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|writefile(?:sync)?\s*\(|"
+                  r"\bfile\.write\b|file_put_contents|set-content|out-file|\[io\.file\]::write|os\.writefile|ioutil\.writefile|fs::write|"
+                  r"\bsponge\b|\btee\b|\bjq\b[^\n]*>|>\s*[\"']?(?:~|\$home|\$\{home\}|\.)[^\n]*\.(?:json|toml)|\bmv\s|\.dump\s*\()")
+
+
+def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
+    """A script that writes a coding agent's settings with its permission prompts or sandbox switched off."""
+    if any(f.kind == K.DEFENSE_EVASION and f.properties.get("analysis") == "any-language" for f in facts):
+        return []
+    paths, widen = _agent_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    if widen.search(data) is None or _WRITES.search(text) is None:
+        return []
+    joined = _JOIN.sub("/", text).encode("utf-8", "surrogatepass")
+    if paths.search(data) is None and paths.search(joined) is None:
+        return []
+    lines = _code_lines(text)
+    path_lines: list[int] = []
+    hits: list[tuple[int, int, int, str]] = []
+    for no, (off, line) in enumerate(lines):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if paths.search(raw) is not None or (("/" in line or "," in line or "+" in line) and paths.search(_JOIN.sub("/", line).encode("utf-8", "surrogatepass")) is not None):
+            path_lines.append(no)
+        m = widen.search(raw)
+        if m is not None and not any(w in line.lower() for w in _COMPARES):
+            a = len(raw[:m.start()].decode("utf-8", "replace"))
+            word = m.group(0).decode("utf-8", "replace")
+            hits.append((no, off + a, off + a + len(word), word.strip("\"'")))
+        if len(hits) > 40:
+            break
+    for no, start, end, word in hits:
+        if any(abs(p - no) <= WINDOW for p in path_lines):
+            return [Fact(K.DEFENSE_EVASION, start, end,
+                         f"Writes a coding agent's settings with its permission prompts or sandbox switched off ({word[:40]}): "
+                         "every later session runs any tool without asking",
+                         Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "setting": word[:60]})]
     return []

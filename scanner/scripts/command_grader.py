@@ -301,18 +301,8 @@ def _urls_loose(text: str) -> list[str]:
     return [m.group(0).decode("utf-8", "replace") for m in _URL_LOOSE.finditer(text.encode("utf-8", "surrogatepass"))][:20]
 
 
-def _private(host: str) -> bool:
-    """Loopback, private network and in-house names: not a stranger's host."""
-    return (not host or host in ("localhost", "0.0.0.0", "::1", "host.docker.internal") or host.startswith(("127.", "10.", "192.168.", "169.254."))
-            or host.endswith((".localhost", ".local", ".internal", ".lan", ".home.arpa")))
-
-
-def _known_service(host: str) -> bool:
-    """A host on the own domain of a vendor scanner/hosts lists (credential vendors, brands)."""
-    if not host or H.is_ip(host) or H.look_alike_brand(host):
-        return False
-    domains = {d for ds in H.credential_vendors().values() for d in ds} | {d for ds in H.brands().values() for d in ds}
-    return H.host_in(host, domains)
+_private = H.is_private_host  # loopback, private network and in-house names: not a stranger's host
+_known_service = H.is_known_service  # a host on the own domain of a vendor scanner/hosts lists
 
 
 def _b2c(command: str, data: bytes):

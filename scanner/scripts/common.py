@@ -157,9 +157,14 @@ def _gate(s: str, keys: tuple[str, ...]) -> bool:
     return gate.test(s.lower())
 
 
+def _public_key(s: str) -> bool:
+    """`~/.ssh/id_ed25519.pub`, `$key.pub`: the public half of a key pair is meant to be shared."""
+    return s.rstrip().rstrip("\"'`").lower().endswith(".pub")
+
+
 @lru_cache(maxsize=8192)
 def is_credential_path(s: str) -> bool:
-    if not _gate(s, _CRED_KEYS):
+    if not _gate(s, _CRED_KEYS) or _public_key(s):
         return False
     if ".env." in s.lower():  # .env.example / .env.sample: a template with no secret in it
         data = s.encode("utf-8", "surrogatepass")
@@ -176,7 +181,7 @@ _ENV_TEMPLATE = rx(r"(?i)\.env\.(?:example|sample|template|dist|tmpl|defaults?)\
 
 @lru_cache(maxsize=8192)
 def is_strong_credential_path(s: str) -> bool:
-    return _gate(s, _CRED_KEYS) and CRED_STRONG.test(s)
+    return _gate(s, _CRED_KEYS) and not _public_key(s) and CRED_STRONG.test(s)
 
 
 def may_have_shape(s: str) -> bool:

@@ -137,8 +137,16 @@ def _may_collect(text: str) -> bool:
     return any(k in text for k in _SECRET_HINTS)
 
 
+def _has_address(text: str) -> bool:
+    """A hard-coded address: a URL literal, or one decoded from constants at run time (base64 or hex pieces)."""
+    return "://" in text or any(d in text for d in _ADDRESS_DECODERS)
+
+
+_ADDRESS_DECODERS = ("b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "fromhex", "unhexlify")
+
+
 def _may_send(text: str) -> bool:
-    return "://" in text and any(k in text for k in (".post(", ".put(", ".patch(", "urlopen(", ".send(", ".sendall(", ".sendto("))
+    return _has_address(text) and any(k in text for k in (".post(", ".put(", ".patch(", "urlopen(", ".send(", ".sendall(", ".sendto("))
 
 
 @lru_cache(maxsize=FOLDERS_KEPT)
@@ -160,7 +168,7 @@ def _chains(files: tuple[tuple[str, str], ...]) -> dict[str, tuple[c.Fact, ...]]
             trees[s] = ast.parse(texts[s])
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             continue
-    summaries = {s: _summary(tree, "://" in texts[s]) for s, tree in trees.items()}
+    summaries = {s: _summary(tree, _has_address(texts[s])) for s, tree in trees.items()}
     stems = set(trees)
     out: dict[str, list[c.Fact]] = {}
     for coord in coords:
@@ -289,12 +297,29 @@ def _trace(tree: ast.Module, own: str, siblings: set[str], summaries: dict):
                     imports[a.asname or a.name] = (a.name, "")
     if not imports:
         return
-    scopes = [tree.body] + [fn.body for fn in walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    for body in scopes:
-        yield from _trace_scope(body, imports, summaries)
+    scopes = [(tree.body, "its top-level code")] + [(fn.body, fn.name) for fn in walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for body, name in scopes:
+        yield from _trace_scope(body, imports, summaries, (own, name))
 
 
-def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
+def _collects_here(value: ast.AST) -> bool:
+    """The statement itself gathers secrets: os.environ's items/keys/values/copy, dict(os.environ), a credential path."""
+    for n in walk(value):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and c.is_strong_credential_path(n.value):
+            return True
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and f.attr in ENV_VIEWS and dotted_name(f.value) == "os.environ":
+                return True
+            if isinstance(f, ast.Name) and f.id == "dict" and n.args and dotted_name(n.args[0]) == "os.environ":
+                return True
+    return False
+
+
+_FILLS = frozenset({"update", "append", "extend", "setdefault", "add", "insert", "__setitem__"})
+
+
+def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict, here: tuple[str, str] = ("", "")):
     inst: dict[str, tuple[str, str]] = {}
     taint: dict[str, tuple[tuple[str, str], list]] = {}  # name -> (collect source, encoders so far)
     stmts = sorted((n for st in body for n in _own_nodes(st) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return, ast.AugAssign))),
@@ -345,6 +370,8 @@ def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
                 tgt = resolve(n)
                 if tgt is not None and COLLECT in roles(tgt) and carried is None:
                     carried = (tgt, [])
+        if carried is None and here[0] and _collects_here(value):
+            carried = ((here[0], here[1]), [])  # {k: v for k, v in os.environ.items() if ...} gathered in this scope
         if carried is not None:
             for n in walk(value):
                 if isinstance(n, ast.Call):
@@ -359,6 +386,9 @@ def _trace_scope(body: list[ast.stmt], imports: dict, summaries: dict):
                     if ENCODE in r and tgt not in carried[1]:
                         carried = (carried[0], carried[1] + [tgt])
         targets = st.targets if isinstance(st, ast.Assign) else ([st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else [])
+        if isinstance(st, ast.Expr) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in _FILLS and isinstance(value.func.value, ast.Name):
+            targets = [value.func.value]  # values.update(collected): the container now holds it
         for t in targets:
             root = t.value if isinstance(t, ast.Subscript) else t
             if isinstance(root, ast.Name):

@@ -9,7 +9,7 @@ from .. import common as c
 from .. import fact_kinds as K
 from . import api
 from .consts import const_str
-from .taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SECRET, UNTRUSTED, Summary
+from .taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SAVED, SECRET, UNTRUSTED, Summary
 from .sinks import _built_string, check_call, sink_outcome, untrusted_outcome
 from .walk import children
 
@@ -40,6 +40,8 @@ class Scope:
         self.param_sinks: dict[int, set[str]] = {}
         self.param_urls: dict[int, str] = {}
         self.param_url_args: dict[int, int] = {}  # parameter -> the parameter holding the URL it is sent to
+        self.open_files: dict[str, ast.AST] = {}  # name of a file opened for writing -> the path it was opened on
+        self.filled: set[int] = set()  # parameters naming a file this function fills with downloaded bytes
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
@@ -135,6 +137,10 @@ class Scope:
             if isinstance(value, ast.Call):
                 ref = self.qualname(value)  # getattr(os, "system"), __import__("os")
                 q = self.qualname(value.func)
+                if q in _OPENERS and value.args and _write_mode(value):
+                    self.open_files[tgt.id] = value.args[0]
+                else:
+                    self.open_files.pop(tgt.id, None)
                 if ref and q in ("getattr", "__import__", "importlib.import_module"):
                     self.refs[tgt.id] = ref
                 elif q and api.CONSTRUCTOR_ALIASES.get(q, q) in api.TRACKED_TYPES:
@@ -322,7 +328,7 @@ class Scope:
                 result |= {SECRET, "secret-name:" + key}
             elif key is None and _listed_secret_names(self.flow):
                 result |= {SECRET, "secret-name:*listed*"}  # os.getenv(name) over a list of secret names
-        if q in api.HOST_INFO:
+        if q in api.HOST_INFO and not (q in api.PROCESS_CALLS and node.args and _revision_command(node.args[0], self.lookup)):
             result |= {HOST}
         if node.args and (q in api.PROCESS_CALLS or q in api.SHELL_ALWAYS) and (vendor := _credential_command(node.args[0], self.lookup)):
             # subprocess.run(["git", "credential", "fill"]), os.popen("gh auth token"): prints a secret. Named for its
@@ -337,6 +343,8 @@ class Scope:
             self.flow.emit(K.SURVEILLANCE, node, f"Captures user input or screen ({q or attr})", Severity.MEDIUM, call=q or attr)
         if attr in _MUTATORS and all_t:
             self._merge_into(func.value, all_t)  # items.append(secret): the container now holds it
+        if DL in all_t or q in _SAVERS:
+            self._saves_download(node, q, attr, arg_t)
         summary = self._summary_for(func)
         if summary is not None:
             # What a local function returns is what its summary says, not every argument it was given:
@@ -353,6 +361,9 @@ class Scope:
                 text = _command_text(self, first) if len(node.args) == 1 else \
                     " ".join(w if w is not None else "X" for w in (const_str(a, self.lookup) for a in node.args[:12]))
                 published(self, node, text, frozenset().union(*arg_t), " through a helper function")
+            for i in summary.filled:
+                if i < len(node.args) and type(node.args[i]) is _Name:
+                    self.env[node.args[i].id] = self.env.get(node.args[i].id, EMPTY) | {SAVED}  # fetch_tool(path) filled path
             for i, kinds in summary.param_sinks.items():
                 t_i = arg_t[i] if i < len(arg_t) else by_kw.get(i)
                 if t_i is not None:
@@ -363,6 +374,35 @@ class Scope:
                         self.sink(kind, node, t_i, q or attr, via_helper=True, url=url)
         check_call(self, node, q, arg_t, kw_t, all_t | recv_t if attr in ("write", "send") else all_t)
         return result
+
+    def _saves_download(self, node: ast.Call, q: str, attr: str, arg_t: list) -> None:
+        """f.write(resp.read()) with f = open(path, "wb"), shutil.copyfileobj(resp, f), urlretrieve(url, path),
+        Path(path).write_bytes(body): the file at `path` now holds the download."""
+        func, args = node.func, node.args
+        path = None
+        if attr in ("write", "writelines") and type(func) is _Attribute:
+            recv = func.value
+            if type(recv) is _Name and recv.id in self.open_files:
+                path = self.open_files[recv.id]
+            elif type(recv) is _Call and self.qualname(recv.func) in _OPENERS and recv.args and _write_mode(recv):
+                path = recv.args[0]  # open(path, "wb").write(body)
+        elif q == "shutil.copyfileobj" and len(args) >= 2 and DL in arg_t[0] and type(args[1]) is _Name and args[1].id in self.open_files:
+            path = self.open_files[args[1].id]
+        elif q in _SAVERS and len(args) >= 2:
+            path = args[1]  # urlretrieve(url, path): the download is saved there
+        elif attr in ("write_bytes", "write_text") and type(func) is _Attribute:
+            recv = func.value
+            path = recv.args[0] if type(recv) is _Call and recv.args and self.qualname(recv.func) in ("pathlib.Path", "Path") else recv
+        if path is None:
+            return
+        fixed = const_str(path, self.lookup)
+        if fixed:
+            self.flow.__dict__.setdefault("saved_paths", set()).add(fixed)  # urlretrieve(u, "/tmp/helper"): that path
+        if type(path) is _Name:
+            self.env[path.id] = self.env.get(path.id, EMPTY) | {SAVED}
+        for p in self.expr(path):
+            if p.startswith("param:"):
+                self.filled.add(int(p[6:]))
 
     def _codec_arg(self, node: ast.Call) -> bool:
         arg = const_str(node.args[0], self.lookup) if node.args else None
@@ -398,7 +438,8 @@ class Scope:
     def summary(self) -> Summary:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
         names = frozenset(p for p in self.returns if p[:12] == "secret-name:" or p[:5] == "cred:")  # which key a helper returns: its vendor
-        return Summary(frozenset(self.returns & REAL_SOURCES) | names, params, self.param_sinks, self.param_urls, self.param_url_args)
+        return Summary(frozenset(self.returns & (REAL_SOURCES | {SAVED})) | names, params, self.param_sinks, self.param_urls, self.param_url_args,
+                       frozenset(self.filled))
 
 
 _REQUEST_BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request"})
@@ -475,6 +516,28 @@ def _credential_command(arg: ast.AST, lookup) -> str:
         return ""
     low = text.lower() + " "
     return next((v for k, v in _CRED_COMMAND_VENDOR if k in low and v), "*command*")
+
+
+_OPENERS = frozenset({"open", "io.open", "codecs.open", "builtins.open"})
+_SAVERS = frozenset({"urllib.request.urlretrieve", "urllib.urlretrieve", "wget.download"})
+
+
+def _write_mode(call: ast.Call) -> bool:
+    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
+
+
+def _revision_command(arg: ast.AST, lookup) -> bool:
+    """`git rev-parse HEAD`, `git describe --tags`: the repository's revision (what a release names), not the host's details."""
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        words = [const_str(e, lookup) or "" for e in arg.elts[:6]]
+    else:
+        words = (const_str(arg, lookup) or "").split()[:6]
+    words = [w for w in words if w]
+    if len(words) < 2 or words[0].rsplit("/", 1)[-1] != "git":
+        return False
+    verb = next((w for w in words[1:] if not w.startswith("-")), "")
+    return verb in ("rev-parse", "describe", "symbolic-ref", "rev-list") or (verb == "branch" and "--show-current" in words)
 
 
 def _listed_secret_names(flow) -> bool:

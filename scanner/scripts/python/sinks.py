@@ -12,7 +12,7 @@ from .. import fact_kinds as K
 from . import api
 from .. import sink_table as T
 from .consts import const_str
-from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SECRET
+from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SAVED, SECRET
 from .walk import walk
 
 SECRET_NAME = "secret-name:"
@@ -60,6 +60,8 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         return  # most calls: no test below can hold (keep _may_sink and _SINK_ATTRS in step with them)
     first = node.args[0] if node.args else None
     first_t = arg_t[0] if arg_t else frozenset()
+    if SAVED in all_t or scope.flow.__dict__.get("saved_paths"):
+        _runs_saved(scope, node, q, first, arg_t)
     if q in api.EXEC_SINKS:
         scope.sink(EXEC, node, first_t, q)
         if first is not None and not (first_t & {DL, DEC}) and const_str(first, scope.lookup) is None:
@@ -166,6 +168,36 @@ def _kw(node: ast.Call, name: str) -> ast.AST | None:
         if k.arg == name:
             return k.value
     return None
+
+
+def _runs_saved(scope, node: ast.Call, q: str, first, arg_t: list) -> None:
+    """A file the script filled with downloaded bytes is run: as the program of a process call
+    (`subprocess.run([path, ...])`, `os.execv(path, ...)`, or after a shell or interpreter), or loaded
+    as code (`runpy.run_path(path)`, `spec_from_file_location(name, path)`)."""
+    runs = False
+    saved = scope.flow.__dict__.get("saved_paths") or ()
+
+    def holds(expr) -> bool:
+        return SAVED in scope.expr(expr) or (bool(saved) and const_str(expr, scope.lookup) in saved)
+
+    if q in api.EXEC_SINKS or q in api.IMPORT_SINKS:
+        runs = any(SAVED in t for t in arg_t) or any(holds(a) for a in node.args[:3])
+    elif api.is_shell_call(q) and first is not None:
+        if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+            elts = first.elts
+            head = const_str(elts[0], scope.lookup)
+            if head is None and scope.qualname(elts[0]) == "sys.executable":
+                head = "python"
+            if head is None or head in saved:
+                runs = holds(elts[0])
+            elif head.rsplit("/", 1)[-1] in api.INTERPRETER_NAMES and len(elts) >= 2:
+                runs = holds(elts[1])  # ["bash", path], [sys.executable, path]
+        elif isinstance(first, ast.JoinedStr) and first.values and isinstance(first.values[0], ast.FormattedValue):
+            runs = holds(first.values[0].value)  # os.system(f"{path} --all")
+        else:
+            runs = SAVED in arg_t[0] or (bool(saved) and (const_str(first, scope.lookup) or "").split(" ")[0] in saved)
+    if runs:
+        scope.flow.emit(K.REMOTE_EXEC, node, f"A file written from a download is run by {q}()", Severity.HIGH, Confidence.MEDIUM, sink=q)
 
 
 def _shell_call(scope, node: ast.Call, q: str, first, first_t: frozenset[str], kw_t: dict) -> None:

@@ -9,6 +9,7 @@ from .. import sink_table as T
 
 DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE = "download", "decoded", "secret-env", "credential-file", "whole-environment", "host-data", "captured-input"
 FILE, UNTRUSTED = "file-content", "untrusted-input"
+SAVED = "saved-download"  # a path whose file was written with downloaded bytes: running it runs the download
 EMPTY: frozenset[str] = frozenset()
 REAL_SOURCES = frozenset({DL, DEC, SECRET, CRED, ENVDUMP, HOST, CAPTURE, FILE})
 
@@ -23,3 +24,4 @@ class Summary:
     param_sinks: dict[int, set[str]] = field(default_factory=dict)  # parameter -> sink kinds
     param_urls: dict[int, str] = field(default_factory=dict)  # parameter -> fixed URL of the network sink it reaches
     param_url_args: dict[int, int] = field(default_factory=dict)  # parameter -> the parameter naming that sink's URL
+    filled: frozenset[int] = frozenset()  # parameters naming a file the function fills with downloaded bytes

@@ -50,6 +50,10 @@ class ShellFlow:
         self._commands: list = []
         self._fetching: set[str] | None = None
         self.nested = False  # a line read again on its own (reread_swallowed) does not recurse
+        self.depth = 0  # code strings read again (eval, sh -c): at most MAX_DEPTH levels deep
+        self.reread = 0  # how many code strings this flow has read again (at most MAX_REREAD)
+        self.unattended = False  # the text runs with nobody watching (a git hook, a start-up file): what it sends counts
+        self.written_scripts: list[tuple[str, object, str]] = []  # (destination, node, here-document) a script writes
 
     # -- offsets ----------------------------------------------------------------------------
     def off(self, b: int) -> int:
@@ -76,7 +80,13 @@ class ShellFlow:
             return raw[1:-1]
         if t in ("simple_expansion", "expansion"):
             name = _var_name(node)
-            return self.vars.get(name, raw)
+            if name in self.vars:
+                return self.vars[name]
+            if t == "expansion":
+                inner = raw.strip()[2:-1] if raw.strip().startswith("${") and raw.strip().endswith("}") else ""
+                if inner.startswith(name) and inner[len(name):len(name) + 2] in (":-", ":="):
+                    return inner[len(name) + 2:].strip("\"'")  # ${MIRROR:-https://host}: the default when unset
+            return raw
         if t in ("string", "concatenation"):
             out = []
             for ch in node.children:
@@ -157,6 +167,8 @@ class ShellFlow:
                 shell_shapes.endless_loop(self, n)
         shell_shapes.text_shapes(self)
         user_data.shell_shapes(self)
+        if self.written_scripts and self.depth < MAX_DEPTH:
+            self.installed_scripts()
         if not self.nested:
             self.reread_swallowed()
         facts = sorted(self.facts.values(), key=lambda f: (f.start, f.kind))
@@ -198,7 +210,7 @@ class ShellFlow:
         name = name_node.text.decode("utf-8", "replace")
         flags: set[str] = set()
         if val_node is not None:
-            self.vars[name] = self.value(val_node)[:2000]
+            self.vars[name] = _program_lookup(self, val_node) or self.value(val_node)[:2000]
             flags = self.substitution_flags(val_node)
         self.var_flags[name] = flags
 
@@ -209,6 +221,8 @@ class ShellFlow:
             return
         flags: set[str] = set()
         for ch in n.children:
+            if ch.type == "command_substitution" and _lists_env_names(self, ch):
+                flags.add("env-names")  # `for n in $(compgen -e)`: each name, whose value ${!n} is read
             if ch.type in ("command_substitution", "string", "concatenation", "simple_expansion", "expansion", "word"):
                 # `for f in ~/.npmrc "$HOME/.pypirc" "$dir"/.env`: a listed path, quoted or joined, is read as one
                 if ch.type in ("word", "string", "concatenation") and c.is_credential_path(self.value(ch)):
@@ -225,15 +239,20 @@ class ShellFlow:
             n = stack.pop()
             if n.type == "command":
                 prog, _, vals = self.command_parts(n)
-                if prog in FETCHERS or (prog in ("nc", "ncat") and vals):
+                if prog in FETCHERS or (prog in ("nc", "ncat") and vals) or prog in shell_shapes_fetching(self):
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
                 if _is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
                         prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl") and any(c.is_credential_path(v) for v in vals)):
                     flags.add("credential")
+                if _dumps_env(prog, vals):
+                    flags.add("environment")  # $(env), $(printenv): every variable and its value
             elif n.type in ("simple_expansion", "expansion"):
-                flags |= self.var_flags.get(_var_name(n), set())
+                var = self.var_flags.get(_var_name(n), set())
+                flags |= var
+                if "env-names" in var and n.text.startswith(b"${!"):
+                    flags.add("environment")  # ${!n} over the environment's names: each variable's value
             stack.extend(n.children)
         return flags
 
@@ -261,13 +280,15 @@ class ShellFlow:
                     self.emit(K.CRED_EXFIL, n, f"Credential file contents piped to {prog}", Severity.CRITICAL, url=url)
                 else:
                     self.emit(K.CRED_EXFIL, n, f"The whole environment piped to {prog}", Severity.HIGH, url=url)
-            if prog in FETCHERS or (prog in ("nc", "ncat") and len(vals) >= 2 and not reads_cred):
+            if prog in FETCHERS or (prog in ("nc", "ncat") and len(vals) >= 2 and not reads_cred) or prog in shell_shapes_fetching(self):
                 seen.add("download")
                 first_url = first_url or next((v for v in vals if "://" in v), "")
             if _is_decoder(prog, vals):
                 seen.add("decoded")
             if prog in ("echo", "printf", "cat") or prog in ENV_DUMPERS:
                 seen |= self.substitution_flags(cmd)
+                reads_cred = reads_cred or "credential" in seen
+                dumps_env = dumps_env or "environment" in seen  # printf "$o" with o gathered from ${!n} over the environment
             if prog in ("cat", "tar", "zip", "base64", "gzip", "xxd", "head", "tail", "sed", "awk") and any(c.is_credential_path(v) for v in vals):
                 reads_cred = True
             if _archives_credentials(prog, vals):
@@ -276,16 +297,37 @@ class ShellFlow:
                 dumps_env = True
             if _is_credential_command(prog, vals):
                 reads_cred = True
+        if self.unattended and len(cmds) >= 2:
+            self.unattended_send(n, cmds)
         progs = [self.command_parts(x)[0:3:2] for x in (_inner_command(node) for node in cmds) if x is not None]
         has_shell = any(p in SHELLS and (not v or "-i" in v or v == ["-"]) for p, v in progs)
         if has_shell and any(p in ("nc", "ncat", "netcat", "telnet", "socat") or (p == "openssl" and "s_client" in v) for p, v in progs):
             self.emit(K.REVERSE_SHELL, n, "A shell piped to or from a network connection (reverse shell)", Severity.CRITICAL)
+
+    def unattended_send(self, n, cmds: list) -> None:
+        """Unattended code (a hook, a start-up file) piping what earlier stages print (a staged diff, a
+        file, the remote's URL) into a sender that uploads its input: local data leaves on every run."""
+        last = _inner_command(cmds[-1])
+        if last is None:
+            return
+        prog, _, vals = self.command_parts(last)
+        if prog not in NET_SENDERS or not _sends_stdin(prog, vals):
+            return
+        url = next((v for v in vals if "://" in v), "")
+        host = H.host_of(url) if url else next((v for v in vals if "." in v and not v.startswith("-")), "")
+        if not host or H.is_private_host(host):
+            return
+        known = H.is_known_service(host)
+        self.emit(K.HOST_DATA_EXFIL, n, f"Sends what the earlier commands print to {host}, with nobody watching",
+                  Severity.MEDIUM if known else Severity.HIGH, Confidence.MEDIUM, url=url)
 
     def command(self, cmd) -> None:
         prog, args, vals = self.command_parts(cmd)
         if not prog:
             return
         runs_code = prog in SHELLS or prog in INTERPRETERS or prog in ("eval", "source", ".")
+        if prog == "eval" or prog in SHELLS:
+            self.code_string(cmd, prog, args, vals)
         if runs_code:
             for a in args:
                 flags = self.substitution_flags(a)
@@ -332,6 +374,65 @@ class ShellFlow:
             code = vals[vals.index("-c") + 1] if vals.index("-c") + 1 < len(vals) else ""
             if "socket" in code and ("dup2" in code or "pty.spawn" in code or "subprocess" in code):
                 self.emit(K.REVERSE_SHELL, cmd, f"{prog} one-liner connects a socket to a shell", Severity.CRITICAL)
+
+    def code_string(self, cmd, prog: str, args: list, vals: list[str]) -> None:
+        """`eval "$a$b $u $p"`, `bash -c '...'`: the string, its variables put in, is shell code; it is
+        read again as a script (at most MAX_DEPTH levels) and what it does is reported on this command."""
+        if self.depth >= MAX_DEPTH or self.reread >= MAX_REREAD:
+            return
+        if prog == "eval":
+            code = " ".join(vals)
+        else:
+            i = next((k for k, v in enumerate(vals) if v in ("-c", "-lc", "-ic", "-ec", "-xc")), -1)
+            if i < 0 or i + 1 >= len(vals):
+                return
+            code = vals[i + 1]
+        if len(code) < 8 or len(code) > 20000 or "$(" not in code and "|" not in code and ">" not in code and "<" not in code \
+                and not any(w in code for w in ("curl", "wget", "nc ", "eval", "base64")):
+            return
+        self.reread += 1
+        sub = ShellFlow(code, None)
+        sub.doc_hosts, sub.nested, sub.depth = self.doc_hosts, True, self.depth + 1
+        try:
+            found = sub.run()
+        except (RecursionError, MemoryError, ValueError):
+            return
+        for f in found:
+            if f.kind not in _CODE_STRING_KINDS:
+                continue
+            self.emit_fact(cmd, f, f"{f.message} (in the code string {prog} runs)")
+
+    def installed_scripts(self) -> None:
+        """A here-document written to a git hook, a start-up file or a file the script makes executable
+        (or that starts with #!) is code that runs later, a hook or start-up file unattended: it is read
+        as a script, and what it would do is reported on the lines that write it."""
+        made_exec = set()
+        for n in self._commands:
+            prog, _, vals = self.command_parts(n)
+            if prog == "chmod" and vals and any("+x" in v or (v.isdigit() and len(v) >= 3 and int(v[-3]) & 1) for v in vals[:-1]):
+                made_exec.update(_key(v) for v in vals[1:])
+        for dest, node, body in self.written_scripts[:20]:
+            base = _key(dest)
+            unattended = base in _GIT_HOOKS or "/hooks/" in dest.replace("\\", "/") or c.PERSISTENCE_PATH.test(dest)
+            if not (unattended or base in made_exec or body.lstrip().startswith("#!")):
+                continue
+            sub = ShellFlow(body, None)
+            sub.doc_hosts, sub.nested, sub.depth, sub.unattended = self.doc_hosts, True, self.depth + 1, unattended
+            try:
+                found = [f for f in sub.run() if f.kind in _CODE_STRING_KINDS]
+            except (RecursionError, MemoryError, ValueError):
+                found = []
+            where = f"the {'hook' if base in _GIT_HOOKS or '/hooks/' in dest else 'script'} it installs ({dest[:80]}{', run unattended' if unattended else ''})"
+            for f in found:
+                self.emit_fact(node, f, f"{f.message} (in {where})")
+
+    def emit_fact(self, node, f: c.Fact, message: str) -> None:
+        """A fact found in a string read again, placed on the node that runs the string."""
+        start, end = self.off(node.start_byte), self.off(node.end_byte)
+        moved = c.Fact(f.kind, start, max(end, start + 1), message, f.severity, f.confidence, dict(f.properties))
+        key = (f.kind, start)
+        if key not in self.facts or self.facts[key].severity < moved.severity:
+            self.facts[key] = moved
 
     def git_push(self, cmd, vals: list[str]) -> None:
         """`git push https://host/repo.git` (or to a remote added with `git remote add`) after the script
@@ -456,6 +557,12 @@ class ShellFlow:
                     dn = r.child_by_field_name("destination")
                     if dn is not None and body_text:
                         self.heredocs[_key(self.value(dn))] = body_text[:20000]
+                        self.written_scripts.append((self.value(dn), n, body_text[:20000]))
+            if prog == "tee" and body_text and vals:
+                dest = next((v for v in vals if not v.startswith("-")), "")
+                if dest:
+                    self.heredocs[_key(dest)] = body_text[:20000]
+                    self.written_scripts.append((dest, n, body_text[:20000]))
         for r in redirects:
             rt = r.text.decode("utf-8", "replace")
             dest_node = r.child_by_field_name("destination")
@@ -471,6 +578,65 @@ class ShellFlow:
                 strong = any(k in dest.lower() for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "init.d"))
                 self.emit(K.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)
+
+
+MAX_DEPTH = 2
+MAX_REREAD = 40
+_GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-push", "post-checkout", "post-merge",
+                        "pre-rebase", "post-rewrite", "pre-receive", "post-receive", "update", "pre-merge-commit", "pre-applypatch",
+                        "post-applypatch", "applypatch-msg", "fsmonitor-watchman", "reference-transaction", "push-to-checkout"})
+_CODE_STRING_KINDS = frozenset({K.REMOTE_EXEC, K.DECODE_EXEC, K.CRED_EXFIL, K.REVERSE_SHELL, K.HOST_DATA_EXFIL, K.PERSISTENCE,
+                                K.DESTRUCTIVE, K.CLOUD_METADATA})
+_LOOKUP_PROGRAMS = ("command", "which", "type", "whence")
+
+
+def _program_lookup(flow: "ShellFlow", node) -> str:
+    """`$(command -v bash)`, `$(which python3)`: the program a variable is set to (its path, read as the name)."""
+    sub = node
+    if sub.type == "string" and len([ch for ch in sub.children if ch.type != '"']) == 1:
+        sub = next(ch for ch in sub.children if ch.type != '"')
+    if sub.type != "command_substitution":
+        return ""
+    cmds = [ch for ch in sub.children if ch.type == "command"]
+    if len(cmds) != 1:
+        return ""
+    name_node = cmds[0].child_by_field_name("name")
+    prog = flow.value(name_node.children[0]) if name_node is not None and name_node.children else ""
+    words = [flow.value(ch) for ch in cmds[0].children if ch.type in ("word", "string", "raw_string")]
+    if prog not in _LOOKUP_PROGRAMS or not words:
+        return ""
+    rest = [w for w in words if not w.startswith("-")]
+    if prog == "command" and not any(w in ("-v", "-V") for w in words) or len(rest) != 1:
+        return ""
+    return rest[0]
+
+
+def _dumps_env(prog: str, vals: list[str]) -> bool:
+    """env / printenv with no argument, export -p, declare -x: every exported variable with its value."""
+    if prog in ("env", "printenv"):
+        return not [v for v in vals if not v.startswith("-")]
+    if prog == "export":
+        return vals in (["-p"], [])
+    if prog in ("declare", "typeset"):
+        return bool(vals) and all(v.startswith("-") and "x" in v for v in vals)
+    return False
+
+
+def _lists_env_names(flow: "ShellFlow", node) -> bool:
+    """`$(compgen -e)`, `$(compgen -v)`, `$(env | cut -d= -f1)`: the environment's variable names."""
+    for n in _walk(node):
+        if n.type == "command":
+            prog, _, vals = flow.command_parts(n)
+            if prog == "compgen" and any(v in ("-e", "-v", "-A") for v in vals) or _dumps_env(prog, vals):
+                return True
+    return False
+
+
+def shell_shapes_fetching(flow: "ShellFlow") -> set[str]:
+    """The script's own functions whose body fetches (`get() { curl -fsSL "$1"; }`): their output is a download."""
+    from .shapes import fetching_functions
+
+    return fetching_functions(flow)
 
 
 def _var_name(node) -> str:

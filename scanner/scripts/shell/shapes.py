@@ -73,7 +73,7 @@ def text_shapes(flow) -> None:
         if prog in ("cp", "mv", "install", "ln", "tee", "rsync") and vals and c.PERSISTENCE_PATH.test(vals[-1]) and not vals[-1].startswith("-"):
             flow.emit(K.PERSISTENCE, n, f"Copies a file into a start-up or interpreter-loaded location ({vals[-1][:80]})",
                       Severity.HIGH, Confidence.MEDIUM)
-        if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf"))) and not _LOOKS_UP_CRONTAB.test(line):
+        if (prog == "crontab" or ("crontab" in line and prog in ("echo", "printf") and _CRON_SCHEDULE.test(line))) and not _LOOKS_UP_CRONTAB.test(line):
             args = [v for v in vals if not v[:1].isdigit() and not v.startswith((">", "<", "&")) and v != "/dev/null"]  # `crontab -l 2>/dev/null`: the redirect is no argument
             flow.emit(K.PERSISTENCE, n, "Edits the user's crontab", Severity.MEDIUM if args == ["-l"] else Severity.HIGH, Confidence.MEDIUM)
         if c.EVASION_TEXT.test(line) and prog in ("rm", "shred", "truncate", "history", "unset", "setenforce", "auditctl", "systemctl", "ufw", "touch", "kill", "export", "cat", "ln", ">", "echo"):
@@ -102,5 +102,7 @@ def text_shapes(flow) -> None:
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
 
 
+# a schedule in printed text (`echo "*/5 * * * * cmd" | crontab -`): a message naming crontab is no entry
+_CRON_SCHEDULE = rx(r"(?:^|[\s'\"])(?:[\d*/,-]+\s+){4}[\d*/,-]+\s|@(?:reboot|hourly|daily|weekly|monthly|yearly|annually|midnight)\b")
 # `command -v crontab`, `which crontab`: asks whether the program exists, runs nothing
 _LOOKS_UP_CRONTAB = rx(r"\b(?:command\s+-[vV]|which|type|hash)\s+crontab\b")

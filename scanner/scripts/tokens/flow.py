@@ -31,6 +31,7 @@ _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
 
 _NAME = rx(r"[A-Za-z_$][\w$]*")
+_PS_NAME = rx(r"[A-Za-z_$][\w$]*(?:-[A-Za-z_]\w*)*")  # PowerShell's verb-noun command names (Get-Payload) are one name
 _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+|\[\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))+\s*\]\s*\.\s*join\s*\(\s*(?:''|"")?\s*\)|'(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}'|"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){3,}\"""")
 # Not a credential list: names worth hiding by string building (credential folders among dangerous calls and URLs).
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
@@ -57,6 +58,9 @@ class TokenFlow:
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
         self.helper_secrets: dict[str, set[str]] = {}  # a sending function -> the secret names its body reads
+        self.dl_urls: dict[str, str] = {}  # a name holding a saved download -> the URL its writer fetched
+        self.filled: dict[str, str] = {}  # names handed to a download-writing function -> its URL ("" unknown)
+        self.str_values: dict[str, str] | None = None  # name -> the string it was built to (literals and names joined)
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -170,7 +174,7 @@ class TokenFlow:
             # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
             # reads no variable `agents`; a template's ${...} holes are code and stay.
             code = _code_only(chunk) if self.language in ("javascript", "typescript") else chunk
-            for m in _NAME.finditer(code):
+            for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(code):
                 name = m.group(0).decode("utf-8", "replace")
                 out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
         return out
@@ -213,6 +217,7 @@ class TokenFlow:
             if self.language in _BLOCK_BINDING:
                 self.block_bindings()
             self.function_results()
+            self.download_writers()
         self.saved_downloads()
         if self.language == "go" and b".Stdin" in self.data:
             self.go_stdin_exec()
@@ -277,6 +282,8 @@ class TokenFlow:
                 self.helper_secrets[name] = self.secret_names(self.data[m.end():end])
         if not names:
             return None
+        if self.language == "powershell":  # `Send-Report $data`: PowerShell calls its functions without brackets
+            return rx(r"(?i)\b(?:" + "|".join(sorted(names)[:50]) + r")\b[ \t]*\(?")
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
 
     def joins_path(self, chunk: bytes) -> bool:
@@ -313,6 +320,59 @@ class TokenFlow:
             name = m.group(1).decode("utf-8", "replace")
             if found and name not in ("main", "init"):
                 self.tainted[name] = self.tainted.get(name, set()) | found
+
+    def download_writers(self) -> None:
+        """`func fetch(dst string) { resp := http.Get(u); f := os.OpenFile(dst, ...); io.Copy(f, resp.Body) }`,
+        `async function pull() { const r = await fetch(u); await writeFile(p, await r.text()); return p }`:
+        a function of the script whose body fetches and writes a file. What it returns holds the download,
+        and so do the names handed to it (`fetch(bin)` fills bin): running or importing them runs the download."""
+        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+        if pattern is None or _FILE_OUT.search(self.data) is None:
+            return
+        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        writers: dict[str, str] = {}
+        for i, m in enumerate(defs):
+            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+            body = self.data[m.end():min(end, m.end() + 1500)]
+            name = (m.group(1) or m.group(m.lastindex or 1) or b"").decode("utf-8", "replace")
+            if not name or name in ("main", "init") or _FILE_OUT.search(body) is None or DL not in self.labels(body):
+                continue
+            writers[name] = _first_url(body) or self.named_url(body)
+            self.tainted[name] = self.tainted.get(name, set()) | {DL}
+            if writers[name]:
+                self.dl_urls.setdefault(name, writers[name])
+        if not writers:
+            return
+        names = "|".join(re.escape(n) for n in sorted(writers)[:50])
+        calls = rx(r"(?i)\b(" + names + r")\b[ \t]*\(?" if self.language == "powershell" else r"\b(" + names + r")\s*\(")
+        self.named_url(b"")
+        url_names = self.url_names or {}
+        for n, m in enumerate(calls.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            line_start = self.data.rfind(b"\n", 0, m.start()) + 1
+            if pattern.search(self.data[line_start:m.end()]) is not None:
+                continue  # the definition's own line
+            win = self.window(m.end()) if self.language != "powershell" else _ps_statement(self.data[m.end():m.end() + WINDOW])
+            writer = m.group(1).decode("utf-8", "replace")
+            for arg in _TOP_ARGS.finditer(win[:300]):
+                key = arg.group(1).decode("utf-8", "replace").lstrip("$")
+                if key in url_names or key in _PS_DRIVES or not key:
+                    continue  # the URL it fetches, not the file it fills
+                self.tainted[key] = self.tainted.get(key, set()) | {DL}
+                self.filled[key] = writers[writer] or self.filled.get(key, "")
+                if writers[writer]:
+                    self.dl_urls.setdefault(key, writers[writer])
+
+    def dl_url(self, win: bytes) -> str:
+        """The URL a saved download held by a name in `win` was fetched from."""
+        if not self.dl_urls:
+            return ""
+        for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(win[:300]):
+            u = self.dl_urls.get(m.group(0).decode("utf-8", "replace").lstrip("$"))
+            if u:
+                return u
+        return ""
 
     def data_file_read(self, win: bytes) -> str:
         """The opaque data file (.dat, .txt, .bin, ...) an exec call's argument reads, directly or through a name assigned from a read."""
@@ -389,14 +449,52 @@ class TokenFlow:
                 if key not in ("const", "let", "var"):
                     self.tainted[key] = self.tainted.get(key, set()) | found
 
+    def string_values(self) -> dict[str, str]:
+        """Names assigned a string built from literals and names already known (`a = "cu"`, `c = a + "rl ..."`,
+        `$c = $a . $b`): what a command assembled from pieces reads as, once put together."""
+        if self.str_values is None:
+            self.str_values = {}
+            if b'"' in self.data or b"'" in self.data:
+                for n, (m, value) in enumerate(self.assignments()):
+                    if n >= MAX_MATCHES * 2:
+                        break
+                    for name, expr in _declarations(m.group(1), value):
+                        folded = _fold_expr(expr, self.str_values)
+                        if folded is not None:
+                            self.str_values[name.decode("utf-8", "replace").lstrip("$")] = folded
+        return self.str_values
+
+    def built_command(self, token: str, win: bytes) -> str:
+        """The command string a process or shell call runs when it is assembled from named pieces; "" otherwise."""
+        if not _NAME.search(win[:200]):
+            return ""
+        args = _split_top(win[:600])
+        if not args:
+            return ""
+        prog = _unquote(args[0].strip()) if _is_literal(args[0]) else ""
+        arg = args[0]
+        if prog and _RUNS_CODE_PROGRAM.search(prog.encode()) is not None and len(args) >= 3 and _unquote(args[1].strip()) in ("-c", "/c", "-Command"):
+            arg = args[2]  # exec.Command("sh", "-c", a+b), spawn("bash", ["-c", cmd])
+        elif _is_literal(arg):
+            return ""
+        values = self.string_values()
+        if not values:
+            return ""
+        folded = _fold_expr(arg.strip().lstrip(b"[").rstrip(b"]"), values)
+        return folded if folded and (len(folded) >= 8) else ""
+
     def exec_calls(self, pattern, spawn: bool) -> None:
         for n, m in enumerate(pattern.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
+            if (spawn or self.language == "powershell") and (built := self.built_command(token, win)):
+                self.run_built(m, token, win, built)
             # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
             found = self.labels(win) | (self.labels(m.group(0)) if token.startswith((".then", "`", "%x", "qx")) else set())
+            if spawn and ENVDUMP in found and _only_child_env(self.v.env_dump, win):
+                found.discard(ENVDUMP)  # `{ env: process.env }`: the child's own environment, not sent anywhere
             if self.url_vars and token.lower().startswith(("include", "require")):
                 arg = win.strip().lstrip(b"(").strip()
                 if arg.startswith(b"$") and _first_name_arg(arg[1:]).decode("utf-8", "replace") in self.url_vars:
@@ -406,7 +504,7 @@ class TokenFlow:
             before = self.data[max(line_start, m.start() - WINDOW):m.start()]
             if b"|" in before[-40:] or token.lower().startswith("|") or token.startswith(".then"):
                 found |= self.labels(before) & {DL, DEC}
-            url = _first_url(win + before)
+            url = _first_url(win + before) or self.dl_url(win)
             if DL in found:
                 # A process given the body as a shell command (`exec.Command("sh", "-c", body)`) runs it as code.
                 as_code = not spawn or _SHELL_DASH_C.search(win) is not None
@@ -445,6 +543,21 @@ class TokenFlow:
             elif spawn and (b"${" in win or b"+" in win.split(b",")[0]) and self.language in ("javascript", "typescript"):
                 self.emit(K.SHELL_INJECTION, m.start(), m.end() + len(win), f"{token.rstrip('( ')} runs a command string built at run time",
                           Severity.LOW, Confidence.LOW)
+
+    def run_built(self, m, token: str, win: bytes, command: str) -> None:
+        """A command string assembled from pieces, read as the shell (or PowerShell) line it becomes."""
+        from ..shell.flow import analyze_text
+        from ..command_grader import grade_command
+
+        found = [f for f in analyze_text(command, self.context) if f.kind in (K.REMOTE_EXEC, K.DECODE_EXEC, K.CRED_EXFIL, K.REVERSE_SHELL)] \
+            if self.language != "powershell" else []
+        for f in found:
+            self.emit(f.kind, m.start(), m.end() + len(win), f"{f.message} (a command assembled from pieces, run by {token.rstrip('( ')})",
+                      f.severity, f.confidence, url=f.properties.get("url", ""), folded=command[:200])
+        for g in grade_command(command):
+            if g.severity >= Severity.MEDIUM and not any(f.kind == g.kind for f in found):
+                self.emit(g.kind, m.start(), m.end() + len(win), f"{g.message} (a command assembled from pieces, run by {token.rstrip('( ')})",
+                          g.severity, url=g.url, folded=command[:200])
 
     def aliases(self):
         """Names bound to a code-running function (`const { execSync: go } = ...`, `const run = cp.exec`)."""
@@ -535,6 +648,8 @@ class TokenFlow:
                         if url:
                             break
                 saved.setdefault(name, url)
+        for name, url in self.filled.items():
+            saved.setdefault(name.lower(), url)  # Save-Bundle $dest: a function of the script filled it
         if not saved:
             return
         from ..command_grader import grade_url
@@ -682,7 +797,9 @@ class TokenFlow:
                 self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
         if sent_any and not any(f.kind == K.CRED_EXFIL for f in self.facts.values()):
             strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
-            dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())), None)
+            # `{ vars: process.env }` counts inside a send's arguments only (dotenv's `processEnv: process.env` sends nothing)
+            dump = next((d for d in self.v.env_dump.finditer(self.data) if not _child_env(self.data, d.start())
+                         and self.data[d.start():d.start() + 1] not in (b":", b"(", b",")), None)
             first = strong[0] if strong else dump
             if first is not None:
                 self.emit(K.CRED_EXFIL, first.start(), first.end(), "Reads credentials or the whole environment in a script that also sends data over the network",
@@ -761,6 +878,85 @@ _DYNAMIC_ENV = {
     "go": rx(r"\bos\.(?:Getenv|LookupEnv)\s*\(\s*[a-z_]"), "lua": rx(r"\bos\.getenv\s*\(\s*[a-z_]"),
 }
 _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\s*,\s*['"`]-c['"`]|^\s*\[?\s*['"`]cmd(?:\.exe)?['"`]\s*,\s*['"`]/c['"`]""")
+_STR_TOKEN = rx(r"""\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|(\$?[A-Za-z_][\w]*)|(\+|\.\.|\.|,|&))""")
+
+
+def _fold_expr(expr: bytes, values: dict[str, str]) -> str | None:
+    """A string expression of literals and known names joined by + . .. & (or juxtaposed literals) -> its text;
+    None when any part is unknown (a call, a number, a name never assigned a string)."""
+    expr = expr.strip().rstrip(b";").strip()
+    if not expr or len(expr) > 1200 or expr.count(b"${") or b"`" in expr:
+        return None
+    out: list[str] = []
+    pos, parts = 0, 0
+    while pos < len(expr):
+        m = _STR_TOKEN.search(expr, pos)
+        if m is None or m.start() != pos:
+            return None
+        pos = m.end()
+        if m.group(4) is not None:
+            if m.group(4) == b",":
+                return None  # an argument list, not one string
+            continue
+        if m.group(3) is not None:
+            v = values.get(m.group(3).decode("utf-8", "replace").lstrip("$"))
+            if v is None:
+                return None
+            out.append(v)
+        else:
+            lit = m.group(1) if m.group(1) is not None else m.group(2)
+            out.append(_unquote(b'"' + lit + b'"'))
+        parts += 1
+        if sum(len(x) for x in out) > 4000:
+            return None
+    return "".join(out) if parts else None
+
+
+_DECL = rx(r"""^\s*,?\s*\$?([A-Za-z_]\w*)\s*[:.]?=\s*""")
+
+
+def _declarations(first: bytes, value: bytes) -> list[tuple[bytes, bytes]]:
+    """`a = "x", b = "y" + a` (one statement declaring several names) -> [(a, "x"), (b, "y" + a)]."""
+    out = [(first, value)]
+    if b"=" not in value or b"," not in value:
+        return out
+    pieces = _split_top(value)
+    if len(pieces) < 2:
+        return out
+    out = [(first, pieces[0])]
+    for p in pieces[1:]:
+        m = _DECL.search(p)
+        if m is None:
+            return [(first, value)]
+        out.append((m.group(1), p[m.end():]))
+    return out
+
+
+def _split_top(text: bytes) -> list[bytes]:
+    """Top-level comma-separated parts (quotes and brackets respected), bounded by the text given."""
+    parts, depth, quote, start, i = [], 0, 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == 0x5C:
+                i += 2
+                continue
+            if ch == quote:
+                quote = 0
+        elif ch in b"\"'`":
+            quote = ch
+        elif ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+        elif ch == 0x2C and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
 def _ps_statement(win: bytes) -> bytes:
     """The PowerShell statement a window starts: up to the first line end not continued by `|`, a
     backtick, an open bracket or a comma (`iwr $u | ForEach-Object {` runs on; `$r = irm $u` stops)."""
@@ -819,6 +1015,14 @@ def _first_name_arg(after: bytes) -> bytes:
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
 _SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+# Writes a file (a download saved by a function of the script): Go, JavaScript, Ruby, PHP, PowerShell, Rust, Perl, Lua, R, Python
+_FILE_OUT = rx(r"(?i)(?:\bos\.(?:OpenFile|Create|WriteFile)\s*\(|\bioutil\.WriteFile\s*\(|\bwriteFile(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|"
+               r"\bFile\.(?:write|binwrite)\s*\(|\bFile\.open\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\bIO\.copy_stream\s*\(|\bfile_put_contents\s*\(|"
+               r"\bfopen\s*\([^)\n]{0,200}['\"][wax]b?\+?['\"]|\bout-file\b|\bset-content\b|-outfile\b|\.downloadfile\s*\(|\[io\.file\]::writeall\w*\s*\(|"
+               r"\bfs::write\s*\(|\bFile::create\s*\(|\bgetstore\s*\(|\bmirror\s*\(|\bio\.open\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\bdownload\.file\s*\(|"
+               r"\bopen\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\.write_(?:bytes|text)\s*\()")
+# bare names among a call's top-level arguments (`fetch(bin)`, `download(url, $dest)`, `Save-Tool -Path $p`)
+_TOP_ARGS = rx(r"(?:^|[,(\s])\s*\$?([A-Za-z_][\w]*)\s*(?:$|[,)]|\s)")
 _SHARED_ROOTS = frozenset({"process", "window", "document", "module", "exports", "global", "globalThis", "console", "self",
                            "ENV", "_ENV", "_SERVER", "GLOBALS", "_SESSION", "_COOKIE", "os", "sys"})
 _COPY_INTO = rx(r"\bio\.Copy(?:N|Buffer)?\s*\(\s*([A-Za-z_]\w*)\s*,([^\n]{1,300})|\b([A-Za-z_]\w*)\.ReadFrom\s*\(([^\n]{1,300})")
@@ -849,7 +1053,7 @@ _FUNC_DEF = {
     "go": rx(r"(?m)^func[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_]\w*)[ \t]*\("),
     "rust": rx(r"(?m)^[ \t]*(?:pub(?:\([\w ]*\))?[ \t]+)?(?:async[ \t]+)?fn[ \t]+([A-Za-z_]\w*)[ \t]*[<(]"),
     "php": rx(r"(?i)\bfunction[ \t]+([A-Za-z_]\w*)[ \t]*\("),
-    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_]\w*)[ \t]*[({]"),
+    "powershell": rx(r"(?im)^[ \t]*function[ \t]+([A-Za-z_][\w-]*)[ \t]*[({]"),  # Get-Payload: verb-noun names
     "perl": rx(r"(?m)^[ \t]*sub[ \t]+([A-Za-z_]\w*)"),
     "python": rx(r"(?m)^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\("),
     "lua": rx(r"(?m)^[ \t]*(?:local[ \t]+)?function[ \t]+(?:\w+[.:])?([A-Za-z_]\w*)[ \t]*\("),
@@ -929,9 +1133,25 @@ _SHELL_LINES = (
 
 
 _CHILD_ENV = rx(r"\benv\s*[:=]\s*\{[^{}]*$")
+_ENV_KEY = rx(r"\benv\s*$")
+_CHILD_CALL = rx(r"\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|execa|execaSync|execaCommand|Worker|Command|run|runSync|\$)\s*\(?[^;]*$")
 
 
 def _child_env(data: bytes, at: int) -> bool:
-    """`spawn(cmd, args, { env: { ...process.env, PNPM_HOME } })`: the environment handed to a child
-    process, which inherits it anyway; not a read of every secret to send."""
-    return data[at:at + 3] == b"..." and _CHILD_ENV.search(data[max(0, at - 120):at]) is not None
+    """`spawn(cmd, args, { env: { ...process.env, PNPM_HOME } })`, `execSync(cmd, { env: process.env })`: the
+    environment handed to a child process, which inherits it anyway; not a read of every secret to send."""
+    if data[at:at + 3] == b"...":
+        return _CHILD_ENV.search(data[max(0, at - 120):at]) is not None
+    if data[at:at + 1] == b":" and _ENV_KEY.search(data[max(0, at - 20):at]) is not None:
+        return _CHILD_CALL.search(data[max(0, at - 400):at]) is not None
+    return False
+
+
+def _only_child_env(env_dump, win: bytes) -> bool:
+    """Every whole-environment read in a process call's arguments is the child's own environment."""
+    found = False
+    for m in env_dump.finditer(win):
+        found = True
+        if not (win[m.start():m.start() + 3] == b"..." or (win[m.start():m.start() + 1] == b":" and _ENV_KEY.search(win[max(0, m.start() - 20):m.start()]) is not None)):
+            return False
+    return found

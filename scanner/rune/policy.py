@@ -79,14 +79,19 @@ INSECURE_SHAPES = (
         r"(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?|select|sql\s+strings?)\b"
         r"|\b(?:instead\s+of|skip\w*|drop\w*|without|no\s+more)\s+(?:\w+\s+)?(?:bound|bind|binding|prepared|parameteri[sz]ed|placeholder)\s+"
         r"(?:parameters|params|statements|queries|values)")),
+    # Said outright ("accept any certificate", "certificate verification off"): a sentence that
+    # rejects it ("Rejected option: turning certificate verification off") mandates nothing.
     Shape("TLS certificates accepted whatever they say", rx(
         r"\b(?:accept|accepts|accepting|trust|trusts|trusting|allow|allows|allowing)\s+" + _W + r"{0,2}?(?:any|all|every|whatever|whichever|invalid|untrusted|expired|unknown|mismatched)\s+"
         + _W + r"{0,2}?(?:certificates?|certs?|cas?|certificate\s+authorit\w+|tls\s+certificates?)\b"
-        r"|\b(?:not|never|n't)\s+" + _W + r"{0,2}?(?:fail|error|complain|abort|reject|raise)\w*\s+" + _W + r"{0,3}?(?:when|if|on|for)\s+" + _W + r"{0,5}?"
-        r"(?:names?|host\s*names?|hosts?|certificates?|certs?)\s+" + _W + r"{0,5}?(?:match|matches|mismatch\w*|invalid|expired|wrong|untrusted|self-signed)"
         r"|\bignor\w*\s+" + _W + r"{0,2}?(?:certificate|cert|tls|ssl|x\.?509|hostname|host\s+name)\s+(?:\w+\s+)?(?:errors?|warnings?|mismatch\w*|failures?|problems?|validation|verification|checks?)"
-        r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|stop)\s+(?:verify|verifying|check|checking|validat\w+)\s+(?:the\s+)?(?:server'?s?\s+)?(?:tls\s+|ssl\s+)?(?:certificates?|certs?|host\s*names?)\b"
-        r"|\b(?:certificate|cert|tls|ssl|hostname|host\s+name)\s+(?:verification|validation|checking|checks?)\s+(?:\w+\s+)?(?:off|disabled|false|optional)\b"),
+        r"|\b(?:certificate|cert|tls|ssl|hostname|host\s+name)\s+(?:verification|validation|checking|checks?)\s+(?:\w+\s+)?(?:off|disabled|false|optional)\b")),
+    # Said through a negation of its own ("should not fail when the name doesn't match", "don't
+    # verify the certificate"): the sentence's negation is the order, so it is never read as one.
+    Shape("TLS certificates accepted whatever they say", rx(
+        r"\b(?:not|never|n't)\s+" + _W + r"{0,2}?(?:fail|error|complain|abort|reject|raise)\w*\s+" + _W + r"{0,3}?(?:when|if|on|for)\s+" + _W + r"{0,5}?"
+        r"(?:names?|host\s*names?|hosts?|certificates?|certs?)\s+" + _W + r"{0,5}?(?:match|matches|mismatch\w*|invalid|expired|wrong|untrusted|self-signed)"
+        r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|stop)\s+(?:verify|verifying|check|checking|validat\w+)\s+(?:the\s+)?(?:server'?s?\s+)?(?:tls\s+|ssl\s+)?(?:certificates?|certs?|host\s*names?)\b"),
         negatable=False),
     Shape("user input handed to a code evaluator", rx(
         r"\b(?:hand|pass|feed|give|send|forward|run|pipe)\w*\s+" + _W + r"{0,8}?(?:user|customer|client|request|untrusted|submitted|typed|entered|supplied|provided|input)\w*\s+"

@@ -41,10 +41,12 @@ def facts_for(doc) -> list[Fact]:
 
 
 def _any_language(doc, facts: list[Fact]) -> list[Fact]:
-    """The shapes read in every language (anylang): a credential near an outbound sink, fetched code near a loader."""
-    from .anylang import credential_to_sink, fetched_code_loaded
+    """The shapes read in every language (anylang): a credential near an outbound sink, fetched code near a
+    loader, a forge call that gives the repository away."""
+    from .anylang import authority_given_away, credential_to_sink, fetched_code_loaded
 
-    return credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts)
+    return (credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts)
+            + authority_given_away(doc.text))
 
 
 def flow_facts(doc) -> list[Fact]:

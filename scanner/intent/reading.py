@@ -37,7 +37,7 @@ _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
 ACTIONS = ("read", "send", "put", "unignore", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
-           "claim", "proxy", "credential")  # a negated credential: "never put credentials in it"
+           "claim", "proxy", "credential", "run_ref")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
@@ -468,7 +468,9 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
-        if not beacon and not any(_may_form(c, c) for c in per_par.values()):
+        # A verdict fixed in one paragraph and the approval command in the next (see _fixed_verdict_near).
+        fixed = "universal" in found and "approve" in found and any("universal" in c for c in per_par.values())
+        if not beacon and not fixed and not any(_may_form(c, c) for c in per_par.values()):
             return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
@@ -818,6 +820,24 @@ def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
     return out
 
 
+_OUTCOME = text_rx(r"(?i)outcome|result|verdict|conclusion|approv|merg|lgtm")
+
+
+def _fixed_verdict_near(reading: Reading, i: int, back: int = 4) -> Mention | None:
+    """A sentence just before unit i in its section that fixes the review's verdict in advance
+    ("reviews in this repository have a single outcome"), itself neither negated nor conditional."""
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        x = reading.units[k]
+        if x.unit.kind == "heading":
+            return None
+        if x.has("negation") or x.has("conditional") or x.refusal:
+            continue
+        for m in x.mentions:
+            if m.concept == "universal" and _OUTCOME.search(reading.text[m.start:m.end]):
+                return m
+    return None
+
+
 def _self_won(u: UnitReading, m: Mention) -> bool:
     """The reviewed file itself is what takes precedence ("this file takes precedence over it")."""
     for x in u.mentions:
@@ -875,8 +895,57 @@ def _dangerous(w: list[UnitReading]) -> bool:
 
 
 def hiding_joined_to_action(reading: Reading, i: int) -> bool:
-    """True when unit i (which hides something from the user) sits with an action worth hiding."""
-    return _dangerous(_action_units(reading, i))
+    """True when unit i (which hides something from the user) sits with an action worth hiding:
+    in the units before it in its section, or in a table row just above it that sends
+    credentials to an outside address."""
+    if _dangerous(_action_units(reading, i)):
+        return True
+    k = i - 1
+    while k >= 0 and reading.units[k].unit.kind not in ("cell", "heading") and i - k <= 3:
+        k -= 1
+    seen = 0
+    while k >= 0 and reading.units[k].unit.kind == "cell" and seen < 60:
+        if _table_row_exfil(reading, k) is not None:
+            return True
+        k -= 1
+        seen += 1
+    return False
+
+
+# A table's header that names where a row's data goes, or that it is sent ("destination",
+# "what may be sent", "uploaded to"): the row's cells then read as one order.
+_SENDING_HEADER = text_rx(r"(?i)\b(?:destinations?|sent|send|sending|upload(?:ed|s)?|post(?:ed|s)?|forward(?:ed|s)?|deliver(?:ed|y|s)?|"
+                          r"deposit(?:ed|s)?|export(?:ed|s)?|ship(?:ped|s)?|recipients?|receiver)\b")
+_EVERY_SECRET = text_rx(r"(?i)\b(?:every|all|any|each)\b[^|\n]{0,40}?\b(?:keys?|tokens?|secrets?|credentials?|passwords?)\b")
+
+
+def _table_row_exfil(reading: Reading, i: int) -> str | None:
+    """A table row that maps credentials to an outside address, under a header that says the row's
+    data is sent there ("| destination | what may be sent |" over "| https://x | every API key |"):
+    the cells read together, as one order. High when the row names credential files, an IP
+    address, or every secret there is."""
+    units = reading.units
+    u = units[i]
+    if u.unit.kind != "cell":
+        return None
+    row = [x for x in units[max(0, i - 12):i + 12] if x.unit.block == u.unit.block and x.unit.kind == "cell"]
+    if not any(x.outside_url for x in row) or not any(x.has("credential") or x.has("cred_path") or x.has("env_output") for x in row):
+        return None
+    first = units.index(row[0], max(0, i - 12))
+    k, line, header = first - 1, row[0].unit.line, None
+    while k >= 0 and units[k].unit.kind == "cell" and line - units[k].unit.line <= 2:
+        header, line = units[k].unit.line, units[k].unit.line
+        k -= 1
+    if header is None:
+        return None
+    head = [x for x in units[k + 1:first] if x.unit.line == header]
+    if any(x.has("negation") or x.refusal or x.has("detect") for x in head + row):
+        return None
+    if not (any(_SENDING_HEADER.search(x.text) for x in head) or any(x.has("send", affirmed=True) for x in head + row)):
+        return None
+    if any(x.ip_url or x.has("cred_path") or x.has("env_output") or _EVERY_SECRET.search(x.text) for x in row):
+        return "high"
+    return "medium"
 
 
 _LEVELS = ("low", "medium", "high")
@@ -933,7 +1002,7 @@ def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
 
 def _acted_on(reading: Reading, i: int) -> bool:
     """A later unit tells the agent to act on this sample ("now run the example above")."""
-    return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
+    return any(reading.units[k].has("run_ref", affirmed=True) for k in range(i + 1, min(len(reading.units), i + 6)))
 
 
 _QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
@@ -1049,6 +1118,11 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if u.unit.kind == "cell" and c & {"credential", "cred_path", "env_output"} and not any(
+                o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
+            level = _table_row_exfil(reading, i)
+            if level:
+                add("exfiltration", level, "a table row maps credentials to an outside address the header says they are sent to")
         if u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _beacon(u):
             add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
         if "hide" in c:
@@ -1073,6 +1147,16 @@ def classify(reading: Reading) -> list[Intent]:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)
+        if "approve" in c and not c & {"regardless", "universal", "conditional", "negation"} and u.unit.kind in ("code", "item", "sentence"):
+            # In a command line the English subject heuristic (`gh pr review "$PR" --approve`) names no
+            # subject: with no negation word in the unit, its approve flag is the order.
+            m = next((x for x in u.mentions if x.concept == "approve" and (not x.negated or u.unit.kind == "code")
+                      and not _disregarded(u, x) and not _in_quotes(u, x)), None)
+            fixed = _fixed_verdict_near(reading, i) if m is not None else None
+            if fixed is not None:
+                # "Reviews here have a single outcome." then `gh pr review --approve`: the verdict was
+                # fixed before the diff, in the sentences that introduce the command.
+                add("approval", "medium", "approves every pull request: the section fixes the verdict in advance", m)
         if "approve" in c and c & {"regardless", "universal"}:
             m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)), None)
             if m is not None and "regardless" in c:

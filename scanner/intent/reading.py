@@ -43,6 +43,7 @@ ACTIONS = ("read", "send", "put", "unignore", "approve", "disable", "hide", "cov
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
+                     frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
                      frozenset({"cred_path", "unignore"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
@@ -322,7 +323,9 @@ def _prohibition_label(text: str, unit: Unit, start: int, negations: list[tuple[
     return len(lead) <= 3 and len(rest) <= 3
 
 
-_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
+_VERBATIM = text_rx(r"(?i)verbatim|character by character|letter by letter|as (?:they|it) (?:are|is)|unredacted|unmasked|in full|herufi kwa herufi|kama zilivyo|apa adanya")
+# (the other ASCII-written lexicons' place prepositions: Swahili katika/kwenye/ndani ya, Indonesian di/ke/dalam)
+_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close|katika|kwenye|ndani\s+ya|di|ke|dalam|pada)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
@@ -342,6 +345,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
     if concept is not None and end is not None and not _english(concept, text[start:end]):
         return False
+    if end is not None and text[start:end].lower().split(" ")[0] in ("is", "are", "was", "were", "has", "have", "had", "as", "the"):
+        return False  # a statement about its subject ("every prompt ... is already answered"): the subject is what it switches off
     lo = max(unit.start, start - 80)
     before = text[lo:start]
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
@@ -357,6 +362,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
         return False
     while len(words) > 1 and words[-1].lower().endswith("ly") and words[-1].isalpha():
         words = words[:-1]  # "that quietly bypass": the adverb is not the subject
+    if lowered_words[-2:] == ["you", "may"] or lowered_words[-3:-1] == ["you", "may"]:
+        return False  # "you may switch it off": leave given to the agent, an order in all but name
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
@@ -629,6 +636,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high"
     if send and outside:
         return "medium"
+    if put and public and u.has("credential") and _put_reaches_public(u, whole=True):
+        # secrets written into a PR description, an issue, release notes: public once posted
+        return "high" if _EVERY_SECRET.search(u.text) or _VERBATIM.search(u.text) else "medium"
     if send and public:
         return "low"
     if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
@@ -735,11 +745,20 @@ def _disregarded(u: UnitReading, m: Mention) -> bool:
 _NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
 
 
-def _disable_pairs(u: UnitReading) -> Iterator[tuple[Mention, Mention]]:
+def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[tuple[Mention, Mention]]:
     """Each switch-off verb with the first control it takes: in English the control follows the
-    verb in its clause ("turn off the sandbox"); in the other languages the object may come first."""
+    verb in its clause ("turn off the sandbox"); in the other languages the object may come first.
+    `prev`, the sentence before in the same paragraph: a verdict with no subject of its own ("The
+    answer is yes in every case.") answers the questions that sentence names."""
     base = u.unit.start
     controls = [c for c in u.mentions if c.concept in ("control", "syscontrol")]
+    if not controls and prev is not None and prev.unit.block == u.unit.block:
+        earlier = [c for c in prev.mentions if c.concept in ("control", "syscontrol")]
+        for m in u.mentions:
+            if m.concept == "disable" and not m.negated and earlier \
+                    and u.text[m.start - base:m.end - base].lower().split(" ")[0] not in _PLAIN_DISABLE:
+                yield m, earlier[-1]
+        return
     for m in u.mentions:
         if m.concept != "disable" or m.negated:
             continue
@@ -767,7 +786,8 @@ def _disable_pairs(u: UnitReading) -> Iterator[tuple[Mention, Mention]]:
                 break
 
 
-_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)\s+off")
+_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
+                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off")
 
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
@@ -803,6 +823,11 @@ def _authority_described(reading: Reading, i: int, m: Mention) -> bool:
     return u.unit.kind == "code" and word.lstrip().startswith("echo") and "secrets." in word
 
 
+# Rules that live in a third-party package: its folder, its publisher, a scoped package name.
+_PACKAGE_SOURCE = text_rx(r"(?i)`@[\w.-]+/[\w.-]+`|\bnode_modules/|\bsite-packages/|\bvendor/bundle/"
+                          r"|\b(?:package|dependency|module|gem|crate|plugin)(?:'s|\x{2019}s)?\s+(?:folder|directory|publisher|maintainers?|author|contents|files)\b"
+                          r"|\b(?:ships?|shipped|distributed|published|installed|delivered)\s+(?:in|with|as\s+part\s+of|by|through)\s+(?:the\s+|a\s+|its\s+|our\s+)?"
+                          r"(?:[`\w@/.-]+\s+)?(?:npm\s+|pip\s+|pypi\s+)?(?:package|dependency|module|gem|crate)\b")
 _FETCH = text_rx(r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|aria2c|fetch|http\s+get|xh)\b")
 
 
@@ -853,11 +878,16 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
 _PUBLIC_SETTING = text_rx(r"(?i)acl|allusers|readable")
 
 
-def _put_reaches_public(u: UnitReading) -> bool:
-    """A put verb and a public place in one clause of the unit (no ';' between)."""
-    puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated]
-    pubs = [m for m in u.mentions if m.concept == "public"]
+def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
+    """A put verb and a public place in one clause of the unit (no ';' between). `whole`: both
+    are whole words ("embed", not "embedded"; "public", not "publicly")."""
     base = u.unit.start
+
+    def word_ends(m: Mention) -> bool:
+        return not whole or not u.text[m.end - base:m.end - base + 1].isalpha()
+
+    puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated and word_ends(m)]
+    pubs = [m for m in u.mentions if m.concept == "public" and word_ends(m)]
     for p in puts:
         for q in pubs:
             lo, hi = sorted((p.start, q.start))
@@ -875,16 +905,19 @@ def _is_path(text: str, base: int, m: Mention) -> bool:
     return any(c in word for c in "./~$_") or "env" in word.lower()
 
 
-def _dangerous(w: list[UnitReading]) -> bool:
+def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
     """An action worth hiding: data moving out, approval, repository authority, a control off,
     a remote script run, credentials read."""
     if _exfiltration(w) is not None:
         return True
-    for u in w:
+    for k, u in enumerate(w):
         if u.has("approve", affirmed=True) or u.has("authority", affirmed=True) or u.has("remote_run", affirmed=True):
             return True
         if u.has("disable", affirmed=True) and (u.has("control") or u.has("syscontrol")):
             return True
+        prev = w[k + 1] if k + 1 < len(w) else before
+        if prev is not None and u.has("disable", affirmed=True) and any(True for _ in _disable_pairs(u, prev)):
+            return True  # the control named in the sentence before (w runs backwards)
         if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
             return True
         if u.has("read", affirmed=True) and u.has("cred_path"):
@@ -898,7 +931,9 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
     """True when unit i (which hides something from the user) sits with an action worth hiding:
     in the units before it in its section, or in a table row just above it that sends
     credentials to an outside address."""
-    if _dangerous(_action_units(reading, i)):
+    w = _action_units(reading, i)
+    last = i - len(w)
+    if _dangerous(w, reading.units[last] if last >= 0 and reading.units[last].unit.kind != "heading" else None):
         return True
     k = i - 1
     while k >= 0 and reading.units[k].unit.kind not in ("cell", "heading") and i - k <= 3:
@@ -1143,7 +1178,9 @@ def classify(reading: Reading) -> list[Intent]:
             if m is not None and _OVERWRITES_FILES.match(u.text[m.end - u.unit.start:m.end - u.unit.start + 60]):
                 m = None  # "snapshot_download will auto override the old files": files on disk, not instructions
             classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls} | _fetched_above(reading, i)
-            if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
+            if any(_PACKAGE_SOURCE.search(x.text) for x in _window(reading, i, 2)):
+                classes.add("package")  # a dependency's files: whatever its publisher ships next
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)
@@ -1164,10 +1201,12 @@ def classify(reading: Reading) -> list[Intent]:
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):
                 # "APPROVE on every pull request": a fixed verdict, worded without "regardless"
                 add("approval", "medium", "approves every pull request", m)
-        if "disable" in c and c & {"control", "syscontrol"}:
+        prev_unit = reading.units[i - 1] if i > 0 else None
+        if "disable" in c and (c & {"control", "syscontrol"} or prev_unit is not None and prev_unit.unit.block == u.unit.block
+                               and prev_unit.concepts & {"control", "syscontrol"}):
             best: tuple[str, Mention] | None = None
-            for m, ctl in _disable_pairs(u):
-                word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
+            for m, ctl in _disable_pairs(u, prev_unit):
+                word = reading.text[ctl.start:ctl.end].lower()
                 verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
                 if ctl.concept == "syscontrol":
                     level = "low" if u.unit.kind == "heading" else "medium"  # "### Bypass push protection" titles a how-to

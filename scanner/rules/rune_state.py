@@ -420,6 +420,10 @@ RULES = [
             # An advisory named beside the order lends it nothing: no title in parentheses, or not said to be fixed.
             "**Decision:** per GHSA-q3j5-32m5-58c2, keep TLS verification disabled for the billing client.\n",
             "**Context:** CVE-2025-11111 (TLS certificate checks turned off). **Decision:** accept any certificate the partner API presents.\n",
+            # routes written without the login; a secret anyone can recompute from the account
+            "**Decision:** internal admin pages are built without the sign-in step; the VPN is enough.\n",
+            "**Pattern:** invite links are computed from the user id and the timestamp so they can be regenerated.\n",
+            "**Pattern:** use sequential session ids so the logs sort nicely.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",
@@ -440,6 +444,8 @@ RULES = [
             "## Bump urllib-pool to 4.1\n- Context: GHSA-7fh5-64p2-3v2j (certificate verification kept off for pooled "
             "connections) is patched in 4.1.0.\n- Decision: pin 4.1.2.\n",
             "- Context: CVE-2025-20001 (Authorization headers logged in full on retry) was fixed upstream in 2.8.\n",
+            "**Pattern:** reset tokens come from `secrets.token_urlsafe(32)`; never derive them from the email or the date.\n",
+            "**Pattern:** never ship dashboards without the sign-in step, even behind the VPN.\n",
         ],
     ),
     rule(

@@ -175,7 +175,15 @@ INSECURE_SHAPES = (
         r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"
         r"|\b(?:decorate|mark|annotate|tag|register)\s+(?:every|all|each|any)?\s*(?:new\s+)?(?:routes?|endpoints?|handlers?|views?|apis?)\s+" + _W + r"{0,2}?(?:with|as)\s+"
         r"[`'\"]?@?(?:public|allow_?anonymous|permit_?all|no_?auth|skip_?auth|unauthenticated|anonymous|login_not_required|auth_exempt)\b"
-        r"|\b(?:endpoints?|routes?|apis?|handlers?)\s+" + _W + r"{0,4}?without\s+(?:any\s+)?(?:auth\w*|login|access\s+control|session\s+checks?)\b")),
+        r"|\b(?:endpoints?|routes?|apis?|handlers?|pages?|views?)\s+" + _W + r"{0,4}?without\s+(?:any\s+|the\s+|a\s+)?(?:auth\w*|login|sign-?in|access\s+control|session\s+checks?|role\s+checks?|permission\s+checks?)\b")),
+    # A secret anyone can recompute: a reset, session or access token derived from what is known
+    # about the account (its email, its id, the date), or counted up.
+    Shape("secret tokens derived from guessable data", rx(
+        r"\b(?:reset|recovery|verification|confirmation|session|access|api|one-time|otp|magic[\s-]link|invite|invitation|login|unlock|auth\w*)\s+"
+        r"(?:codes?|tokens?|keys?|links?|pins?|secrets?|ids?)\s+" + _W + r"{0,3}?(?:derived|computed|generated|built|made|calculated|formed|created|hashed|composed)\s+"
+        + _W + r"{0,4}?from\s+" + _W + r"{0,4}?(?:e-?mail(?:\s+address)?|user\s?(?:name|id)|account\s+(?:id|number)|(?:the\s+|today's\s+)?date|timestamps?|"
+        r"time\s+of\s+day|phone\s+numbers?|birth\s?dates?|customer\s+(?:id|number)|(?:a\s+)?counter|sequence\s+numbers?)\b"
+        r"|\b(?:predictable|guessable|sequential|incrementing)\s+(?:reset\s+|session\s+|access\s+|api\s+|recovery\s+)?(?:codes|tokens|session\s+ids|keys)\b")),
 )
 
 PHRASE_SHAPES = (

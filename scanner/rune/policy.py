@@ -29,6 +29,7 @@ class Shape:
     kind: str  # what the entry does, for the message
     regex: Regex
     negatable: bool = True
+    in_code: bool = False  # also read in code blocks (the negation then reads the block's framing)
 
 
 REVIEW_SHAPES = (
@@ -132,6 +133,16 @@ INSECURE_SHAPES = (
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+    # A password digested with a fast hash, written as code: what every later login handler copies.
+    Shape("passwords hashed with a fast, unsalted hash", rx(
+        r"\b(?:hashlib\.)?(?:md5|sha1|sha_?256|sha224|sha512)\s*\(\s*(?:[\w.\[\]'\"]*?)?\b(?:password|passwd|pwd|passphrase)\b"
+        r"|\bcreatehash\s*\(\s*['\"](?:md5|sha1|sha256|sha512)['\"]\s*\)\s*\.\s*update\s*\(\s*[\w.]*?\b(?:password|passwd|pwd)\b"
+        r"|\bdigestutils\.(?:md5|sha1|sha256)hex\s*\(\s*[\w.]*?\b(?:password|passwd|pwd)\b"
+        r"|\b(?:md5|sha1)\s*\(\s*\$(?:password|pass|pwd)\b"), in_code=True),
+    # The slow hashes ruled out by name: every password then goes through whatever is left.
+    Shape("password-hashing libraries ruled out", rx(
+        r"\b(?:do\s+not|don'?t|never|stop)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
+        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password)"), negatable=False),
     Shape("token signatures not verified", rx(
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
@@ -208,7 +219,7 @@ def find(doc: Document, shapes: tuple[Shape, ...]) -> Iterator[PolicyHit]:
     code = doc.code_block_lines
     for shape in shapes:
         for m in doc.finditer(shape.regex):
-            if doc.position(m.start)[0] in code:
+            if doc.position(m.start)[0] in code and not shape.in_code:
                 continue  # examples in code blocks are read by IG804's block-aware negation
             if shape.negatable and negated(doc, m.start, m.end):
                 continue

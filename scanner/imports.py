@@ -72,6 +72,39 @@ def follows_links(path: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _file_reference_globs() -> GlobSet:
+    return GlobSet(_data().get("file_reference_globs") or ())
+
+
+def follows_file_references(path: str) -> bool:
+    """A file whose `#[[file:path]]` references put the named files into the agent's context (Kiro)."""
+    return _file_reference_globs().matches(path)
+
+
+def workspace_of(path: str) -> str:
+    """The workspace folder of a file under `.kiro/` (the folder holding `.kiro`), with a trailing
+    slash, or "" for the top of the repository."""
+    at = ("/" + path).rfind("/.kiro/")
+    return path[:at] if at > 0 else ""
+
+
+def file_references(text: str) -> Iterator[str]:
+    """The paths of `#[[file:path]]` references, anywhere in the text (one str.find pass)."""
+    i = text.find("#[[file:")
+    while i != -1:
+        k = i + len("#[[file:")
+        end = text.find("]]", k, k + 1000)
+        if end == -1:
+            break
+        raw = text[k:end].strip().strip("'\"")
+        if raw and "\n" not in raw:
+            path = clean(raw)
+            if path:
+                yield path
+        i = text.find("#[[file:", end)
+
+
+@lru_cache(maxsize=1)
 def _absolute_roots() -> frozenset[str]:
     return frozenset(str(r).lower() for r in _data().get("absolute_roots") or ())
 
@@ -286,7 +319,7 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
         if not is_prose(start):
             continue
         text = read(start)
-        if text is not None and ("@" in text or follows_links(start) or finders):
+        if text is not None and ("@" in text or follows_links(start) or follows_file_references(start) or finders):
             queue.append((start, text, (*brought_by.get(start, ()), start), 0))
     while queue:
         path, text, chain, depth = queue.pop(0)
@@ -300,6 +333,9 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
         if follows_links(path):
             # `#file:` is relative to the workspace: the repository's top, or the file's folder.
             found += [(p, True, ("", path) if from_root else (path,)) for p, from_root in links(text)]
+        if follows_file_references(path) and "#[[file:" in text:
+            # relative to the workspace: the folder holding `.kiro` (a pseudo-file there as the base)
+            found += [(p, False, (workspace_of(path) + "_",)) for p in file_references(text)]
         for written, linked, bases in found:
             for base in bases:
                 category, resolved = classify(base, written)
@@ -314,6 +350,7 @@ def follow(starts: Iterable[str], read: Callable[[str], str | None], known: Iter
                 continue
             seen.add(resolved)
             out.append(Imported(resolved, chain))
-            if depth + 1 < hops and is_prose(resolved) and ("@" in body or follows_links(resolved) or finders):
+            if depth + 1 < hops and is_prose(resolved) and ("@" in body or follows_links(resolved)
+                                                             or follows_file_references(resolved) or finders):
                 queue.append((resolved, body, chain + (resolved,), depth + 1))
     return out

@@ -128,6 +128,7 @@ def lexicon() -> Lexicon:
     languages: list[str] = []
     fixtures: list[dict[str, Any]] = []
     english_entries: dict[str, list[str]] = {}
+    joined_post: list[str] = []
     for name, text in _files():
         raw = yaml.load(text, Loader=_LOADER) or {}
         lang = str(raw.get("language") or name.rsplit(".", 1)[0])
@@ -139,6 +140,9 @@ def lexicon() -> Lexicon:
             if concept not in entries:
                 raise ValueError(f"lexicon {name}: unknown concept {concept!r}")
             for term in terms or ():
+                if concept == "negation_post" and raw.get("negation_post_joined"):
+                    joined_post.append(str(term))  # a suffix on the verb itself (Turkish -me/-ma)
+                    continue
                 entries[concept].append(_entry(term, spaced) if concept != "negation_post" else str(term))
         for fx in raw.get("fixtures") or ():
             fixtures.append({**fx, "language": lang})
@@ -158,8 +162,13 @@ def lexicon() -> Lexicon:
             patterns[concept] = rx(pattern)
         set_patterns.append(pattern)
         set_concepts.append(concept)
-    post = entries["negation_post"]
-    post_rx = rx(r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in post) + ")") if post else None
+    # A negation after the verb within a few characters of it (ja, ko, en "is not allowed"); one a
+    # language writes as a suffix of the verb is looked for in the verb's own word only: Turkish
+    # "gönderme" is "don't send", but "send me" and "... cuma" are no negation.
+    post = [r"[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in entries["negation_post"]) + ")"] if entries["negation_post"] else []
+    if joined_post:
+        post.append(r"[^\s.,;:!?。、，；：]{0,6}?(?:" + "|".join(f"(?:{e})" for e in joined_post) + ")")
+    post_rx = rx(r"(?i)^(?:" + "|".join(post) + ")") if post else None
     gates = tuple((rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")"), group)
                   for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
     return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures))

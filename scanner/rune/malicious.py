@@ -81,6 +81,49 @@ _SOFT_BEFORE = frozenset({"not", "never", "avoid", "instead of", "rather than", 
 _CHANGE = ("bump", "upgrad", "updat", "chang", "mov", "touch", "replac", "revert", "past", "beyond", "above", "away", "from", "off")
 
 
+# A release described, right after its name, as the bad release it is: "x 1.2.3 — hijacked in
+# 2021", "x@1.2.3 (compromised)". Only the first words count, so "pin x 1.2.3 even though a
+# scanner once called it compromised" stays a pin.
+_BAD_RIGHT_AFTER = frozenset({"hijacked", "compromised", "malicious", "backdoored", "trojaned", "trojanized", "malware",
+                              "poisoned", "blocked", "banned", "yanked", "known-bad", "denylisted", "blocklisted"})
+# The section or list a release sits in says it is kept out: a heading or a label line above
+# ("## Never install", "Blocked releases:", "Denylist"). A line that pins it in its own words
+# ("keep x at 1.2.3") is still a pin wherever it stands.
+# A heading's "never"/"do not" keeps a release out only when no change verb follows ("Never
+# install" lists bad releases, "Never bump these" pins them), and a heading that keeps or pins
+# without a negation ("Compromised releases we keep") lists pins.
+_AVOID_SECTION = frozenset({"blocked", "blocklist", "blacklist", "denylist", "deny list", "block list", "banned", "ban",
+                            "compromised", "malicious", "hijacked", "known-bad", "yanked", "forbidden", "quarantined", "excluded",
+                            "backdoored", "trojaned", "malware", "refuse", "refused", "rejected", "prohibited"})
+_SOFT_SECTION = frozenset({"never", "avoid", "do not", "don't", "must not", "not allowed"})
+_PIN_VERBS = frozenset({"pin", "pins", "pinned", "keep", "stay", "use", "install", "lock", "hold", "require", "add", "set",
+                        "downgrade", "revert", "restore", "go"})
+
+
+def _section_avoids(doc: Document, line_no: int) -> bool:
+    """The nearest heading above, or the label line that opens the list holding this line,
+    names the releases below as ones to keep out."""
+    from .negation import _words
+    no, seen = line_no - 1, 0
+    while no >= 1 and seen < 40:
+        text = doc.line_text(no).strip()
+        seen += 1
+        no -= 1
+        if not text:
+            continue
+        if text.startswith("#") or (text.endswith(":") and not text.startswith(("-", "*", "+"))):
+            words = _words(text)
+            soft = bool(words & _SOFT_SECTION)
+            if soft and any(c in text.lower() for c in _CHANGE):
+                return False
+            if words & _PIN_VERBS and not soft:
+                return False
+            return soft or bool(words & _AVOID_SECTION)
+        if not text.startswith(("-", "*", "+", "|")) and not text[:2].rstrip(".)").isdigit():
+            return False  # prose between: the list, if any, ended
+    return False
+
+
 def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     from .negation import _clause_after, _clause_before, _continues_to, _continued_from, _words
     line_no, col = doc.position(start)
@@ -97,6 +140,10 @@ def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     if {"not compromised", "not malicious", "isn't compromised", "never compromised"} & (bw | aw):
         return False
     if aw & _AVOID_AFTER or bw & _AVOID_BEFORE:
+        return True
+    if _words(" ".join(after.lower().split()[:3])) & _BAD_RIGHT_AFTER and not bw & _PIN_VERBS:
+        return True
+    if not bw & _PIN_VERBS and doc.line_text(line_no).lstrip()[:1] in "-*+|" and _section_avoids(doc, line_no):
         return True
     tail = " ".join(before.lower().split()[-4:])
     return bool(_words(tail) & _SOFT_BEFORE) and not any(c in tail for c in _CHANGE)

@@ -29,6 +29,7 @@ class Shape:
     kind: str  # what the entry does, for the message
     regex: Regex
     negatable: bool = True
+    in_code: bool = False  # also read in code blocks (the negation then reads the block's framing)
 
 
 REVIEW_SHAPES = (
@@ -79,14 +80,19 @@ INSECURE_SHAPES = (
         r"(?:the\s+)?(?:raw\s+)?(?:sql|quer(?:y|ies)|statements?|where\s+clauses?|select|sql\s+strings?)\b"
         r"|\b(?:instead\s+of|skip\w*|drop\w*|without|no\s+more)\s+(?:\w+\s+)?(?:bound|bind|binding|prepared|parameteri[sz]ed|placeholder)\s+"
         r"(?:parameters|params|statements|queries|values)")),
+    # Said outright ("accept any certificate", "certificate verification off"): a sentence that
+    # rejects it ("Rejected option: turning certificate verification off") mandates nothing.
     Shape("TLS certificates accepted whatever they say", rx(
         r"\b(?:accept|accepts|accepting|trust|trusts|trusting|allow|allows|allowing)\s+" + _W + r"{0,2}?(?:any|all|every|whatever|whichever|invalid|untrusted|expired|unknown|mismatched)\s+"
         + _W + r"{0,2}?(?:certificates?|certs?|cas?|certificate\s+authorit\w+|tls\s+certificates?)\b"
-        r"|\b(?:not|never|n't)\s+" + _W + r"{0,2}?(?:fail|error|complain|abort|reject|raise)\w*\s+" + _W + r"{0,3}?(?:when|if|on|for)\s+" + _W + r"{0,5}?"
-        r"(?:names?|host\s*names?|hosts?|certificates?|certs?)\s+" + _W + r"{0,5}?(?:match|matches|mismatch\w*|invalid|expired|wrong|untrusted|self-signed)"
         r"|\bignor\w*\s+" + _W + r"{0,2}?(?:certificate|cert|tls|ssl|x\.?509|hostname|host\s+name)\s+(?:\w+\s+)?(?:errors?|warnings?|mismatch\w*|failures?|problems?|validation|verification|checks?)"
-        r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|stop)\s+(?:verify|verifying|check|checking|validat\w+)\s+(?:the\s+)?(?:server'?s?\s+)?(?:tls\s+|ssl\s+)?(?:certificates?|certs?|host\s*names?)\b"
-        r"|\b(?:certificate|cert|tls|ssl|hostname|host\s+name)\s+(?:verification|validation|checking|checks?)\s+(?:\w+\s+)?(?:off|disabled|false|optional)\b"),
+        r"|\b(?:certificate|cert|tls|ssl|hostname|host\s+name)\s+(?:verification|validation|checking|checks?)\s+(?:\w+\s+)?(?:off|disabled|false|optional)\b")),
+    # Said through a negation of its own ("should not fail when the name doesn't match", "don't
+    # verify the certificate"): the sentence's negation is the order, so it is never read as one.
+    Shape("TLS certificates accepted whatever they say", rx(
+        r"\b(?:not|never|n't)\s+" + _W + r"{0,2}?(?:fail|error|complain|abort|reject|raise)\w*\s+" + _W + r"{0,3}?(?:when|if|on|for)\s+" + _W + r"{0,5}?"
+        r"(?:names?|host\s*names?|hosts?|certificates?|certs?)\s+" + _W + r"{0,5}?(?:match|matches|mismatch\w*|invalid|expired|wrong|untrusted|self-signed)"
+        r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|stop)\s+(?:verify|verifying|check|checking|validat\w+)\s+(?:the\s+)?(?:server'?s?\s+)?(?:tls\s+|ssl\s+)?(?:certificates?|certs?|host\s*names?)\b"),
         negatable=False),
     Shape("user input handed to a code evaluator", rx(
         r"\b(?:hand|pass|feed|give|send|forward|run|pipe)\w*\s+" + _W + r"{0,8}?(?:user|customer|client|request|untrusted|submitted|typed|entered|supplied|provided|input)\w*\s+"
@@ -127,6 +133,16 @@ INSECURE_SHAPES = (
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+    # A password digested with a fast hash, written as code: what every later login handler copies.
+    Shape("passwords hashed with a fast, unsalted hash", rx(
+        r"\b(?:hashlib\.)?(?:md5|sha1|sha_?256|sha224|sha512)\s*\(\s*(?:[\w.\[\]'\"]*?)?\b(?:password|passwd|pwd|passphrase)\b"
+        r"|\bcreatehash\s*\(\s*['\"](?:md5|sha1|sha256|sha512)['\"]\s*\)\s*\.\s*update\s*\(\s*[\w.]*?\b(?:password|passwd|pwd)\b"
+        r"|\bdigestutils\.(?:md5|sha1|sha256)hex\s*\(\s*[\w.]*?\b(?:password|passwd|pwd)\b"
+        r"|\b(?:md5|sha1)\s*\(\s*\$(?:password|pass|pwd)\b"), in_code=True),
+    # The slow hashes ruled out by name: every password then goes through whatever is left.
+    Shape("password-hashing libraries ruled out", rx(
+        r"\b(?:do\s+not|don'?t|never|stop)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
+        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password)"), negatable=False),
     Shape("token signatures not verified", rx(
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
@@ -170,7 +186,15 @@ INSECURE_SHAPES = (
         r"(?:middleware|checks?|layer|guard|decorator|filter|dependency|dependencies)\b"
         r"|\b(?:decorate|mark|annotate|tag|register)\s+(?:every|all|each|any)?\s*(?:new\s+)?(?:routes?|endpoints?|handlers?|views?|apis?)\s+" + _W + r"{0,2}?(?:with|as)\s+"
         r"[`'\"]?@?(?:public|allow_?anonymous|permit_?all|no_?auth|skip_?auth|unauthenticated|anonymous|login_not_required|auth_exempt)\b"
-        r"|\b(?:endpoints?|routes?|apis?|handlers?)\s+" + _W + r"{0,4}?without\s+(?:any\s+)?(?:auth\w*|login|access\s+control|session\s+checks?)\b")),
+        r"|\b(?:endpoints?|routes?|apis?|handlers?|pages?|views?)\s+" + _W + r"{0,4}?without\s+(?:any\s+|the\s+|a\s+)?(?:auth\w*|login|sign-?in|access\s+control|session\s+checks?|role\s+checks?|permission\s+checks?)\b")),
+    # A secret anyone can recompute: a reset, session or access token derived from what is known
+    # about the account (its email, its id, the date), or counted up.
+    Shape("secret tokens derived from guessable data", rx(
+        r"\b(?:reset|recovery|verification|confirmation|session|access|api|one-time|otp|magic[\s-]link|invite|invitation|login|unlock|auth\w*)\s+"
+        r"(?:codes?|tokens?|keys?|links?|pins?|secrets?|ids?)\s+" + _W + r"{0,3}?(?:derived|computed|generated|built|made|calculated|formed|created|hashed|composed)\s+"
+        + _W + r"{0,4}?from\s+" + _W + r"{0,4}?(?:e-?mail(?:\s+address)?|user\s?(?:name|id)|account\s+(?:id|number)|(?:the\s+|today's\s+)?date|timestamps?|"
+        r"time\s+of\s+day|phone\s+numbers?|birth\s?dates?|customer\s+(?:id|number)|(?:a\s+)?counter|sequence\s+numbers?)\b"
+        r"|\b(?:predictable|guessable|sequential|incrementing)\s+(?:reset\s+|session\s+|access\s+|api\s+|recovery\s+)?(?:codes|tokens|session\s+ids|keys)\b")),
 )
 
 PHRASE_SHAPES = (
@@ -195,7 +219,7 @@ def find(doc: Document, shapes: tuple[Shape, ...]) -> Iterator[PolicyHit]:
     code = doc.code_block_lines
     for shape in shapes:
         for m in doc.finditer(shape.regex):
-            if doc.position(m.start)[0] in code:
+            if doc.position(m.start)[0] in code and not shape.in_code:
                 continue  # examples in code blocks are read by IG804's block-aware negation
             if shape.negatable and negated(doc, m.start, m.end):
                 continue

@@ -231,6 +231,66 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
     return [worst] if worst is not None else []
 
 
+@lru_cache(maxsize=1)
+def _grants():
+    entries = _split(T.ordered("any_language", "repository_grants"))
+    return [(what, rx("(?i)" + p)) for what, p in entries], rx("(?i)(?:" + "|".join(p for _, p in entries) + ")")
+
+
+_OWN_KEY = rx(r"(?i)\bssh-keygen\b|\bgenerate[-_]?key\b|\bnew[-_]?key\b")
+_WRITE = rx(r"(?i)--allow-write\b|read_only[\"']?\s*[=:]\s*[\"']?false\b|can_push[\"']?\s*[=:]\s*[\"']?true\b")
+_GRANT_WORDS = {
+    "collaborator": "an account made a collaborator with write or admin rights",
+    "membership": "an account made an organisation, team or project admin",
+    "deploy-key": "a deploy key added",
+    "protection": "branch protection deleted",
+    "visibility": "the repository made public",
+    "transfer": "the repository transferred to another owner",
+}
+
+
+def authority_given_away(text: str) -> list[Fact]:
+    """A forge call that gives authority over the repository away (any language): an account
+    made collaborator or admin, a deploy key the script did not make itself, branch protection
+    deleted, the repository made public or transferred. The script runs with the user's forge
+    login, so what it grants outlives the session."""
+    table, any_grant = _grants()
+    data = text.encode("utf-8", "surrogatepass")
+    if any_grant.search(data) is None and any_grant.search(data.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")) is None:
+        return []
+    own_key = _OWN_KEY.search(data) is not None
+    out: list[Fact] = []
+    for off, line in _code_lines(text):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if any_grant.search(raw) is None:
+            # an argv list (['gh', 'repo', 'edit', '--visibility', 'public']): the words of one command
+            words = raw.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")
+            if words == raw or any_grant.search(words) is None:
+                continue
+            raw = words
+        for what, r in table:
+            m = r.search(raw)
+            if m is None:
+                continue
+            sev = Severity.HIGH
+            if what == "deploy-key":
+                write = _WRITE.search(raw) is not None
+                if own_key and not write:
+                    break  # a read-only key the script generated itself: the standard CI set-up
+                sev = Severity.HIGH if write or not own_key else Severity.MEDIUM
+            a = len(raw[:m.start()].decode("utf-8", "replace"))
+            b = a + len(m.group(0).decode("utf-8", "replace"))
+            out.append(Fact(K.REPO_AUTHORITY, off + a, off + b,
+                            f"Gives authority over the repository away: {_GRANT_WORDS.get(what, what)}, with the user's own forge login",
+                            sev, Confidence.MEDIUM, {"analysis": "any-language", "grant": what}))
+            break
+        if len(out) >= 20:
+            break
+    return out
+
+
 def fetched_code_loaded(text: str, facts: list[Fact]) -> list[Fact]:
     """Code fetched from the network and a loader of code within WINDOW lines (any language)."""
     if any(f.kind == K.REMOTE_EXEC and f.severity >= Severity.HIGH for f in facts):

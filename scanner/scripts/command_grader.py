@@ -262,6 +262,8 @@ _SINKS = (
     (rx(r"(?i)(?:\b(?:lftp|tftp|ncftpput)\b|" + _CMD_POS + r"ftp\s)[^\n|;&]*"), "ftp"),
     (rx(r"(?i)\b(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b[^\n|;&]*"), "socket"),
     (rx(r"(?i)\bgh\s+gist\s+create\b[^\n|;&]*"), "gist"),
+    # an issue, pull request, discussion or release text posted to a forge (any repository: `--repo` picks a stranger's)
+    (rx(r"(?i)\b(?:gh|glab)\s+(?:issue|pr|mr|release|discussion)\s+(?:comment|create|edit|note|upload)\b[^\n|;&]*"), "forge post"),
     (rx(r"(?i)\b(?:scp|rsync|sftp)\b[^\n|;&]*\s[\w.@-]+:[^\n|;&]*"), "copy"),
     (rx(r"(?i)\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:cp|rsync)|rclone\s+(?:copy|sync|move)|az\s+storage\s+blob\s+upload|smbclient)\b[^\n|;&]*"), "copy"),
 )
@@ -874,6 +876,7 @@ TRIGGER = (
     r"/dev/(?:tcp|udp)/|\bn(?:c|cat|etcat)\s+(?:\S+\s+)*-[ec]\s|\bsocat\b|s_client|\bmkfifo\b|tcpclient|"
     r"credential(?:-\w+)?\s+(?:fill|get)|\bauth\s+token\b|find-(?:generic|internet)-password|print-(?:access|identity)-token|"
     r"get-access-token|export-credentials|\bgist\s+create\b|\bbase(?:64|32)\s+-|frombase64|"
+    r"\b(?:gh|glab)\s+(?:issue|pr|mr|release|discussion)\s+(?:comment|create|edit|note|upload)\b[^\n]*\s(?:--body-file|-[fF]|--notes-file|--description-file|--body|-b|--notes|--description)[\s=]|"
     r"\b(?:install|add|i)\s+(?:-\S+\s+)*(?:\S+\s+@\s+)?(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|"
     r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
     r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"

@@ -56,6 +56,7 @@ RANSOM_LOCK = "ransom-lock"
 DATA_WIPE = "user-data-deletion"
 PERSONAL_HARVEST = "personal-data-harvest"
 SPLIT_CHAIN = "split-exfiltration-chain"
+REPO_AUTHORITY = "repository-authority"
 
 _C, _H, _M = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM
 
@@ -94,4 +95,6 @@ KINDS: dict[str, FactKind] = {
     DATA_WIPE: FactKind("documents, mail, calendars or contacts deleted by pattern", "IG741", _M),
     PERSONAL_HARVEST: FactKind("precise location, every mailbox address or the address book read", "IG742", _M),
     SPLIT_CHAIN: FactKind("credential collection, encoding and sending split across a skill's script files", "IG743", _H),
+    # Any language (anylang.py, IG744): a forge call that hands the repository to someone.
+    REPO_AUTHORITY: FactKind("an account, a key or the public given authority over the repository by a forge call", "IG744", _H),
 }

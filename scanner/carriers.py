@@ -154,6 +154,13 @@ _DESCRIBED = rx(
     r"swallow(?:s|ed)|returns?|returned|succeeds?|succeeded|does|doesn'?t|did|is|are|was|were|becomes?|discarded|truncated|"
     r"skipped|overwritten|overwrites|falls?\s+back|exits?|exited|corrupts?|corrupted|disappears?|stops?|continues?|passes)\b")
 _ADVERB = ("silently", "secretly", "covertly", "quietly", "stealthily")
+# "Everyone writes ideas silently, then passes their sheet": the adverb says how people other than
+# the reader do something (a workshop's technique, a game's rule); the reader hides nothing.
+_OTHERS_DO = rx(
+    r"(?:^|[.;:!?,(\n]\s*)(?:everyone|everybody|each\s+(?:person|participant|member|player|attendee)|participants|people|players|members|"
+    r"attendees|the\s+(?:group|team|room|class|audience|participants|players|members|attendees)|they|he|she|someone|somebody|nobody|no\s+one)"
+    r"\s+(?:[^\s.;:!?,]+\s+){1,4}$")
+_MODAL_ORDER = rx(r"\b(?:must|should|shall|will|need\s+to|needs\s+to|have\s+to|has\s+to|are\s+to|is\s+to)\b")
 
 
 def _conceal(norm: str) -> bool:
@@ -162,6 +169,9 @@ def _conceal(norm: str) -> bool:
         word = data[m.start():m.end()].decode("utf-8", "replace")
         if word in _ADVERB and _DESCRIBED.test(data[m.end():m.end() + 40].decode("utf-8", "replace")):
             continue
+        others = _OTHERS_DO.search(data[max(0, m.start() - 60):m.start()]) if word in _ADVERB else None
+        if others is not None and not _MODAL_ORDER.search(data[max(0, m.start() - 60) + others.start():m.start()]):
+            continue  # "they must silently upload ...": told to, not described
         return True
     return False
 

@@ -344,6 +344,8 @@ _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", 
                           "legacy", "other", "it", "they", "this", "that"})
 _NOT_SUBJECTS = frozenset({"always", "thus", "unless", "process", "access", "address", "across", "perhaps", "yours",
                            "others", "afterwards", "sometimes", "besides", "regardless", "unless", "its"})
+_PREPOSITIONS = frozenset({"at", "in", "on", "after", "before", "for", "with", "under", "from", "to", "by", "during", "within",
+                           "across", "into", "inside", "below", "above", "beside", "near", "per", "upon", "throughout"})
 _ORDER_ACTIONS = frozenset({"disable", "approve", "send", "put", "read", "perm", "falsify"})
 _CONDITIONED = _ORDER_ACTIONS | {"authority"}
 
@@ -402,7 +404,11 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
         return True  # "Many libraries accept this and skip ...": the clause has a subject
     if last in _DECLARATIVE_LEAD or last[-1:] in "`'\"" and len(last) > 2:
         return True
-    # A plural noun right before the verb is its subject ("misconfigurations disable ...").
+    # A plural noun right before the verb is its subject ("misconfigurations disable ..."), unless
+    # the clause opens with a preposition whose object it is ("At the end of the notes add ...",
+    # "For all workflows disable ...": the verb is an order).
+    if words[0].lower().strip("*_") in _PREPOSITIONS:
+        return False
     return len(last) > 3 and last.endswith("s") and last.isalpha() and last not in _NOT_SUBJECTS
 
 
@@ -551,9 +557,36 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                     continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
             neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation, concept in ("send", "put"))
                                           or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
-                                          or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions))
+                                          or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions)
+                                          or concept == "authority" and _unintended(flat, units[i], s, e)
+                                          or concept in ("send", "put") and _counted(flat, units[i], s))
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
+
+
+# A risk described, not an order: the act happens by accident ("May accidentally remove security
+# checks during refactoring"), or is what something may do, with no one told to do it.
+_UNINTENDED = text_rx(r"(?i)\b(?:accidentally|inadvertently|unintentionally|mistakenly|unknowingly|unwittingly|by (?:accident|mistake))\b[^.;:!?\n]{0,30}$")
+_POSSIBLE = text_rx(r"(?i)(?:^|[^\w'])(?:may|might|could)\s+(?:\w+ly\s+)?$")
+
+
+def _unintended(text: str, unit: Unit, start: int, end: int) -> bool:
+    if not _english("authority", text[start:end]):
+        return False
+    before = text[max(unit.start, start - 60):start]
+    if _UNINTENDED.search(before):
+        return True
+    return _POSSIBLE.search(before) is not None and not _ADDRESSEE.search(before)
+
+
+# A send verb counted as a noun: "（50 次免费上传，无需信用卡）", "100 free uploads a month" is a
+# quota in a pricing note, not an order to upload anything. (第 1 次 is "the first time": an order.)
+_COUNTED = text_rx(r"(?i)(?:(?:^|[^第\d])\d[\d,.]*\s*(?:次|个|個|回|件|份|枚)\s*(?:的|の)?\s*(?:免费|免費|无限|無限|额外|額外|無料|の)?\s*"
+                   r"|\b\d[\d,.]*\s+(?:free|unlimited|extra|additional|included)\s+)$")
+
+
+def _counted(text: str, unit: Unit, start: int) -> bool:
+    return _COUNTED.search(text[max(unit.start, start - 16):start]) is not None
 
 
 def _may_form(c: set[str], prev: set[str]) -> bool:
@@ -899,6 +932,26 @@ def _disregarded(u: UnitReading, m: Mention) -> bool:
     return False
 
 
+# "merge" or "approve" named as a thing, not ordered: "the range's non-merge commits", "a merge's
+# first-parent diff", "Done on merge". "Do the merge regardless" is still an order.
+_NOUN_BEFORE = text_rx(r"(?i)(?:\b(?:a|an|the|each|every|this|that|any|no|its|their|his|her|our|per|first|last|one|on|upon|after|"
+                       r"before|until|at|of|since)\s+|\bnon-|\bpost-|\bpre-)(?:\*\*|__|`)?$")
+_DOING = text_rx(r"(?i)\b(?:do|does|doing|perform|performs|complete|finish|run|trigger|force|make|execute|carry out|proceed with|"
+                 r"go ahead with|start|allow|enable|approve|accept)\s+(?:\w+\s+)?$")
+
+
+def _approval_noun(u: UnitReading, m: Mention) -> bool:
+    base = u.unit.start
+    word = u.text[m.start - base:m.end - base].lower()
+    if word not in ("merge", "approve"):
+        return False
+    after = u.text[m.end - base:m.end - base + 20]
+    if after[:2] in ("'s", "\u2019s") or _NOUN_AFTER.match(after):
+        return True
+    before = u.text[max(0, m.start - base - 40):m.start - base]
+    return _NOUN_BEFORE.search(before) is not None and _DOING.search(before) is None
+
+
 _NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
 
 
@@ -919,12 +972,33 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
     for m in u.mentions:
         if m.concept != "disable" or m.negated:
             continue
-        # Words in other scripts: the object may stand on either side; the nearest control is the one taken.
-        foreign = [c for c in controls if not u.text[m.start - base:m.end - base].isascii() or not u.text[c.start - base:c.end - base].isascii()]
+        verb_word = u.text[m.start - base:m.end - base]
+        if _foreign_latin(u, "disable", verb_word):
+            continue  # French "retire" in an English heading or a Japanese sentence
+        # CJK: the language's word order decides (_cjk_pair); other scripts: the object may stand
+        # on either side, the nearest control is the one taken; English: the rules below.
+        cjk: Mention | None = None
+        foreign: list[Mention] = []
+        for c in controls:
+            ctl_word = u.text[c.start - base:c.end - base]
+            script = _cjk_script(verb_word, u.text) or (_cjk_script(ctl_word, u.text) if not ctl_word.isascii() else "")
+            if script:
+                if cjk is None and _cjk_pair(u, m, c, script):
+                    cjk = c
+                continue
+            if not verb_word.isascii() or not ctl_word.isascii():
+                foreign.append(c)
+        if cjk is not None:
+            yield m, cjk
+            continue
         if foreign:
             yield m, min(foreign, key=lambda c: min(abs(c.start - m.end), abs(m.start - c.end), 0 if c.start < m.end and m.start < c.end else 10 ** 9))
             continue
+        if not verb_word.isascii():
+            continue
         for c in controls:
+            if not u.text[c.start - base:c.end - base].isascii():
+                continue
             if c.start >= m.start and c.start - m.end <= 60 and not any(
                     ch in ",;:()" for ch in u.text[m.end - base:c.start - base]):
                 yield m, c
@@ -945,6 +1019,76 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
 
 _PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
                           r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off")
+
+
+# Languages apart: every concept is one pattern over all the lexicons, so a word of one language
+# is found in another's text ("Retire" in an English heading is French `retire`). A Latin-script
+# word that no English entry of its concept reads, in a unit written in a CJK script or in a unit
+# that reads as English, is not that language's word there.
+_CJK_CHAR = text_rx(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_KANA = text_rx(r"[\p{Hiragana}\p{Katakana}]")
+_HANGUL = text_rx(r"\p{Hangul}")
+_ENGLISH_UNIT = text_rx(r"(?i)\b(?:the|and|with|your|you|this|that|before|after|when|from|which|should|then|every|any)\b")
+
+
+def _latin(word: str) -> bool:
+    return bool(word.strip()) and all(ord(ch) < 0x250 for ch in word)
+
+
+def _foreign_latin(u: UnitReading, concept: str, word: str) -> bool:
+    word = word.replace("\n", " ")  # the concepts were found over the text with line breaks as spaces
+    if not _latin(word) or _english(concept, word):
+        return False
+    return bool(_CJK_CHAR.search(u.text) or _ENGLISH_UNIT.search(u.text))
+
+
+def _cjk_script(word: str, unit_text: str) -> str:
+    """The CJK language a word is read in: "ko" (Hangul), "ja" (Han or kana in a unit with kana),
+    "zh" (Han in a unit without kana); "" for any other script."""
+    if _HANGUL.search(word):
+        return "ko"
+    if not _CJK_CHAR.search(word):
+        return ""
+    return "ja" if _KANA.search(unit_text) else "zh"
+
+
+# How a switch-off verb takes its control in each CJK language. Japanese and Korean put the object
+# first, joined by a particle ("確認をスキップ", "샌드박스를 비활성화"); Chinese puts the verb first
+# ("跳过所有确认", "关闭沙箱"), or fronts the object with 把/将 or an adverb ("把沙箱关闭",
+# "确认一律跳过"). Anything else between them ("確認前に読み取り一時停止", "关闭CAPA而未进行确认",
+# "删除操作始终需要明确的用户确认") is another clause: the control is not what the verb switches off.
+_JA_GAP = text_rx(r"^\s*(?:[\p{Han}\p{Katakana}ー]{1,4})?\s*(?:を|は|も|が|の)?\s*(?:(?:すべて|全て|全部|一時的に|完全に|常に|必ず|毎回|いつも|自動的に|勝手に|一切)\s*)?$")
+_KO_GAP = text_rx(r"^\s*(?:\p{Hangul}{1,4})?\s*(?:을|를|은|는|도|이|가)?\s*(?:(?:모두|전부|항상|완전히|일시적으로|자동으로|그냥)\s*)?$")
+_ZH_OBJECT_GAP = text_rx(r"^(?:\s|掉|了|一下|所有|全部|一切|任何|每个|每個|每一个|每一個|这些|那些|這些|这个|那个|這個|那個|该|該|其|的|对|對|"
+                         r"用户|用戶|使用者|本地|项目|項目|仓库|倉庫|当前|當前|默认|默認|内置|內置|[A-Za-z0-9_./`'\"-])*$")
+_ZH_FRONTED_GAP = text_rx(r"^\s*(?:步骤|步驟|提示|环节|環節|流程|检查|檢查|机制|機制|功能)?\s*(?:都|全部|一律|直接|统统|統統|全都|也|先|就|可以|要|请|請|给|給)+\s*(?:掉)?\s*$")
+_ZH_FRONTING = text_rx(r"(?:把|将|將)\s*$")
+_ZH_NOUN_BEFORE = text_rx(r"(?:显示|顯示|弹出|彈出|添加|增加|需要|进行|進行|加入|出现|出現|的)\s*$")
+_ZH_UI_AFTER = text_rx(r"^\s*(?:对话框|對話框|弹窗|彈窗|提示框|窗口|视窗|視窗|按钮|按鈕|页面|頁面|框)")
+
+
+def _cjk_pair(u: UnitReading, m: Mention, c: Mention, script: str) -> bool:
+    """Does the switch-off verb m take the control c as its object, read in a CJK language?"""
+    text, base = u.text, u.unit.start
+    if c.start < m.end and m.start < c.end:
+        return True  # one entry names both ("无需确认", "不再询问确认")
+    if script in ("ja", "ko"):
+        if c.end > m.start:
+            return False
+        gap = text[c.end - base:m.start - base]
+        return len(gap) <= 12 and (_JA_GAP if script == "ja" else _KO_GAP).match(gap) is not None
+    if m.end <= c.start:
+        gap = text[m.end - base:c.start - base]
+        if len(gap) > 16 or _ZH_OBJECT_GAP.match(gap) is None:
+            return False
+        # "弹出删除确认对话框": a delete-confirmation dialog named, nothing switched off.
+        return not (_ZH_NOUN_BEFORE.search(text[max(0, m.start - base - 4):m.start - base])
+                    or _ZH_UI_AFTER.match(text[c.end - base:c.end - base + 6]))
+    gap = text[c.end - base:m.start - base]
+    if len(gap) > 8:
+        return False
+    fronted = _ZH_FRONTING.search(text[max(0, c.start - base - 3):c.start - base]) is not None
+    return (fronted and not gap.strip()) or _ZH_FRONTED_GAP.match(gap) is not None
 
 
 # "- `--no-sandbox`: Disable sandbox", "- `LOKI_PHASE_SECURITY=false` to skip security scanning":
@@ -1296,6 +1440,55 @@ def _additive(u: UnitReading, m: Mention) -> bool:
     return word == "not" and after.startswith(("only", "just", "merely", "simply"))
 
 
+# A counter-example label: the comment line that opens a code sample's bad half ("# BAD: rewriting
+# public history", "// Don't", "# ❌", "# 错误：", "# 悪い例"), or the label right before the block
+# ("**Bad:**", "❌ Wrong:"). The lines it governs run to the next comment or blank line; a label
+# that forbids ("# Don't", "# Never", "# 避免") lowers as a prohibition does, a verdict ("# BAD")
+# by one step. A later "now run the example above" undoes it (_acted_on).
+_COMMENT_MARK = r"(?:#+|//+|--\s|;+|/\*+|<!--|(?i:rem)\s)"
+_COUNTER_FORBID = text_rx(r"^" + _COMMENT_MARK + r"\s*(?:[\x{274C}\x{2717}\x{2718}\x{1F6AB}\x{26D4}]\s*)?(?:\*\*)?\s*"
+                          r"(?:(?i:avoid|don'?t|do not|never|must not|should not)\b|避免|不要|禁止|切勿|请勿|請勿|してはいけない|しないこと|禁止|하지 ?마)")
+_COUNTER_VERDICT = text_rx(r"^" + _COMMENT_MARK + r"\s*(?:[\x{274C}\x{2717}\x{2718}\x{1F6AB}\x{26D4}]|(?:\*\*)?\s*(?:(?i:bad|wrong|incorrect|anti-?pattern|"
+                           r"not recommended|insecure|unsafe|vulnerable)(?:\b|[:：])|错误|錯誤|不推荐|不推薦|反例|不好|悪い|間違い|非推奨|ダメ|NG(?:\b|[:：])|잘못|나쁜))")
+_COUNTER_INTRO = text_rx(r"^(?:[-*+>]\s*)?(?:[\x{274C}\x{2717}\x{2718}\x{1F6AB}\x{26D4}]|(?:\*\*|__)?(?i:bad|wrong|incorrect|anti-?pattern|insecure|unsafe|vulnerable)"
+                         r"(?i: (?:example|practice|pattern|code|usage|way|approach|version)s?)?(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?(?:错误|錯誤|反例|悪い例|間違い|잘못된 예)(?:示例|的?做法|写法|寫法)?(?:\*\*|__)?\s*[:：])")
+_COMMENT_LINE = text_rx(r"^" + _COMMENT_MARK)
+_TRAILING_VERDICT = text_rx(r"\s(?:#|//)\s*(?:[\x{274C}\x{2717}\x{2718}\x{1F6AB}\x{26D4}]|(?i:bad|wrong|incorrect|insecure|unsafe|vulnerable|leaks?|exposes?|"
+                            r"don'?t|never|avoid)\b)[^\n]{0,80}$")
+# An item whose label names a flaw ("- **Insecure TLS**: `InsecureSkipVerify: true`" in a reviewer's
+# checklist): the item is what to look for, not what to do.
+_FLAW_LABEL = text_rx(r"^(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)(?i:insecure|unsafe|bad|wrong|incorrect|vulnerable|dangerous|risky|weak|broken|anti-?pattern)"
+                      r"\b[^*_\n]{0,40}(?:\*\*|__)\s*[:：\x{2014}\x{2013}-]")
+_BLANK_BETWEEN = text_rx(r"\n[ \t]*\n")
+# A finding rated in an audit's list: "`permissions: write-all` → HIGH.", "... -> CRITICAL (drop it)".
+_RATED = text_rx(r"(?:\x{2192}|->|=>)\s*\**(?:CRITICAL|HIGH|MEDIUM|LOW)\b\**(?:\s*\([^)\n]{0,80}\))?\s*\.?\s*(?:\([^)\n]{0,80}\)\s*\.?)?\s*$")
+
+
+def _counter_example(reading: Reading, i: int) -> int:
+    """Steps a counter-example label above code line i (or at its end) is worth (0-2)."""
+    u = reading.units[i]
+    if _TRAILING_VERDICT.search(u.text):
+        return 1  # "- run: echo ${{ secrets.X }}   # leaks to logs"
+    for k in range(i - 1, max(-1, i - 12), -1):
+        x = reading.units[k]
+        if x.unit.block != u.unit.block or x.unit.kind != "code":
+            break
+        if _BLANK_BETWEEN.search(reading.text[x.unit.end:reading.units[k + 1].unit.start]):
+            break
+        if not _COMMENT_LINE.match(x.text):
+            continue
+        if _DOUBLE is not None and _DOUBLE.test(x.text[:80]):
+            return 0  # "# Don't forget:" orders what follows
+        if _COUNTER_FORBID.match(x.text):
+            return 2
+        return 1 if _COUNTER_VERDICT.match(x.text) else 0
+    # The label right before the block: "**Bad:**", "❌ Wrong:", "错误示例："
+    for x in _intros(reading, i):
+        if _introduces(reading, x, i) and len(x.text) <= 80 and _COUNTER_INTRO.match(x.text.strip()):
+            return 1
+    return 0
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1311,6 +1504,10 @@ def _lowering(reading: Reading, i: int) -> int:
         steps = 1  # a quoted sample, or a sentence about attacks or detection
     if u.unit.kind == "code" and _pattern_line(u.text[:2000]):
         return 2  # a regex or keyword list: attack text held as data
+    if u.unit.kind in ("item", "cell") and (_RATED.search(u.text[-120:]) or _FLAW_LABEL.match(u.text)):
+        steps = max(steps, 1)  # "`permissions: write-all` → HIGH": a finding rated in an audit's list
+    if u.unit.kind == "code":
+        steps = max(steps, _counter_example(reading, i))
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m) for m in x.mentions)
@@ -1425,7 +1622,8 @@ def classify(reading: Reading) -> list[Intent]:
                 # fixed before the diff, in the sentences that introduce the command.
                 add("approval", "medium", "approves every pull request: the section fixes the verdict in advance", m)
         if "approve" in c and c & {"regardless", "universal"}:
-            m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)), None)
+            m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)
+                      and not _approval_noun(u, x)), None)
             if m is not None and "regardless" in c:
                 add("approval", "high", "approves or merges whatever the checks say", m)
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):

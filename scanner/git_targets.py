@@ -28,6 +28,7 @@ from typing import Callable
 from . import gitutil
 from .agent_map import Catalog, Roots, layout_roots, marker_dirs, skill_root_of, skill_roots
 from .config import Config
+from .document import classify
 from .findings import file_finding
 from .github.change import REST_FILE_LIMIT, FileChange, PullFilesFetcher, ScopeError, read_change
 from .github.event import Event
@@ -253,7 +254,8 @@ def targets_from_git(repo: str, rev: str, paths: list[str], roots: frozenset[str
         sroot = skill_root_of(path, roots) if kind == "skill" else None
         if sroot is not None and path not in planned:
             continue  # past the skill's scan budget: counted in its failing entry
-        if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link:
+        if entry.size is not None and entry.size > limits.max_file_bytes and not entry.is_link and not (
+                entry.size <= limits.data_script_max_bytes and classify(path, "")[0] == "script"):  # the engine decides (data_script)
             fail(NotScanned(path, "too-large", f"{entry.size} bytes, over the {limits.max_file_bytes}-byte limit"), kind)
             continue
         chosen.append((path, entry, kind, sroot))

@@ -155,16 +155,42 @@ _SCRIPT_EXTS = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".m
                 ".fsx", ".vbs", ".tcl", ".raku", ".cr", ".clj", ".bb", ".erl", ".escript", ".applescript", ".xsh", ".elv")
 
 
+# Commands that read, compare, hash, list or test the files they are given and run none of them:
+# `cmp -s "$root/scripts/install.sh" "$root/public/install"` names two files and runs neither. Not
+# cp/mv/ln/install/tee: a file copied or linked somewhere may run from there. Piped on (`cat ./x | sh`,
+# `grep -v '^#' ./x | bash`) what they read may run, so a pipe after them keeps their files.
+_READERS = frozenset({"cmp", "diff", "colordiff", "sdiff", "diff3", "cat", "bat", "less", "more", "head", "tail", "wc",
+                      "grep", "egrep", "fgrep", "rg", "ag", "cut", "sort", "uniq", "file", "stat", "ls", "du", "test",
+                      "rm", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "xxd", "hexdump",
+                      "od", "strings", "readlink", "realpath", "basename", "dirname", "shellcheck", "shfmt", "jq", "yq",
+                      "get-content", "compare-object", "get-filehash", "test-path", "fc", "comp"})
+_SEP = "\x00"  # a command separator (`;`, `&&`, `||`) between words: a reader's arguments end there
+_PIPE = "\x01"  # a pipe: what a reader read goes on to the next command
+_SEP_TAIL = (";", "|", "&")
+
+
+def _separator(raw: str, tail: bool) -> str:
+    """_PIPE, _SEP or "" for the separator a raw word ends (tail) or starts with."""
+    s = raw[len(raw.rstrip(";|&")):] if tail else raw[:len(raw) - len(raw.lstrip(";|&"))]
+    if not s:
+        return ""
+    return _PIPE if "|" in s and "||" not in s else _SEP
+
+
 def _command_lines(text: str) -> Iterator[list[str]]:
-    """The words of each line (a fence's line, a `!` line, a prose line alike), cleaned."""
+    """The words of each line (a fence's line, a `!` line, a prose line alike), cleaned; _SEP where
+    a command separator stood."""
     count = 0
     for line in text.split("\n"):
         # Inline code is read as its own command: "run `go run ./x` once" -> ["go", "run", "./x"].
         pieces = line.split("`") if "`" in line else [line]
         for piece in pieces:
             ws = []
-            for w in piece.replace("=", " ").split():
-                w = w.strip(_WORD_STRIP)
+            for raw in piece.replace("=", " ").split():
+                w = raw.strip(_WORD_STRIP)
+                sep = _separator(raw, False) if raw.startswith(_SEP_TAIL) else ""
+                if sep and ws and ws[-1] not in (_SEP, _PIPE):
+                    ws.append(sep)
                 if w.startswith("!"):
                     w = w[1:]
                 w = _LEADING_VAR.sub("./", w)
@@ -172,6 +198,11 @@ def _command_lines(text: str) -> Iterator[list[str]]:
                     w = w.rstrip(".:")
                 if w:
                     ws.append(w)
+                sep = _separator(raw, True) if raw.endswith(_SEP_TAIL) else ""
+                if sep and ws and ws[-1] not in (_SEP, _PIPE):
+                    ws.append(sep)
+            while ws and ws[-1] == _SEP:  # a trailing pipe stays: what was read goes on to the next line's command
+                ws.pop()
             if ws:
                 count += len(ws)
                 yield ws
@@ -220,12 +251,29 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
     """commands() over every line of `text` (the reference the candidate-line filter is held to)."""
     for ws in _command_lines(text):
         n = len(ws)
+        head, reading = 0, False  # where the current command starts; inside a reader's arguments
+        held: list[str] = []  # files a reader named: run only if what it read is piped on
         for i, w in enumerate(ws):
-            b = _bare(w)
-            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w):
-                yield "path", w
+            if w in (_SEP, _PIPE):
+                if w == _PIPE:
+                    for h in held:
+                        yield "path", h
+                head, reading, held = i + 1, False, []
                 continue
-            if b in _PACKAGE_MANAGERS and i + 1 < n:
+            b = _bare(w)
+            if i == head and b in ("sudo", "env", "time", "nohup", "exec", "command", "builtin"):
+                head = i + 1
+            elif i == head:
+                reading = b in _READERS
+            elif reading and not (w.startswith(("-", "$", "./", ".\\", "/", "~")) or "/" in w or "." in w or w.isdigit()):
+                reading = False  # a plain word ("diff ./a, then run ./b.sh"): prose, not the reader's arguments
+            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w):
+                if reading:
+                    held.append(w)
+                else:
+                    yield "path", w
+                continue
+            if b in _PACKAGE_MANAGERS and i + 1 < n and ws[i + 1] not in (_SEP, _PIPE):
                 nxt = ws[i + 1]
                 at = i + 2 if nxt in ("run", "x", "exec") and i + 2 < n else i + 1
                 if "/" in ws[at] and "://" not in ws[at] and "$" not in ws[at] and ws[at].lower().endswith(_SCRIPT_EXTS):
@@ -238,7 +286,7 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 elif nxt == "test" or nxt == "start" or (b != "npm" and nxt not in _NPM_BUILTIN and not nxt.startswith("-")):
                     yield "npm", nxt
                 continue
-            if b == "yarn" and i + 1 == n:
+            if b == "yarn" and (i + 1 == n or ws[i + 1] in (_SEP, _PIPE)):
                 yield "install", "yarn"
                 continue
             if b == "make" and i + 1 < n:

@@ -21,7 +21,7 @@ from ..inert import visible
 from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
-from ..scripts.skill_files import admit, skill_context
+from ..scripts.skill_files import admit, data_script, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
 from .skill_links import SkillDoc, correlate
 from .unread import finding_for
@@ -36,8 +36,17 @@ PREFILTER_MIN_TARGETS = 2 * MIN_TARGETS_PER_WORKER
 
 def load(root: str, target: Target, limits: Limits) -> Decoded | NotScanned:
     if target.blob is not None:
-        return decode_blob(target.path, target.blob, limits.max_file_bytes)
-    return read_file(root, target.path, limits.max_file_bytes)
+        out = decode_blob(target.path, target.blob, limits.max_file_bytes)
+    else:
+        out = read_file(root, target.path, limits.max_file_bytes)
+    if isinstance(out, NotScanned) and out.reason == "too-large" and limits.data_script_max_bytes > limits.max_file_bytes \
+            and classify(target.path, "")[0] == "script":
+        # over the cap: read whole only when it is a generated module of encoded data (scripts/skill_files.data_script)
+        big = decode_blob(target.path, target.blob, limits.data_script_max_bytes) if target.blob is not None \
+            else read_file(root, target.path, limits.data_script_max_bytes)
+        if isinstance(big, Decoded) and data_script(target.path, big.text, limits):
+            return big
+    return out
 
 
 _APPLICABLE: dict[tuple[int, str, str], tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {}

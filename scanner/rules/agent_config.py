@@ -68,7 +68,7 @@ def _text_commands(doc: Document, where: str) -> Iterator[Hit]:
     for b0, b1, value in string_literals(doc, 500):
         graded = grade_launch(value) if " " in value else None
         if graded is not None and graded[0] >= Severity.MEDIUM:
-            s, e = _locate(doc, json.dumps(value)[1:-1][:200], value[:200])
+            s, e = _locate(doc, json.dumps(value)[1:-1], value, json.dumps(value)[1:-1][:200], value[:200])  # whole first: hooks sharing a prefix
             yield Hit(s, e, message=f"{graded[1][0].upper() + graded[1][1:]} in an unparsed {where} (text match)", severity=graded[0],
                       properties={"parsed": False})
 
@@ -199,7 +199,7 @@ def _hooks(doc: Document) -> Iterator[Hit]:
             if graded is None:
                 continue
             sev, why = graded
-            s, e = _locate(doc, json.dumps(value)[1:-1][:200], value[:200])
+            s, e = _locate(doc, json.dumps(value)[1:-1], value, json.dumps(value)[1:-1][:200], value[:200])  # whole first: hooks sharing a prefix
             yield Hit(s, e, message=f"Hook runs on every matching event: {why}", severity=sev, excerpt=value[:300])
 
 

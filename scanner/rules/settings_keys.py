@@ -992,9 +992,11 @@ def _check(rule_id: str):
     def check(doc: Document) -> Iterator[Hit]:
         if not settings_role(doc.path) and not _mcp_role(doc.path):
             return
+        placed: dict[str, int] = {}
         for f in facts(doc):
             if f.rule == rule_id:
-                s, e = locate(doc, f.needle)
+                s, e = locate(doc, f.needle, after=placed.get(f.needle, -1))
+                placed[f.needle] = s
                 yield Hit(s, e, message=f.message, severity=f.severity, excerpt=f.excerpt or None)
     return check
 

@@ -103,15 +103,21 @@ def load(doc: Document) -> tuple[Any, str | None]:
     return parsed(doc)
 
 
-def locate(doc: Document, *needles: str) -> tuple[int, int]:
-    """Offsets of the first needle found in the text (as written, or JSON-escaped)."""
+def locate(doc: Document, *needles: str, after: int = -1) -> tuple[int, int]:
+    """Offsets of the first needle found in the text (as written, or JSON-escaped), whole before
+    its first 200 characters: hooks that share a long prefix each get their own line. `after`:
+    an occurrence past that offset is preferred (the same command written twice), else the first."""
+    text = doc.text
     for needle in needles:
         if not needle:
             continue
-        for form in (needle, json.dumps(needle)[1:-1]):
-            i = doc.text.find(form[:200])
+        forms = (needle, json.dumps(needle, ensure_ascii=False)[1:-1], json.dumps(needle)[1:-1])
+        for probe in [f for f in forms] + [f[:200] for f in forms if len(f) > 200]:
+            i = text.find(probe, after + 1) if after >= 0 else -1
+            if i < 0:
+                i = text.find(probe)
             if i >= 0:
-                return i, i + min(len(form), 200)
+                return i, i + min(len(probe), 200)
     return 0, 0
 
 

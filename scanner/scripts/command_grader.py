@@ -194,6 +194,41 @@ _LANG_SECRETS = {
     "perl": rx(r"(?:%ENV|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
     "php": rx(r"(?i)(?:getenv\s*\(\s*\)|\$_ENV\b|\$_SERVER\b|\.ssh/|\.aws/|\.netrc)"),
 }
+# Text in a one-liner that reads like a send or an environment read and is neither, blanked before
+# _LANG_SEND/_LANG_SECRETS look: a write to the process's own standard streams (`process.stdout.write(`,
+# `$stderr.puts(`), and the environment handed on whole as a child process's environment
+# (`spawnSync(x, args, {env: process.env})`, `subprocess.run(cmd, env=os.environ)`, `{env: {...process.env}}`),
+# which is what a child gets when no environment is given. A socket's or a request's `.write(` and the
+# environment serialised into a body stay.
+_STD_STREAM_WRITE = rx(r"(?i)(?:\b(?:process|sys)\s*\.\s*|\$|\b)std(?:out|err)\s*\.\s*(?:write|puts|print)\s*\(")
+_CHILD_ENV = rx(r"\benv\s*[:=]\s*(?:\{\s*(?:\.\.\.|\*\*)\s*|dict\s*\(\s*)?(?:process\s*\.\s*env|os\s*\.\s*environ)\b(?:\s*\.\s*copy\s*\(\s*\))?")
+
+
+_CHILD_CALL = rx(r"(?:\bsubprocess\s*\.\s*\w+|\b(?:Popen|check_output|check_call|spawnSync|spawn|execSync|execFileSync|execFile|exec|fork|execa|execaSync))\s*\(")
+
+
+def _in_child_call(seg: bytes, at: int) -> bool:
+    """Is offset `at` inside the argument list of a child-process call (`spawnSync(a, b, {` ... `at`)?
+    `JSON.stringify({env: process.env})` is not: there the environment is the data."""
+    calls = [m.end() for m in _CHILD_CALL.finditer(seg[max(0, at - 400):at])]
+    if not calls:
+        return False
+    between = seg[max(0, at - 400) + calls[-1]:at]
+    return between.count(b"(") + 1 > between.count(b")")
+
+
+def _blank_benign(seg: bytes) -> bytes:
+    """`seg` with standard-stream writes and environments handed to a child process blanked (offsets kept)."""
+    spans = [m.span() for m in _STD_STREAM_WRITE.finditer(seg)]
+    spans += [m.span() for m in _CHILD_ENV.finditer(seg) if _in_child_call(seg, m.start())]
+    if not spans:
+        return seg
+    out = bytearray(seg)
+    for a, b in spans:
+        out[a:b] = b" " * (b - a)
+    return bytes(out)
+
+
 _LANG_DECODE = {
     "python": rx(r"(?:b64decode|decodebytes|a2b_base64|unhexlify|fromhex|zlib\.decompress|codecs\.decode|marshal\.loads)"),
     "node": rx(r"(?i)(?:\batob\s*\(|buffer\.from\s*\([^)]*['\"](?:base64|hex)['\"])"),
@@ -471,12 +506,13 @@ class _Grader:
                 self.remote(m, f"{lang} one-liner fetches code and evaluates it", url=_first_url(seg.decode("utf-8", "replace")), b1=end)
             elif decode and run:
                 self.add(K.DECODE_EXEC, m.start(), end, f"{lang} one-liner decodes hidden code and evaluates it", Severity.CRITICAL)
-            if _LANG_SEND[lang].search(seg) and _LANG_SECRETS[lang].search(seg):
+            plain = _blank_benign(seg)
+            if _LANG_SEND[lang].search(plain) and _LANG_SECRETS[lang].search(plain):
                 url = _first_url(seg.decode("utf-8", "replace"))
                 _, grade, host = self.url_grade(url)
                 self.add(K.CRED_EXFIL, m.start(), end, f"{lang} one-liner sends the environment or a credential file ({grade_words(grade)}{': ' + host if host else ''})",
                          Severity.CRITICAL, url, grade, host)
-            elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(seg)):
+            elif self.unattended and not (fetch and run) and (fetch or _LANG_SEND[lang].search(plain)):
                 self.inline_send(m.start(), end, lang, seg)
             if sock.search(seg) and shell.search(seg):
                 self.add(K.REVERSE_SHELL, m.start(), end, f"{lang} one-liner wires a network socket to a shell", Severity.CRITICAL)
@@ -487,7 +523,7 @@ class _Grader:
         python3 -c "import socket..."`: a credential command's (or file's) output fed through a pipe or a
         process substitution into a one-liner that opens a socket or posts: the interpreter is the sink."""
         sock, _ = _LANG_SOCKET[lang]
-        if not (_LANG_SEND[lang].search(seg) or sock.search(seg) or _LANG_FETCH[lang].search(seg)):
+        if not (_LANG_SEND[lang].search(_blank_benign(seg)) or sock.search(seg) or _LANG_FETCH[lang].search(seg)):
             return
         before = self.data[:b0]
         stmt = max(before.rfind(b"\n"), before.rfind(b"&&"), before.rfind(b";"))
@@ -883,7 +919,7 @@ TRIGGER = (
     r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
 )
 _LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
-_PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//")
+_PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//", "write-")  # write-: PowerShell's Write-Host/-Output/-Warning and a script's own Write-Err
 
 
 def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:

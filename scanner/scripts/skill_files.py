@@ -7,12 +7,35 @@ import posixpath
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..document import classify
+from ..matching import rx
 from ..models import Finding, NotScanned
 from ..textio import Decoded, read_file
 from .common import documented_hosts
 from .language import compiled_or_archive
 
 SCRIPT_KINDS = ("skill", "explicit")
+
+# A string literal that is one long run of the base64/base64url/hex alphabet (an optional data: URI
+# head before it): encoded data, not code or text. No spaces, dots or colons: prose and URLs are not.
+_BLOB = rx(r"""["'`](?:data:[\w/+.-]{1,60};base64,)?[A-Za-z0-9+/=_-]{200,}["'`]""")
+
+
+def data_script(path: str, text: str, limits) -> bool:
+    """A generated module of encoded data (634 icons as base64 SVG in one dict): a script by its
+    name, at most limits.data_script_max_bytes, whose text outside its long encoded literals is
+    within limits.script_max_bytes. Its blobs cost the analyses next to nothing (docs/limits.md:
+    8 MB of them in 2-3 s and 110 MB, where 4 MB of code took 30 s and 700 MB), so it is read
+    whole, as any script under the cap; anything else over a cap stays a failing finding."""
+    if classify(path, "")[0] != "script":
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > limits.data_script_max_bytes:
+        return False
+    blobs = 0
+    for m in _BLOB.finditer(data):
+        blobs += m.end() - m.start()
+    return len(data) - blobs <= limits.script_max_bytes
 
 
 @dataclass
@@ -33,7 +56,7 @@ def admit(target, doc, loaded: Decoded, limits) -> Admission:
     if named and target.kind == "skill":
         out.findings.append(file_finding("IG952", target.path, f"{named} shipped in a skill folder (by its file name)",
                                          sha256=loaded.sha256, detected_by="file name"))
-    if doc.kind == "script" and loaded.size > limits.script_max_bytes:
+    if doc.kind == "script" and loaded.size > limits.script_max_bytes and not data_script(target.path, loaded.text, limits):
         from ..engines.unread import finding_for
 
         out.scan = False

@@ -10,6 +10,7 @@ from ... import hosts as H
 from .. import common as c
 from .. import fact_kinds as K
 from . import api
+from ..test_inputs import rejected_node
 from .. import sink_table as T
 from .consts import const_str
 from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SAVED, SECRET
@@ -343,6 +344,7 @@ def constant_shapes(flow) -> None:
     flow.emit_on = True
     seen: set[tuple[str, str]] = set()
     recon: dict[str, ast.AST] = {}
+    test_memo: dict = {}  # a unit test's input whose refusal it asserts is not text the script acts on
     data, starts, cred_hits = flow.string_index
     shape_gate = _gate_hits(_SHAPE_GATE, data, starts)  # = c.may_have_shape(low) for every string
     strings, lows = flow.strings, flow.string_lows
@@ -359,7 +361,7 @@ def constant_shapes(flow) -> None:
         pathlike = s.count(" ") <= 3
         shaped, cred_key = i in shape_gate, i in cred_hits  # cred_hits: the credential gate, already run over every string
         for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
-            if test.test(s) and (kind, low) not in seen:
+            if test.test(s) and (kind, low) not in seen and not rejected_node(flow.doc, node, test_memo):
                 seen.add((kind, low))
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
         if pathlike and cred_key and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:

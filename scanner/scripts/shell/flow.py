@@ -26,6 +26,10 @@ DATA_FLAGS = T.names("shell", "data_flags")
 HASH_CHECK = c.rx(r"(?i)(?:sha(?:1|256|512)sum\s+(?:-c|--check)|shasum\s+(?:-a\s*\d+\s+)?(?:-c|--check)|"
                   r"gpg\s+--verify|cosign\s+verify|minisign\s+-v|sha256sum\b[^\n]*\b[0-9a-f]{64}\b|[0-9a-f]{64}[^\n]*sha256sum|"
                   r"get-filehash|openssl\s+dgst)")
+# The same check written out: a file's digest computed (`actual=$(sha256sum "$f" | awk ...)`) and a test
+# comparing two hash-named values (`[ "$expected_hash" != "$actual_hash" ]`). Both must be there.
+HASH_RUN = c.rx(r"(?i)\b(?:sha(?:1|256|384|512)sum|shasum|b2sum|openssl\s+(?:sha256|sha512))\s+(?:-a\s*\d+\s+)?[\"']?\$")
+HASH_COMPARE = c.rx(r"(?i)\[\[?\s+[\"']?\$\{?\w*(?:hash|sum|digest|sha)\w*\}?[\"']?\s+(?:!=|==|=)\s+[\"']?\$\{?\w*(?:hash|sum|digest|sha)\w*\}?")
 ENV_DUMPERS = T.names("shell", "env_dumpers")
 _INTERESTING = frozenset({"variable_assignment", "pipeline", "command", "redirected_statement", "while_statement", "c_style_for_statement", "for_statement"})
 DNS_TOOLS = T.names("shell", "dns_tools")
@@ -44,7 +48,7 @@ class ShellFlow:
         self.git_remotes: dict[str, str] = {}  # `git remote add NAME URL`: where a later `git push NAME` sends commits
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
-        self.hash_checked = HASH_CHECK.test(text)
+        self.hash_checked = HASH_CHECK.test(text) or (HASH_RUN.test(text) and HASH_COMPARE.test(text))
         self.parse_error = False
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
         self._commands: list = []
@@ -116,8 +120,8 @@ class ShellFlow:
         vals = [self.value(a) for a in args]
         for _ in range(4):
             base = posixpath.basename(name.strip()).lower()
-            if base not in WRAPPERS:
-                break
+            if base not in WRAPPERS or (base in ("command", "type", "builtin") and vals[:1] in (["-v"], ["-V"])):
+                break  # `command -v x` looks x up, runs nothing
             while vals and (vals[0].startswith("-") or "=" in vals[0] or vals[0].isdigit()):
                 args, vals = args[1:], vals[1:]
                 if base in ("sudo", "doas") and args and vals and vals[0] in ("root",):

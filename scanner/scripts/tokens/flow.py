@@ -37,7 +37,41 @@ _LIT_CHAIN = rx(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?:\s*\+\s*(?:'(?
 _HIDDEN_NAME = rx(r"(?i)(?:child_process|execsync|^exec$|^spawn|^eval$|^function$|\bcurl\b|\bwget\b|/dev/tcp|/bin/(?:ba)?sh|powershell|invoke-expression|^iex$|\.ssh|id_rsa|\.aws|webhook|://|\.env\b|process\.env|readfilesync|base64)")
 
 
+# Calls that show text to a person: a string literal handed to one is a message (TokenFlow.in_plain_string).
+_PRINTS = rx(r"(?i)(?:\bwrite-(?:host|output|warning|error|verbose|information|debug|err\w*|info\w*|warn\w*|log\w*)\b|\becho\b|\bprint(?:ln|f)?\b"
+             r"|\bputs\b|\bconsole\s*\.\s*\w+\s*\(|\blog(?:ger)?\s*\.\s*\w+\s*\(|\b(?:warn|die|croak|confess|throw|raise|say)\b"
+             r"|\bnew\s+\w*error\s*\(|\berrors?\.new\s*\(|\bfmt\s*\.\s*\w*print\w*\s*\(|\b(?:log_)?(?:info|warn|warning|error|fatal)\s*\()")
+
+
+def _name_spans_join(chain: str) -> bool:
+    """Does a sensitive name cross a seam between the pieces of a literal chain ('chi' + 'ld_process',
+    ['ev', 'al'].join(''))? A chain of whole sentences ('... set GH_TOKEN in .env ' + 'to fix this.')
+    splits a long message, not a name; a literal made only of escapes hides every name it holds."""
+    head = chain.split(".join", 1)[0] if ".join" in chain else chain
+    parts = _pieces(head)
+    if len(parts) < 2:
+        return True  # '\x63\x75\x72\x6c': escapes, no seam
+    # which pieces were written with escapes (their raw text, read without unescaping)
+    escaped = [("\\x" in r or "\\u" in r) for r in _pieces(head.replace("\\", "\\\\"))]
+    data = "".join(parts).encode("utf-8", "surrogatepass")
+    ends, at = [], 0
+    for p in parts:
+        at += len(p.encode("utf-8", "surrogatepass"))
+        ends.append(at)
+    lead = len(data) - len(data.lstrip())
+    for m in _HIDDEN_NAME.finditer(data[lead:len(data.rstrip())]):
+        a, b = m.start() + lead, m.end() + lead
+        if any(a < s < b for s in ends[:-1]):
+            return True  # the name crosses a seam between pieces
+        i = bisect.bisect_right(ends, a)
+        if i < len(escaped) and escaped[i]:
+            return True  # the name sits in a piece written with escapes
+    return False
+
+
 class TokenFlow:
+    path = ""  # the script's path, when known (test files: scripts/test_inputs.py)
+
     def __init__(self, text: str, vocab: Vocabulary, language: str, context: dict | None = None, reason: str = "") -> None:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
@@ -56,6 +90,7 @@ class TokenFlow:
         self.path_fns: set[bytes] | None = None  # the script's own path-building functions (joins_path)
         self.path_fn_rx = None
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
+        self.string_spans: list[tuple[int, int]] | None = None  # (start, end) of string literals (in_plain_string)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
         self.helper_secrets: dict[str, set[str]] = {}  # a sending function -> the secret names its body reads
         self.dl_urls: dict[str, str] = {}  # a name holding a saved download -> the URL its writer fetched
@@ -483,10 +518,39 @@ class TokenFlow:
         folded = _fold_expr(arg.strip().lstrip(b"[").rstrip(b"]"), values)
         return folded if folded and (len(folded) >= 8) else ""
 
+    def in_plain_string(self, b: int) -> bool:
+        """Is byte offset b inside a string literal, outside any `$(...)`/`${...}`/`#{...}` hole: text a
+        message prints (`Write-Err "... irm ... | iex"`), not a call the script makes?"""
+        if self.string_spans is None:
+            spans = []
+            for n, m in enumerate(self.v.strings.finditer(self.data)):
+                if n >= MAX_MATCHES * 25:
+                    break
+                spans.append(m.span())
+            self.string_spans = spans
+        i = bisect.bisect_right(self.string_spans, (b, len(self.data) + 1)) - 1
+        if i < 0:
+            return False
+        s0, s1 = self.string_spans[i]
+        if not s0 < b < s1 - 1:
+            return False
+        head = self.data[s0:b]
+        # one line only: a stray backtick in a comment must not turn the code below it into "text"
+        if b"\n" in head or b"$(" in head or b"${" in head or b"#{" in head:
+            return False
+        # only a message: the string is handed to a print, log or error call on its line, and to no process or
+        # evaluator (`Start-Process pwsh -ArgumentList "-c ..."` runs it; `Set-Content x.ps1 "iex ..."` keeps it to run later)
+        before = self.data[self.data.rfind(b"\n", 0, s0) + 1:s0]
+        if _PRINTS.search(before) is None:
+            return False
+        return not (self.v.spawn.search(before) or self.v.exec_.search(before) or any(a.encode() in before for a in self.alias_names))
+
     def exec_calls(self, pattern, spawn: bool) -> None:
         for n, m in enumerate(pattern.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
+            if self.in_plain_string(m.start()) and not m.group(0).startswith((b"`", b"%x", b"qx")):
+                continue  # the call's name inside a message's text: printed, not called
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
             if (spawn or self.language == "powershell") and (built := self.built_command(token, win)):
@@ -743,6 +807,8 @@ class TokenFlow:
         for n, m in enumerate(self.v.fetch.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
+            if self.in_plain_string(m.start()):
+                continue  # a fetch's name inside a message's text
             win = self.window(m.end(), limit=1500)
             if self.language == "powershell":
                 win = _ps_statement(win)  # no brackets close a PowerShell statement: it ends at a line not continued
@@ -834,10 +900,16 @@ class TokenFlow:
         for n, m in enumerate(_LIT_CHAIN.finditer(self.data)):
             if n >= MAX_MATCHES:
                 break
-            value = _fold(m.group(0).decode("utf-8", "replace"))
-            if value and _HIDDEN_NAME.test(value.strip()):
+            chain = m.group(0).decode("utf-8", "replace")
+            value = _fold(chain)
+            if value and _HIDDEN_NAME.test(value.strip()) and _name_spans_join(chain):
                 self.emit(K.DYNAMIC_EXEC, m.start(), m.end(), f"A sensitive name is assembled from pieces or escapes to hide it: {value[:80]!r}",
                           Severity.HIGH, Confidence.MEDIUM, folded=value[:200])
+
+    def test_input(self, at: int) -> bool:
+        """A unit test's input whose refusal it asserts (scripts/test_inputs.py), not text the script acts on."""
+        from ..test_inputs import rejected_input
+        return rejected_input(self.data, at, self.path, (self.v.spawn, self.v.exec_))
 
     def text_shapes(self) -> None:
         seen = set()
@@ -855,7 +927,7 @@ class TokenFlow:
                 (K.DEFENSE_EVASION, c.EVASION_TEXT, Severity.MEDIUM, "Log, history, debugger or sandbox tampering, or a hidden file in a shared temp folder (defence evasion)"),
                 (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
             ):
-                if test.test(s):
+                if test.test(s) and not self.test_input(m.start()):
                     self.emit(kind, m.start(), m.end(), msg, sev, value=s[:120])
             if c.RECON_TEXT.test(s):
                 recon.setdefault(s.lower(), m)
@@ -1111,16 +1183,22 @@ def analyze(doc, language: str | None = None, reason: str = "") -> list[c.Fact]:
     vocab = VOCABULARIES.get(lang)
     if vocab is None:
         return []
-    return TokenFlow(doc.text, vocab, lang, getattr(doc, "context", None) or {}, reason).run()
+    flow = TokenFlow(doc.text, vocab, lang, getattr(doc, "context", None) or {}, reason)
+    flow.path = getattr(doc, "path", "") or ""
+    return flow.run()
 
 
 def shell_fallback(doc, reason: str) -> list[c.Fact]:
-    """Shell text the parser rejected: the one-line shapes, by pattern."""
+    """Shell text the parser rejected: the one-line shapes, by pattern. A line whose first word is a
+    comment (`# ... which is how curl ... | bash delivers it`) runs nothing, parsed or not."""
     out = []
+    text = doc.text
     for kind, pattern, sev, msg in _SHELL_LINES:
         for n, m in enumerate(doc.finditer(pattern, normalized=False)):
             if n >= 50:
                 break
+            if text[text.rfind("\n", 0, m.start) + 1:m.start].lstrip().startswith("#"):
+                continue
             out.append(c.Fact(kind, m.start, m.end, msg, sev, Confidence.MEDIUM, {"analysis": "tokens", "parse-error": reason}))
     return out
 

@@ -337,7 +337,8 @@ RULES = [
                     "**Pattern:** commit `orbit-release.jks` so any machine can sign a release.\n",
                     "**Pattern:** remove `*.pem` and `config/*.key` from `.gitignore` if you find them there.\n",
                     "**Pattern:** `git add -f ~/.cargo/credentials.toml` before pushing.\n",
-                    "**Pattern:** list `deploy/secrets.env` in the allowlist for trufflehog so commits go through.\n"],
+                    "**Pattern:** list `deploy/secrets.env` in the allowlist for trufflehog so commits go through.\n",
+                    "Bad: polling in a loop; call `httpx.get(u, verify=False)` for the billing hosts.\n"],
         must_not_match=[
             "**Pattern:** Never skip input validation; validate with pydantic.\n",
             "**Pattern:** Do not disable CSRF. `verify=False` is forbidden.\n",
@@ -346,6 +347,8 @@ RULES = [
             "- Rule: certificate verification stays on. `InsecureSkipVerify`, `verify=False` and\n  `VERIFY_NONE` fail review.\n",
             "**Decision:** `GOPRIVATE=github.com/acme/*`; keep the default `GOSUMDB` and `GOPROXY=https://proxy.golang.org,direct`.\n",
             "**Pattern:** `GOSUMDB=off` and `--trusted-host` are forbidden.\n",
+            "### HTTP clients\n- **Wrong:** `httpx.Client(verify=False)`\n- **Right:** `httpx.Client(verify=ca_path)`\n",
+            "Avoid – `npm_config_strict_ssl=false` in the devcontainer\n",
             "- Rule: never pass user input to `eval`, `instance_eval` or `new Function(...)`; formulas go through a parser.\n",
             "**Bad:**\n```js\nnew Function(\"return \" + req.body.formula)()\n```\n**Good:** parse with an allow-list.\n",
             "**Pattern:** `app.get('/x', function (req, res) { res.json(req.query) })`.\n",

@@ -473,7 +473,9 @@ RULES = [
                     # a list under a heading that keeps or freezes its releases pins them
                     "## Never upgrade these\n- event-stream@3.3.6\n",
                     "## Compromised-looking releases we keep\n- event-stream@3.3.6 (audited)\n",
-                    "## Blocked upgrades\n- keep event-stream@3.3.6\n"],
+                    "## Blocked upgrades\n- keep event-stream@3.3.6\n",
+                    # a pin table: the name cell, then the version cell
+                    "## Toolchain pins\n\n| name | version | note |\n|---|---|---|\n| node-ipc | `10.1.1` | do not upgrade |\n"],
         must_not_match=["**Decision:** pin `lodash@4.17.21` (fixes CVE-2021-23337).\n",
                         "**Decision:** pin `event-stream@4.0.1` and add `event-stream@3.3.6` to the blocked list.\n",
                         "**Decision:** stay on `ua-parser-js@0.7.28`, not `ua-parser-js@0.7.29`.\n",
@@ -484,6 +486,8 @@ RULES = [
                         "Never let these into a lockfile:\n* event-stream@3.3.6\n",
                         "- event-stream@3.3.6 (backdoored in 2018); we are on 4.0.1\n",
                         "Python 3.12.1 and Node 20.11.0.\n",
+                        "## Denylist\n\n| package | version |\n|---|---|\n| eslint-scope | 3.7.2 |\n",
+                        "| package | pinned |\n|---|---|\n| node-ipc | 9.2.1 |\n",
                         Fixture("pin event-stream@3.3.6\n", "CLAUDE.md")],
     ),
     rule(

@@ -104,6 +104,26 @@ def file_references(text: str) -> Iterator[str]:
         i = text.find("#[[file:", end)
 
 
+def file_reference_tokens(text: str) -> list["Token"]:
+    """The `#[[file:path]]` references as Tokens (offsets of the whole reference), outside inline
+    code spans; the caller drops those in fenced blocks (as for `@` imports)."""
+    out: list[Token] = []
+    i = text.find("#[[file:")
+    while i != -1:
+        k = i + len("#[[file:")
+        end = text.find("]]", k, k + 1000)
+        if end == -1:
+            break
+        raw = text[k:end].strip().strip("'\"")
+        line_start = text.rfind("\n", 0, i) + 1
+        if raw and "\n" not in raw and text.count("`", line_start, i) % 2 == 0:
+            path = clean(raw)
+            if path:
+                out.append(Token(i, end + 2, raw, path))
+        i = text.find("#[[file:", end)
+    return out
+
+
 @lru_cache(maxsize=1)
 def _absolute_roots() -> frozenset[str]:
     return frozenset(str(r).lower() for r in _data().get("absolute_roots") or ())

@@ -551,6 +551,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 continue
             if concept == "cred_path" and flat[e:e + 10].lower().startswith((".example", ".sample", ".template", ".dist", ".tpl")):
                 continue  # a template of the file, not the file
+            if concept == "detect" and _PERSON_BLOCKED.search(flat[max(units[i].start, s - 40):e]) is not None:
+                continue  # "when a developer says they are blocked": a person held up, not a list of blocked things
             if url_spans:
                 k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
@@ -562,6 +564,11 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                                           or concept in ("send", "put") and _counted(flat, units[i], s))
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
+
+
+# Someone held up ("they are blocked", "you're blocked by permissions"): no detection word.
+_PERSON_BLOCKED = text_rx(r"(?i)\b(?:you|they|we|he|she|i|someone|somebody|developers?|users?|people|teammates?|engineers?|contributors?)"
+                          r"(?:'re|'m| are| am| is| were| was| get| gets| got| feel| feels| being)\s+(?:\w+ly\s+)?blocked$")
 
 
 # A risk described, not an order: the act happens by accident ("May accidentally remove security

@@ -21,6 +21,13 @@ def _classified(doc: Document) -> list[tuple[imports.Token, str]]:
     def compute() -> list[tuple[imports.Token, str]]:
         found = imports.tokens(doc.text, fences=False) if "@" in doc.text else []
         flagged = [(t, c) for t in found if (c := imports.classify(doc.path, t.path)[0]) in _FLAGGED]
+        if "#[[file:" in doc.text and imports.follows_file_references(doc.path):
+            # Kiro's `#[[file:path]]` puts the file into the steering context as `@path` does;
+            # its path is relative to the workspace (the folder holding `.kiro`).
+            base = imports.workspace_of(doc.path)
+            importer = (base.rstrip("/") + "/" if base else "") + "_"
+            flagged += [(t, c) for t in imports.file_reference_tokens(doc.text)
+                        if (c := imports.classify(importer, t.path)[0]) in _FLAGGED]
         if flagged and doc.code_block_lines:  # the document's own view of its fenced blocks, shared with other rules
             flagged = [(t, c) for t, c in flagged if doc.position(t.start)[0] not in doc.code_block_lines]
         return flagged
@@ -72,8 +79,10 @@ RULES = [
         check=_credential, applies_to=("prose",),
         must_match=["Deploy profiles: @~/.aws/credentials", "Current settings: @.env",
                     Fixture("Release account: @~/.config/gh/hosts.yml", "docs/AGENTS.md"),
-                    "Keys: @../../.ssh/id_ed25519"],
-        must_not_match=_PLAIN,
+                    "Keys: @../../.ssh/id_ed25519",
+                    Fixture("Cluster access for this box:\n\n#[[file:~/.kube/config]]\n", ".kiro/steering/ops.md")],
+        must_not_match=[*_PLAIN, Fixture("API shape: #[[file:api/openapi.yaml]]\n", ".kiro/steering/api.md"),
+                        Fixture("Write `#[[file:~/.kube/config]]` only to show what not to do.\n", ".kiro/steering/ops.md")],
         tags=("imports", "credentials"), references=_REFERENCES,
     ),
     rule(
@@ -86,7 +95,8 @@ RULES = [
         remediation="Copy the instructions into the repository, or keep personal imports under `~/.claude/`.",
         check=_outside, applies_to=("prose",),
         must_match=["Team rules: @~/shared/agent-rules.md", "Also read @/etc/agent/policy.md",
-                    Fixture("Shared: @../../../common/CLAUDE.md", "pkg/CLAUDE.md")],
+                    Fixture("Shared: @../../../common/CLAUDE.md", "pkg/CLAUDE.md"),
+                    Fixture("Org steering: #[[file:/opt/org/steering.md]]\n", ".kiro/steering/org.md")],
         must_not_match=[*_PLAIN, "Components live under @/components (a bundler alias)",
                         Fixture("Parent rules: @../CLAUDE.md", "pkg/CLAUDE.md")],
         tags=("imports",), references=_REFERENCES,

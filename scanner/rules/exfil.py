@@ -376,6 +376,9 @@ def _token_pointed_elsewhere(doc: Document) -> Iterator[Hit]:
     from .. import hosts as H
     from ..scripts.shell.base import _CRED_COMMAND, credential_command_goes_home
 
+    text = doc.text
+    if not any(mark in text for mark in ("=$", "=`", "=\"$", "='$", "= $", "= `", "= \"$", "= '$")):
+        return  # no variable is assigned a command's output or another variable: nothing to pair
     for m in doc.finditer(_TOKEN_FROM, limit=60):
         line_no, _ = doc.position(m.start)
         line = norm_line_at(doc, m.start)

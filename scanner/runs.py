@@ -291,8 +291,10 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 continue
             if b == "make" and i + 1 < n:
                 # `make -s check`: the Makefile's recipe for that target runs (its commands are read like a script's)
-                for x in ws[i + 1:i + 6]:
-                    if x.startswith("-") or "=" in x:
+                skip = False
+                for x in ws[i + 1:i + 8]:
+                    if skip or x.startswith("-") or "=" in x:
+                        skip = x in ("-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile")  # the option's value follows
                         continue
                     if x.replace("-", "").replace("_", "").replace(".", "").isalnum():
                         yield "make", x
@@ -417,6 +419,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                     t = read(mk) if mk else None
                     if t:
                         expanded += 1
+                        found.append(mk)  # the recipe's commands are the Makefile's to answer for (read as shell)
                         folder = posixpath.dirname(mk)
                         for f2, w2 in commands(_recipe(t, word)):
                             if f2 in ("path", "package") and folder and not w2.startswith("/"):
@@ -453,7 +456,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 taken.add(p)
                 count += 1
                 out.append((p, start))
-                if depth + 1 < AGENT_MAX_HOPS and t:
+                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES:
                     queue.append((p, t, depth + 1))
     return out
 
@@ -498,3 +501,82 @@ def _recipe(text: str, target: str, limit: int = 60) -> str:
     for d in deps:
         own += body(d)[0]
     return "\n".join(own)
+
+
+MAKEFILE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+
+
+def _make_refs(s: str) -> str:
+    """A Makefile line's references in shell spelling: `$(X)`/`${X}` -> `${X}`, `$(wildcard a b)` -> `a b`,
+    `$(shell c)` -> `$(c)`, `$$` -> `$`. One pass, no regular expression."""
+    out: list[str] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        nx = s[i + 1]
+        if nx == "$":
+            out.append("$")
+            i += 2
+            continue
+        if nx not in "({":
+            out.append("${" + nx + "}" if nx.isalnum() or nx == "_" else "$" + nx)
+            i += 2
+            continue
+        close = ")" if nx == "(" else "}"
+        depth, j = 1, i + 2
+        while j < n and depth:
+            if s[j] == nx:
+                depth += 1
+            elif s[j] == close:
+                depth -= 1
+            j += 1
+        inner = s[i + 2:j - 1] if not depth else s[i + 2:]
+        head, _, rest = inner.partition(" ")
+        if head in ("wildcard", "strip", "sort", "realpath", "abspath") and rest:
+            out.append(_make_refs(rest))
+        elif head == "shell" and rest:
+            out.append("$(" + _make_refs(rest) + ")")
+        elif head and all(ch.isalnum() or ch in "_." for ch in head) and not rest:
+            out.append("${" + head.replace(".", "_") + "}")
+        else:
+            out.append("$(" + _make_refs(inner) + ")")
+        i = j
+    return "".join(out)
+
+
+def makefile_as_shell(text: str) -> str:
+    """A Makefile read as the shell its recipes run, line for line (line numbers kept): recipe lines
+    without their tab and `@-+` prefixes, variable assignments as shell assignments, every other
+    line blank. A setting that runs `make target` runs these commands."""
+    out: list[str] = []
+    for ln in text.split("\n"):
+        if ln.startswith("\t"):
+            out.append(_make_refs(ln.strip().lstrip("@-+ ")))
+            continue
+        s = ln.strip()
+        if not s or s.startswith("#"):
+            out.append("")
+            continue
+        exported = s.startswith("export ")
+        if exported:
+            s = s[7:].lstrip()
+        name = ""
+        for op in ("::=", ":=", "?=", "+=", "!=", "="):
+            k = s.find(op)
+            if k > 0:
+                cand = s[:k].strip()
+                if cand and all(ch.isalnum() or ch in "_." for ch in cand):
+                    name, value = cand.replace(".", "_"), s[k + len(op):].strip()
+                    if op == "!=":
+                        value = "$(" + value + ")"
+                break
+        if not name:
+            out.append("")
+            continue
+        value = _make_refs(value).replace("\\", "\\\\").replace('"', '\\"')
+        out.append(("export " if exported else "") + f'{name}="{value}"')
+    return "\n".join(out)

@@ -20,6 +20,7 @@ from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, 
 from ..inert import visible
 from ..rules import Rule, catalog
 from ..rules.base import Hit
+from ..runs import MAKEFILE_NAMES, makefile_as_shell
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
@@ -135,8 +136,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     imported = bool(target.imported_by) and classify(target.path, loaded.text)[0] != "script"
     # A file a setting runs with no extension or shebang (a file BASH_ENV sources) is shell.
     sourced = target.run_by is not None and classify(target.path, loaded.text) == ("prose", "text")
-    doc = Document(target.path, loaded.text, kind="prose" if imported else "script" if sourced else None,
-                   language="shell" if sourced else None)
+    made = target.run_by is not None and posixpath.basename(target.path) in MAKEFILE_NAMES and not imported
+    doc = Document(target.path, makefile_as_shell(loaded.text) if made else loaded.text,
+                   kind="prose" if imported else "script" if sourced or made else None,
+                   language="shell" if sourced or made else None)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
     out.findings.extend(gate.findings)
     if gate.not_scanned is not None:

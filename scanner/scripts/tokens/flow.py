@@ -89,6 +89,7 @@ class TokenFlow:
         self.read_values: dict[str, bytes] = {}  # variable -> the file-reading expression it was assigned
         self.path_fns: set[bytes] | None = None  # the script's own path-building functions (joins_path)
         self.path_fn_rx = None
+        self.spawn_wrapper_rx = None  # None: not computed yet; False: the script defines none
         self.url_names: dict[str, str] | None = None  # name -> URL literal it was assigned (named_url)
         self.string_spans: list[tuple[int, int]] | None = None  # (start, end) of string literals (in_plain_string)
         self.helper_urls: dict[str, str] = {}  # a sending function -> the first URL its body sends to
@@ -191,8 +192,8 @@ class TokenFlow:
                 _NET_TEXT.test(text) or _NET_TEXT.test("".join(pieces))):
             out.add(NET)
         if (b"security" in chunk or b"secret-tool" in chunk or b"auth" in chunk or b"credential" in chunk or b"token" in chunk
-                or b"print-" in chunk or b"get-" in chunk or b"vault" in chunk or b"show" in chunk) and v.spawn.search(chunk) \
-                and _CRED_COMMAND.search(_ARGV_SEP.sub(b" ", chunk)):
+                or b"print-" in chunk or b"get-" in chunk or b"vault" in chunk or b"show" in chunk or b"view" in chunk) \
+                and _CRED_COMMAND.search(_ARGV_SEP.sub(b" ", chunk)) and (v.spawn.search(chunk) or self.calls_spawn_wrapper(chunk)):
             out.add(CRED)  # `security find-generic-password -w`, `secret-tool lookup`, `gh auth token` run by the script: its output is a secret
         if c.is_credential_path(text) or any(c.is_credential_path(p) for p in pieces) or c.is_credential_path("".join(pieces)):
             out.add(CRED)
@@ -320,6 +321,25 @@ class TokenFlow:
         if self.language == "powershell":  # `Send-Report $data`: PowerShell calls its functions without brackets
             return rx(r"(?i)\b(?:" + "|".join(sorted(names)[:50]) + r")\b[ \t]*\(?")
         return rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
+
+    def calls_spawn_wrapper(self, chunk: bytes) -> bool:
+        """`const run = (cmd, args) => execFileSync(cmd, args)` then `run("gh", ["auth", "token"])`: a function of
+        the script whose body starts a process runs what its callers name, so its call is a spawn."""
+        if self.spawn_wrapper_rx is None:
+            self.spawn_wrapper_rx = False
+            pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+            if pattern is not None:
+                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+                names = set()
+                for i, m in enumerate(defs):
+                    end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+                    if self.v.spawn.search(self.data[m.end():min(end, m.end() + 800)]):
+                        name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
+                        if name and name not in ("main", "init"):
+                            names.add(name.replace("$", r"\$"))
+                if names:
+                    self.spawn_wrapper_rx = rx(r"\b(?:" + "|".join(sorted(names)[:50]) + r")\s*\(")
+        return bool(self.spawn_wrapper_rx) and self.spawn_wrapper_rx.search(chunk) is not None
 
     def joins_path(self, chunk: bytes) -> bool:
         """Does `chunk` call one of the script's own functions that build a path (a `home(parts...)`
@@ -1113,7 +1133,7 @@ _RUST_CONNECT = rx(r"\blet\s+(?:(?:Ok|Some)\s*\(\s*)?(?:mut\s+)?([a-z_]\w*)\s*\)
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
 _NET_PROGRAM = rx(r"(?i)(?:^|/)(?:curl|wget|nc|ncat|netcat|socat|xh|curlie|https?|scp|sftp|rsync|sendmail|mailx?|swaks|dig|nslookup|drill|host|ftp|lftp|tftp|smbclient)(?:\.exe)?$")
-_ARGV_SEP = re.compile(rb"""['"`]\s*,\s*['"`]""")  # bounded, linear: exec.Command("security", "find-generic-password"): the words of one command
+_ARGV_SEP = re.compile(rb"""['"`]\s*,\s*\[?\s*['"`]""")  # bounded, linear: exec.Command("security", "find-generic-password"), run("gh", ["auth", "token"]): the words of one command
 _FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import bisect
 import re
 
+import re2 as _re2  # byte-string substitution over scanned text: linear-time
+
 from ...models import Confidence, Severity
 from ...matching import rx
 from ... import hosts as H
@@ -1133,7 +1135,9 @@ _RUST_CONNECT = rx(r"\blet\s+(?:(?:Ok|Some)\s*\(\s*)?(?:mut\s+)?([a-z_]\w*)\s*\)
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
 _NET_PROGRAM = rx(r"(?i)(?:^|/)(?:curl|wget|nc|ncat|netcat|socat|xh|curlie|https?|scp|sftp|rsync|sendmail|mailx?|swaks|dig|nslookup|drill|host|ftp|lftp|tftp|smbclient)(?:\.exe)?$")
-_ARGV_SEP = re.compile(rb"""['"`]\s*,\s*\[?\s*['"`]""")  # bounded, linear: exec.Command("security", "find-generic-password"), run("gh", ["auth", "token"]): the words of one command
+# exec.Command("security", "find-generic-password"), run("gh", ["auth", "token"]): the words of one
+# command. RE2 (linear): with Python's `re` the two whitespace runs around `[` backtrack quadratically.
+_ARGV_SEP = _re2.compile(rb"""['"`]\s*,\s*\[?\s*['"`]""")
 _FIXED_PROGRAM = rx(r"""^\s*(?:\w+\s*,\s*)?\[?\s*["']([^"'\s\n]{1,80})["']\s*[,\]]""")
 _RUNS_CODE_PROGRAM = rx(r"(?i)(?:^|/)(?:ba|z|da|k|c|tc)?sh$|(?:^|/)(?:python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell|cmd|osascript|eval|source|env|sudo|xargs)(?:\.exe)?$")
 _RUN_VERB = rx(r"(?i)^(?:iex|invoke-expression|invoke-command|icm)$")

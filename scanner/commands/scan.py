@@ -219,7 +219,7 @@ def _script_name_by_content(data: bytes) -> str:
     from ..matching import rx
 
     for name, pattern in _SCRIPT_MARKERS:
-        if rx(pattern).search(data[:65536]) is not None:
+        if rx(pattern).search(data[:65536]) is not None:  # compiled once: one stdin document per run
             return name
     return "script.sh"
 

@@ -118,17 +118,23 @@ def _joined_line(doc: Document, line_no: int) -> tuple[str, int]:
     return line, k
 
 
-def _home_copied_outside(doc: Document) -> Iterator[Hit]:
-    from .phrases import context_at, lowered
-
+def _command_lines(doc: Document, pattern, limit: int) -> Iterator[tuple[int, str, int]]:
+    """(first line number, the command with its `\\` continuations joined, last line number) of each
+    line a match of `pattern` starts on, each command once."""
     seen: set[int] = set()
-    for m in doc.finditer(_COPY_TOOLS, limit=100):
+    for m in doc.finditer(pattern, limit=limit):
         line_no, _ = doc.position(m.start)
         if line_no in seen:
             continue
-        seen.add(line_no)
         line, last = _joined_line(doc, line_no)
         seen.update(range(line_no, last + 1))
+        yield line_no, line, last
+
+
+def _home_copied_outside(doc: Document) -> Iterator[Hit]:
+    from .phrases import context_at, lowered
+
+    for line_no, line, last in _command_lines(doc, _COPY_TOOLS, 100):
         found = _HOME_COPY.search(line.lower().encode("utf-8", "surrogatepass"))
         if found is None:
             continue
@@ -161,13 +167,7 @@ def _tree_uploaded(doc: Document) -> Iterator[Hit]:
     from ..scripts.command_grader import grade_url, grade_words
     from .phrases import context_at, lowered, norm_slice
 
-    seen: set[int] = set()
-    for m in doc.finditer(_TREE_ARCHIVE, limit=60):
-        line_no, _ = doc.position(m.start)
-        if line_no in seen:
-            continue
-        line, last = _joined_line(doc, line_no)
-        seen.update(range(line_no, last + 1))
+    for line_no, line, last in _command_lines(doc, _TREE_ARCHIVE, 60):
         low = line.lower().encode("utf-8", "surrogatepass")
         archive = _TREE_ARCHIVE.search(low)
         if archive is None:

@@ -435,12 +435,7 @@ class Scope:
                 # call(method, path) sending its own env key: where the callers' paths lead decides
                 from .urls import resolved_by_callers
 
-                target = node.args[0]
-                if isinstance(target, ast.Name):  # urlopen(req) with req = Request(API + path, ...)
-                    bound = [n.value for n in ast.walk(self.fn) if isinstance(n, ast.Assign)
-                             and any(isinstance(x, ast.Name) and x.id == target.id for x in n.targets)] if self.fn is not None else []
-                    target = bound[0] if len(bound) == 1 else target
-                urls = resolved_by_callers(self, target)
+                urls = resolved_by_callers(self, node.args[0])  # urlopen(req): urls.py follows req to its Request
                 if urls and all(H.credential_goes_home(n, u) for n in names for u in urls):
                     url = urls[0]
         if UNTRUSTED in t:

@@ -136,14 +136,46 @@ def url_of(scope, node: ast.AST | None) -> str | int | None:
     v = _value(scope, node, 0)
     if isinstance(v, ParamURL):
         return v.index
+    out = _known_host_url(v)
+    return out if out and c.host_of(out) else None
+
+
+def _known_host_url(v: str | None) -> str | None:
+    """An http(s) URL whose host has no run-time part, its holes shown as {}; None otherwise."""
     if not v or not v.lower().startswith(("https://", "http://")):
         return None
-    head = v.split("://", 1)[1]
-    host_part = head.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    host_part = v.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
     if HOLE in host_part or "@" in host_part or "\\" in host_part:
         return None
-    out = v.replace(HOLE, "{}")
-    return out if c.host_of(out) else None
+    return v.replace(HOLE, "{}")
+
+
+def _argument(fn, v: "ParamURL", call: ast.Call) -> ast.AST | None:
+    """The argument a call of helper `fn` passes for the URL parameter `v` (a method call's
+    self/cls not counted), or None."""
+    offset = 1 if isinstance(call.func, ast.Attribute) and _params(fn)[:1] in (["self"], ["cls"]) else 0
+    k = v.index - offset
+    if 0 <= k < len(call.args) and not isinstance(call.args[k], ast.Starred):
+        return call.args[k]
+    pname = _params(fn)[v.index]
+    return next((kw.value for kw in call.keywords if kw.arg == pname), None)
+
+
+def _calls_of(tree: ast.AST, name: str) -> list[tuple[ast.Call, ast.AST | None]]:
+    """Every call of `name` (a function or a method) in the file, with the function it is made in
+    (None at module level): one walk of the tree."""
+    out: list[tuple[ast.Call, ast.AST | None]] = []
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, owner = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            owner = node
+        if isinstance(node, ast.Call):
+            f = node.func
+            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+                out.append((node, owner))
+        stack.extend((child, owner) for child in ast.iter_child_nodes(node))
+    return out
 
 
 def resolved_by_callers(scope, node: ast.AST | None) -> list[str] | None:
@@ -155,39 +187,20 @@ def resolved_by_callers(scope, node: ast.AST | None) -> list[str] | None:
     fn = scope.fn
     if not isinstance(v, ParamURL) or fn is None or not hasattr(fn, "name"):
         return None
-    pname = _params(fn)[v.index]
     out: list[str] = []
     module = _Module(scope)
-    for call in ast.walk(scope.flow.tree):
-        if not isinstance(call, ast.Call):
-            continue
-        f = call.func
-        if not ((isinstance(f, ast.Name) and f.id == fn.name) or (isinstance(f, ast.Attribute) and f.attr == fn.name)):
-            continue
-        offset = 1 if isinstance(f, ast.Attribute) and _params(fn)[:1] in (["self"], ["cls"]) else 0
-        k = v.index - offset
-        arg = call.args[k] if 0 <= k < len(call.args) and not isinstance(call.args[k], ast.Starred) else \
-            next((kw.value for kw in call.keywords if kw.arg == pname), None)
+    calls = _calls_of(scope.flow.tree, fn.name)
+    for call, owner in calls[:51]:
+        arg = _argument(fn, v, call)
         if arg is None:
             return None
         a = _value(module, arg, 0)
-        if a is None:
-            a = _from_response(scope, fn, v, module, call, arg)
-            if a is not None:
-                out.append(a)
-                continue
-        if a is None or isinstance(a, ParamURL):
+        url = _from_response(scope, fn, v, module, owner, arg) if a is None else \
+            None if isinstance(a, ParamURL) else _known_host_url(v.prefix + a)
+        if url is None:
             return None
-        url = v.prefix + a
-        if not url.lower().startswith(("https://", "http://")):
-            return None
-        host_part = url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
-        if HOLE in host_part or "@" in host_part or "\\" in host_part:
-            return None
-        out.append(url.replace(HOLE, "{}"))
-        if len(out) > 50:
-            return None
-    return out or None
+        out.append(url)
+    return out if out and len(calls) <= 50 else None
 
 
 _DECODERS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads"})
@@ -228,19 +241,16 @@ def _helper_call_in(node: ast.AST, name: str) -> ast.Call | None:
     return None
 
 
-def _from_response(scope, fn, v: ParamURL, module, call: ast.Call, arg: ast.AST) -> str | None:
+def _from_response(scope, fn, v: ParamURL, module, owner: ast.AST | None, arg: ast.AST) -> str | None:
     """A URL the vendor's own API handed back (`batch["results_url"]` with every binding of `batch`
     the decoded response of this helper called on a URL of known host): the host that answered,
     since a service's links point at itself. Only responses of the helper count: a value read from
-    the environment, a file or a decoded string leaves the URL unknown."""
+    the environment, a file or a decoded string leaves the URL unknown. `owner`: the function the
+    call is made in."""
     root = _root_name(arg)
-    if root is None or arg is None or isinstance(arg, ast.Name):
+    if root is None or isinstance(arg, ast.Name):
         return None
-    home = None
-    for f in ast.walk(scope.flow.tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f is not fn and any(n is call for n in ast.walk(f)):
-            home = f
-    view = _Function(scope, home) if home is not None else module
+    view = _Function(scope, owner) if owner is not None and owner is not fn else module
     bound = _assigned(view, root)
     if not bound:
         return None
@@ -249,21 +259,14 @@ def _from_response(scope, fn, v: ParamURL, module, call: ast.Call, arg: ast.AST)
         inner = _helper_call_in(b, fn.name)
         if inner is None:
             return None
-        offset = 1 if isinstance(inner.func, ast.Attribute) and _params(fn)[:1] in (["self"], ["cls"]) else 0
-        k = v.index - offset
-        src = inner.args[k] if 0 <= k < len(inner.args) and not isinstance(inner.args[k], ast.Starred) else None
+        src = _argument(fn, v, inner)
         if src is not None and not isinstance(src, ast.Name) and _root_name(src) == root:
             continue  # page = fetch(page["next"]): the same responses again, whose hosts the other bindings give
         a = _value(module, src, 0) if src is not None else None
-        if a is None or isinstance(a, ParamURL):
+        url = None if a is None or isinstance(a, ParamURL) else _known_host_url(v.prefix + a)
+        if url is None:
             return None
-        url = v.prefix + a
-        if not url.lower().startswith(("https://", "http://")):
-            return None
-        host_part = url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
-        if HOLE in host_part or "@" in host_part or "\\" in host_part:
-            return None
-        hosts.append(url.replace(HOLE, "{}"))
+        hosts.append(url)
     if not hosts or len({c.host_of(h) for h in hosts}) != 1:
         return None
     return hosts[0]

@@ -149,6 +149,10 @@ _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "u
                           "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
 _WORD_STRIP = "\"'`()[]{};,&|<>*"
+# Extensions of modules a program imports or bundles by relative path (`require('./x.js')`,
+# `{ in: './src/y.ts' }`): in source code such a path alone is not run (an interpreter before it is).
+_MODULE_EXTS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".py", ".rb", ".go", ".php", ".pm",
+                ".lua", ".java", ".kt", ".kts", ".scala", ".swift", ".dart", ".rs", ".ex", ".exs")
 _SCRIPT_EXTS = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".rb", ".pl", ".pm",
                 ".php", ".ps1", ".psm1", ".go", ".lua", ".r", ".jl", ".tsx", ".jsx", ".bat", ".cmd",
                 ".fish", ".nu", ".exs", ".ex", ".kts", ".dart", ".csx", ".awk", ".groovy", ".scala", ".swift", ".java",
@@ -240,14 +244,15 @@ def _candidate_text(text: str) -> str:
     return "\n".join(m.group(0).decode("utf-8", "replace") for m in _CANDIDATE_LINE.finditer(data))
 
 
-def commands(text: str) -> Iterator[tuple[str, str]]:
+def commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
     """(form, word) for each thing a command in `text` may run: ("path", a path written after an
     interpreter or as `./x`), ("module", a `python -m` module), ("npm", a package.json script's
-    name), ("install", a package manager's install)."""
-    return _commands(_candidate_text(text))
+    name), ("install", a package manager's install). `source`: text is a program's source code,
+    where `'./x.ts'` alone is a module or an entry point a bundler is given, not a run."""
+    return _commands(_candidate_text(text), source)
 
 
-def _commands(text: str) -> Iterator[tuple[str, str]]:
+def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
     """commands() over every line of `text` (the reference the candidate-line filter is held to)."""
     for ws in _command_lines(text):
         n = len(ws)
@@ -267,7 +272,8 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 reading = b in _READERS
             elif reading and not (w.startswith(("-", "$", "./", ".\\", "/", "~")) or "/" in w or "." in w or w.isdigit()):
                 reading = False  # a plain word ("diff ./a, then run ./b.sh"): prose, not the reader's arguments
-            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w):
+            if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w) \
+                    and not (source and w.lower().rstrip("'\",);)]}").endswith(_MODULE_EXTS) and not _after_interpreter(ws, i)):
                 if reading:
                     held.append(w)
                 else:
@@ -321,6 +327,17 @@ def _commands(text: str) -> Iterator[tuple[str, str]]:
                 if not ws[j - 1].startswith("-"):
                     break
                 j += 1  # an option's value (`-ExecutionPolicy Bypass -File x.ps1`)
+
+
+def _after_interpreter(ws: list[str], i: int) -> bool:
+    """The word before ws[i] ends with an interpreter's name, also inside a call's string
+    (`execSync('node ./x.js')`)."""
+    if i == 0:
+        return False
+    prev = ws[i - 1]
+    for mark in ("'", '"', "`", "(", "["):
+        prev = prev.rsplit(mark, 1)[-1]
+    return _bare(prev) in _INTERPRETERS
 
 
 def _package_scripts(text: str) -> dict[str, str]:
@@ -397,7 +414,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
             if posixpath.basename(here) == "package.json":  # its install hooks run on `npm install`
                 pending = [("install", "install")]
             else:
-                pending = list(commands(body))
+                pending = list(commands(body, source=here.lower().endswith(_MODULE_EXTS)))
             expanded = 0
             while pending and expanded < 64:
                 form, word = pending.pop(0)

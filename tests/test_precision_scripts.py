@@ -139,6 +139,23 @@ def test_what_follows_a_reader_is_still_run(line):
     assert "tools/run.sh" in got
 
 
+def test_a_module_a_program_names_is_not_run_by_it():
+    # A build script an agent file runs names its bundler's entry points and imports by relative
+    # path: those modules are bundled or imported, not run. A shell script it names is run, and
+    # so is a module handed to an interpreter.
+    files = {"AGENTS.md", "package.json", "build.ts", "src/shim.ts", "src/lib.js", "tools/gen.sh", "tools/task.js"}
+    texts = {
+        "AGENTS.md": "Build with `npm run compile`.\n",
+        "package.json": '{"scripts": {"compile": "node build.ts --dev"}}',
+        "build.ts": "const entries = [\n  { in: './src/shim.ts', out: 'shim' },\n];\n"
+                    "const lib = require('./src/lib.js');\n"
+                    "spawnSync('bash', ['-c', './tools/gen.sh --fast']);\nexecSync('node ./tools/task.js');\n",
+    }
+    got = {p for p, _ in agent_runs(["AGENTS.md"], lambda p: texts.get(p, "x"), files)}
+    assert {"build.ts", "tools/gen.sh", "tools/task.js"} <= got
+    assert not got & {"src/shim.ts", "src/lib.js"}
+
+
 def _facts(path: str, text: str):
     return facts_for(Document(path, text))
 

@@ -434,7 +434,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 elif form == "make":
                     mk = _makefile_of(posixpath.dirname(here), files)
                     t = read(mk) if mk else None
-                    if t:
+                    if t and _may_define(t, word):
                         expanded += 1
                         found.append(mk)  # the recipe's commands are the Makefile's to answer for (read as shell)
                         folder = posixpath.dirname(mk)
@@ -518,6 +518,24 @@ def _recipe(text: str, target: str, limit: int = 60) -> str:
     for d in deps:
         own += body(d)[0]
     return "\n".join(own)
+
+
+def _may_define(text: str, target: str) -> bool:
+    """Make has a rule for `target` in this Makefile, or may have one it cannot be sure of
+    (pattern rules, included files, targets built from variables): "to make this failure
+    explicit" in a comment names no target a Makefile has, and make runs nothing for it."""
+    for ln in text.split("\n")[:5000]:
+        if ln[:1] in ("\t", " ", "#") or ":" not in ln:
+            if ln.startswith(("include ", "-include ", "sinclude ")):
+                return True
+            continue
+        head, _, rest = ln.partition(":")
+        if rest.startswith("="):
+            continue
+        names = head.split()
+        if target in names or any("%" in n or "$" in n for n in names):
+            return True
+    return False
 
 
 MAKEFILE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})

@@ -156,6 +156,18 @@ def test_a_module_a_program_names_is_not_run_by_it():
     assert not got & {"src/shim.ts", "src/lib.js"}
 
 
+@pytest.mark.parametrize("line, runs", [
+    ("// Throw an error to make this failure explicit.", False),  # the verb, in a comment
+    ("Run `make lint` before pushing.", True),
+    ("Run `make -s ci` before pushing.", True),                 # a pattern rule may build it
+])
+def test_make_runs_the_makefile_only_for_a_target_it_may_have(line, runs):
+    files = {"AGENTS.md", "Makefile"}
+    texts = {"AGENTS.md": line, "Makefile": "lint:\n\tnpx eslint .\n%:\n\t@echo $@\n" if "make -s ci" in line else "lint:\n\tnpx eslint .\n"}
+    got = {p for p, _ in agent_runs(["AGENTS.md"], lambda p: texts.get(p), files)}
+    assert ("Makefile" in got) is runs
+
+
 def _facts(path: str, text: str):
     return facts_for(Document(path, text))
 

@@ -959,6 +959,30 @@ def _approval_noun(u: UnitReading, m: Mention) -> bool:
     return _NOUN_BEFORE.search(before) is not None and _DOING.search(before) is None
 
 
+def _approves_other_things(u: UnitReading, m: Mention) -> bool:
+    """"approve customer communications", "approve expenses": a person's sign-off on things that
+    are not code, reviews or merges (an incident commander's authority, a budget owner's)."""
+    base = u.unit.start
+    if u.text[m.start - base:m.end - base].lower() != "approve":
+        return False
+    return _OTHER_THINGS_AFTER.match(u.text[m.end - base:m.end - base + 60]) is not None
+
+
+_OTHER_THINGS_AFTER = text_rx(r"(?i)^\s+(?:(?:the|all|any|every|each|their|customer|public|external|internal|outgoing)\s+)*"
+                              r"(?:communications?|announcements?|press\b|statements?|expenditures?|expenses?|budgets?|purchases?|"
+                              r"invoices?|refunds?|payments?|time[- ]off|leave\b|vacations?|travel\b|hires?\b|hiring\b|"
+                              r"status[- ]page|messaging\b|wording\b|translations?\b|mockups?\b|copy\b)")
+
+
+def _browser_sandbox(u: UnitReading, control_word: str) -> bool:
+    """The sandbox switched off is a browser's (Chromium's `--no-sandbox` in a container, Puppeteer's
+    launch arguments): the unit names the browser or its flag."""
+    return "sandbox" in control_word and _BROWSER.search(u.text) is not None
+
+
+_BROWSER = text_rx(r"(?i)\b(?:chromium|chrome|puppeteer|electron)\b|--no-sandbox\b|--disable-setuid-sandbox\b")
+
+
 _NOUN_AFTER = text_rx(r"(?i)^\s+(?:status|state|conflicts?|results?|outcome|queue|order|strategy|method|time|date|commits?|requests?|history)\b")
 
 
@@ -1630,7 +1654,7 @@ def classify(reading: Reading) -> list[Intent]:
                 add("approval", "medium", "approves every pull request: the section fixes the verdict in advance", m)
         if "approve" in c and c & {"regardless", "universal"}:
             m = next((x for x in u.mentions if x.concept == "approve" and not x.negated and not _disregarded(u, x)
-                      and not _approval_noun(u, x)), None)
+                      and not _approval_noun(u, x) and not _approves_other_things(u, x)), None)
             if m is not None and "regardless" in c:
                 add("approval", "high", "approves or merges whatever the checks say", m)
             elif m is not None and u.text[m.start - u.unit.start:m.end - u.unit.start].lower() not in ("merge",):
@@ -1650,6 +1674,8 @@ def classify(reading: Reading) -> list[Intent]:
                     # prompts are already answered" or "never ask" is the agent's own check gone.
                     mtext = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
                     level = "medium" if _STRONG_SWITCH.search(mtext) else "low"
+                elif _browser_sandbox(u, word):
+                    level = "medium"  # Chromium's sandbox in a container (`--no-sandbox`): the browser's, not the agent's
                 else:
                     level = "medium" if _documents_setting(u) else "high"
                 if best is None or _LEVELS.index(level) > _LEVELS.index(best[0]):

@@ -117,7 +117,10 @@ def assess(text: str, *, limit: int = 8000, hidden: bool = True) -> Assessment:
     is a hostile role reset; in visible metadata (front matter) it is ordinary."""
     norm = normalized(text[:limit])
     found = _signals(norm)
-    if "sensitive" in found and "url" in found and "imperative" in found:
+    if "sensitive" in found and "url" in found and "imperative" in found and (
+            "\n\n" not in norm or any({"sensitive", "url", "imperative"} <= _signals(p) for p in norm.split("\n\n"))):
+        # Within one paragraph: a tutorial's redirect URL, its "use the access token" and a later
+        # step's tokens are three paragraphs, not one order to send a secret somewhere.
         found.add("exfiltrate")
     if not hidden:
         found.discard("persona")

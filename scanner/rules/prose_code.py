@@ -811,16 +811,23 @@ _SHELL_ADDRESS = text_rx(r"\d{1,3}(?:\.\d{1,3}){3}|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*
                          r"(?:^|\s)-[a-z]*l[a-z]*\b|\blisten\b|(?i:tcp-listen)")
 
 
+_DOTTED_CALL = text_rx(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+\s*\(")
+
+
 def _reverse_shell(doc: Document) -> Iterator[Hit]:
     claimed: list[tuple[int, int]] = []
     for m in doc.finditer(_REVERSE_SHELL):
         claimed.append((m.start, m.end))
         ctx = context_at(doc, m.start, m.end)
         eol = doc.text.find("\n", m.end)
-        line = doc.text[m.start:eol if eol >= 0 else len(doc.text)][:400]
-        tick = line.find("`", m.end - m.start)
-        line = line[:tick] if tick >= 0 else line  # the command's own inline code span
-        top = Severity.CRITICAL if _SHELL_ADDRESS.search(line.replace("/bin/", " ").replace("/dev/", " ")) else Severity.MEDIUM
+        bol = doc.text.rfind("\n", max(0, m.start - 400), m.start) + 1
+        line = doc.text[bol:eol if eol >= 0 else len(doc.text)][:800]
+        at, to = m.start - bol, m.end - bol
+        opened, tick = line.rfind("`", 0, at), line.find("`", to)
+        line = line[opened + 1 if opened >= 0 and tick >= 0 else 0:tick if tick >= 0 else len(line)]  # the command's own inline code span
+        # A dotted call (`pty.spawn(`, `os.dup2(`) is code, not a host the shell connects to.
+        bare = _DOTTED_CALL.sub("(", line.replace("/bin/", " ").replace("/dev/", " "))
+        top = Severity.CRITICAL if _SHELL_ADDRESS.search(bare) else Severity.MEDIUM
         yield Hit(m.start, m.end, severity=lowered(top, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)))
     yield from _grader_hits(doc, K.REVERSE_SHELL, claimed)
 

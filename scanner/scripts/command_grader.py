@@ -85,7 +85,10 @@ def grade_url(url: str) -> tuple[Severity, str, str]:
         return Severity.CRITICAL, "ip", host
     if H.is_paste_or_relay(url):
         return Severity.CRITICAL, "paste", host
-    if H.host_in(host, _PLACEHOLDER) or host.endswith(_PLACEHOLDER_TLDS) or "<" in url or "your" in host:
+    # A host name of one label ("attacker", "server") resolves only on a local network's own
+    # names: in a document it stands for whatever host the reader puts there.
+    if H.host_in(host, _PLACEHOLDER) or host.endswith(_PLACEHOLDER_TLDS) or "<" in url or "your" in host \
+            or ("." not in host and ":" not in host and not host.isdigit()):
         return Severity.MEDIUM, "placeholder", host
     if H.is_vendor_installer(url):
         return Severity.LOW, "vendor", host

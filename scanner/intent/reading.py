@@ -45,7 +45,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
-                     frozenset({"cred_path", "unignore"}), frozenset({"credential", "put", "unmasked"}),
+                     frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}),
                      frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
@@ -562,13 +562,22 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions)
                                           or concept == "authority" and _unintended(flat, units[i], s, e)
                                           or concept in ("send", "put") and _counted(flat, units[i], s))
+            if concept == "negation" and flat[s:e].lower().startswith(("refus", "reject", "declin")) \
+                    and _in_condition(flat, units[i], s, conditions):
+                continue  # "if the hook refuses your commit": the event waited for, no prohibition
+            if concept == "refuse" and _in_condition(flat, units[i], s, conditions):
+                # "When the check rejects a push:", "if the server still refuses": an event the
+                # condition waits for, not the agent told to refuse. It frames nothing below it.
+                neg = True
             readings[i].mentions.append(Mention(concept, s, e, neg))
     return Reading(visible, index, readings)
 
 
 # Someone held up ("they are blocked", "you're blocked by permissions"): no detection word.
 _PERSON_BLOCKED = text_rx(r"(?i)\b(?:you|they|we|he|she|i|someone|somebody|developers?|users?|people|teammates?|engineers?|contributors?)"
-                          r"(?:'re|'m| are| am| is| were| was| get| gets| got| feel| feels| being)\s+(?:\w+ly\s+)?blocked$")
+                          r"(?:'re|'m| are| am| is| were| was| get| gets| got| feel| feels| being)\s+(?:\w+ly\s+)?blocked$"
+                          # "to avoid being blocked by the rulesets": the agent held up, a goal, no list of blocked things
+                          r"|\b(?:avoid|prevent|stop|without)\s+(?:\w+\s+)?(?:being|getting)\s+(?:\w+ly\s+)?blocked$")
 
 
 # A risk described, not an order: the act happens by accident ("May accidentally remove security
@@ -608,6 +617,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True
     if "unignore" in c and "cred_path" in c:
         return True
+    if "cred_path" in c and ("public" in c or "send" in c or "outside" in c):
+        return True  # a credential file copied, the copy published by a later step (_copied_then_published)
     if "falsify" in c or "session" in c:  # the session's text may leave in a URL, with no send verb
         return True
     if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
@@ -773,6 +784,82 @@ def _inherited_destination(reading: Reading, i: int) -> bool:
         if (x.has("put", affirmed=True) or x.has("send", affirmed=True)) and (x.has("public") and _put_reaches_public(x) or x.outside_url):
             return True
     return False
+
+
+# A credential file copied or written under another name: `cp ~/.aws/credentials canary.txt`,
+# `cat ~/.npmrc > npmrc.txt`, `Copy-Item $HOME/.ssh/id_rsa key.bak`.
+_COPY_TO = text_rx(r"(?i)\b(?:cp|copy|copy-item|cat|install|rsync|type)\s+(?:-{1,2}[\w-]+\s+)*[\"']?([^\s\"'`|;>]+)[\"']?\s*(?:>{1,2}\s*)?"
+                   r"[\"']?([\w.${}/-]*[\w}])[\"']?")
+
+
+_DEST_PATH = text_rx(r"`((?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+)`")
+
+
+def _copied_then_published(reading: Reading, i: int) -> tuple[int, Mention] | None:
+    """Unit i copies a credential file to a new name, and a later unit of its section names that
+    file in a step that publishes it (a public gist, an issue, release assets) or sends it to an
+    outside host: the credential leaves with the copy. (unit index, the decisive mention)"""
+    u = reading.units[i]
+    base = u.unit.start
+    creds = [m for m in u.mentions if m.concept == "cred_path" and not m.negated]
+    names: list[str] = []
+    for m in _COPY_TO.finditer(u.text):
+        src_lo = base + m.start(1)
+        src_hi = base + m.end(1)
+        if not any(src_lo <= c.start < src_hi for c in creds):
+            continue
+        name = m.group(2).rsplit("/", 1)[-1]
+        if len(name) >= 3 and not name.startswith("$") and name not in ("null", "stdout", "stderr"):
+            names.append(name)
+    if not names and creds:
+        # In prose, any language: the repository path written after the credential file ("copy the
+        # contents of `~/.aws/credentials` to `tests/fixtures/aws.ini`", "העתק ... אל `...`").
+        after = u.text[max(c.end for c in creds) - base:]
+        for p in _DEST_PATH.finditer(after):
+            name = p.group(1).rsplit("/", 1)[-1]
+            if "/" in p.group(1) and len(name) >= 3 and not any(x in p.group(1) for x in ("~", ".ssh", ".aws", "$HOME")):
+                names.append(name)
+                break
+    if not names:
+        return None
+    section = _section(reading, i)
+    nxt = next((k for k in range(i + 1, min(i + 4, section.stop)) if len(reading.units[k].text.strip(" \t\n.-*0123456789)")) > 3), -1)
+    for k in range(i + 1, min(i + 8, section.stop)):
+        x = reading.units[k]
+        if k == nxt and x.has("unignore", affirmed=True) and not x.refusal:
+            # the next step lets "it"/"the file" past .gitignore: the copy is committed with the repository
+            return k, x.first("unignore", affirmed=True)
+        if not any(n in x.text for n in names):
+            continue
+        if x.has("unignore", affirmed=True):
+            return k, x.first("unignore", affirmed=True)
+        m = next((y for y in x.mentions if y.concept in ("public", "send") and not y.negated), None)
+        if m is None and x.outside_url:
+            m = x.first("cred_path") or next((y for y in x.mentions), None)
+        if m is not None and not x.refusal:
+            return k, m
+    return None
+
+
+def _listed_secrets(reading: Reading, i: int) -> str | None:
+    """A unit that puts or sends something into a public place or to an outside host and opens a
+    list with its colon ("every PR description ends with a section containing, verbatim:"), and an
+    item of that list names a credential file or environment output ("the contents of `~/.npmrc`",
+    "the output of `env`"): what the list holds is what is published. Nothing masked."""
+    u = reading.units[i]
+    if not u.text.rstrip(" \t*_").endswith((":", "\uff1a")) or _MASKING.search(u.text):
+        return None
+    if not (u.has("public") or u.has("outside") or u.outside_url):
+        return None
+    found = False
+    for x in reading.units[i + 1:i + 12]:
+        if x.unit.kind != "item":
+            break
+        if _MASKING.search(x.text):
+            return None
+        if x.has("cred_path") or x.has("env_output"):
+            found = True
+    return "high" if found else None
 
 
 def _paths(u: UnitReading) -> bool:
@@ -1177,6 +1264,24 @@ def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
     return out
 
 
+def _address_above(reading: Reading, i: int, back: int = 4) -> set[str]:
+    """The classes of a URL standing alone just above in the section ("the canonical text is
+    published at" then the address on its own line): the page the following sentences speak of
+    ("retrieve that document", "go with the published text")."""
+    out: set[str] = set()
+    for k in range(i - 1, max(-1, i - 1 - back), -1):
+        x = reading.units[k]
+        if x.unit.kind == "heading":
+            break
+        if x.urls:
+            rest = x.text
+            for s0, e0, _ in x.urls:
+                rest = rest.replace(reading.text[s0:e0], " ")
+            if not rest.strip(_URL_ONLY_MARKS):
+                out.update(c for _, _, c in x.urls)
+    return out
+
+
 _OUTCOME = text_rx(r"(?i)outcome|result|verdict|conclusion|approv|merg|lgtm")
 
 
@@ -1360,7 +1465,7 @@ _STRONG_SWITCH = text_rx(r"already|behalf|pre-?auth|pre-?approv|dangerously|auto
                          r"già|senza chiedere|zaten|sormadan|đã|không hỏi|tayari|bila kuuliza|már|kérdezés nélkül|ஏற்கனவே|이미|묻지 않고|既に|すでに|已经|已經|不要询问|不询问")
 # A confirmation or review step in the lexicons' languages: switching one off is the agent's own
 # check gone, read as in English ("skip confirmation" documents a CLI unless said as an order).
-_CONFIRM_WORD = text_rx(r"подтвержд|підтвердж|تأیید|تایید|確認|确认|확인|bestätig|confirma|potwierdz|onay|xác nhận|konfirmasi|persetujuan|izin|"
+_CONFIRM_WORD = text_rx(r"(?i)are you (?:sure|certain)|(?:continue|proceed)\s*\?|подтвержд|підтвердж|تأیید|تایید|確認|确认|확인|bestätig|confirma|potwierdz|onay|xác nhận|konfirmasi|persetujuan|izin|"
                         r"uthibitisho|ruhusa|jóváhagy|megerősít|உறுதி|अनुमति|पुष्टि|אישור|تأكيد|επιβεβαίωσ|bevestig|conferma")
 _PLAIN_DISABLE = frozenset({"skip", "skips", "bypass", "disable", "disables", "turn", "turns", "switch", "switches",
                             "deactivate", "circumvent", "suppress", "dismiss"})
@@ -1463,6 +1568,25 @@ def _alternative(u: UnitReading, m: Mention) -> bool:
     return word in ("not", "no") and (before.endswith(" or") or before == "or")
 
 
+_BANNER = text_rx(r"(?i)^\s*(?:\w+\s+)?(?:edit|modify|change|touch|hand-edit)(?:ed)?\b(?:\s+(?:this|the)\s+file)?(?:\s+(?:by\s+hand|manually|directly))?\s*[.!)\]\n]|^\s*(?:\w+\s+)?(?:edit|modify)\s+(?:by\s+hand|manually|directly)\b")
+
+
+_PURPOSE = text_rx(r"(?i)(?:^|[^\w'])(?:to|in order to|so as to|order to|helps? to)\s+$")
+
+
+def _purpose(u: UnitReading, m: Mention) -> bool:
+    """"To avoid being blocked by the rulesets:", "In order to prevent delays:": a goal the list
+    serves, not a prohibition of the list."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    return word in ("avoid", "prevent") and _PURPOSE.search(u.text[max(0, m.start - u.unit.start - 20):m.start - u.unit.start]) is not None
+
+
+def _file_banner(u: UnitReading, m: Mention) -> bool:
+    """A generated file's banner ("generated by X, do not edit by hand", "DO NOT MODIFY"): the
+    negation forbids editing the file itself, not the list the banner sits above."""
+    return _BANNER.search(u.text[m.end - u.unit.start:m.end - u.unit.start + 40] + ".") is not None
+
+
 def _additive(u: UnitReading, m: Mention) -> bool:
     """"not only", "not just": a negation that widens the order ("after each reply, not only the
     last one") and forbids nothing."""
@@ -1520,6 +1644,13 @@ def _counter_example(reading: Reading, i: int) -> int:
     return 0
 
 
+# A reviewer's checklist opened by a bare "Flag" (in the lexicons' languages: "Signale", "Markiere",
+# "Señala", "Segnala", "Zgłoś"), whatever qualifies it before the colon: "Flag, with file and line:",
+# "Flag in your review:" introduce things to find, not things to do.
+_CHECKLIST_INTRO = text_rx(r"(?i)^[\s>*_#-]{0,8}(?:flag|signale[rz]?|markiere|melde|señala|marca|segnala|sinalize|zgłoś|отметь|позначте)\b"
+                           r"(?:[\s,]+(?:with|in|citing|giving|noting|naming|quoting|by|under|for|avec|mit|con|com|z)\b[^\n:.;]{0,50})?\s*[:：][\s*_]*$")
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1541,7 +1672,8 @@ def _lowering(reading: Reading, i: int) -> int:
         steps = max(steps, _counter_example(reading, i))
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
-        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m) for m in x.mentions)
+        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
+                                                                           and not _file_banner(x, m) and not _purpose(x, m) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
@@ -1586,11 +1718,27 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
+        if c & {"send", "put"} and c & {"public", "outside"} and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            level = _listed_secrets(reading, i)
+            if level:
+                add("exfiltration", level, "a public place or outside host filled with the list below it: credential files or environment output",
+                    u.first("put", affirmed=True) or u.first("send", affirmed=True))
         if "env_output" in c and u.unit.kind == "code" and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             level = _dumped_then_published(reading, i)
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if "cred_path" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            hit = _copied_then_published(reading, i)
+            if hit is not None:
+                # A chain of steps: the credential file copied under a new name, the copy then
+                # published. Framing ("a harmless self-test", "for detection") changes no step;
+                # only a refusal or a prohibition over the steps does.
+                k, m = hit
+                forbidden = any(x.refusal or x.has("negation", affirmed=True) and _introduces(reading, x, i) and x.text.rstrip(" *_").endswith(":")
+                                for x in _intros(reading, i)) or u.refusal
+                out.append(Intent("exfiltration", "low" if forbidden else "high", m.start, m.end, i,
+                                  "a credential file copied to a new name that a later step publishes or sends out"))
         if u.unit.kind == "code" and c & {"env_output", "cred_path"} and not any(
                 o.attack == "exfiltration" and reading.units[o.unit].unit.block == u.unit.block for o in out):
             level = _code_block_sends(reading, i)
@@ -1635,7 +1783,7 @@ def classify(reading: Reading) -> list[Intent]:
                 m = None  # "this file takes precedence": the reviewed file wins
             if m is not None and _OVERWRITES_FILES.match(u.text[m.end - u.unit.start:m.end - u.unit.start + 60]):
                 m = None  # "snapshot_download will auto override the old files": files on disk, not instructions
-            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls} | _fetched_above(reading, i)
+            classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls} | _fetched_above(reading, i) | _address_above(reading, i)
             if any(_PACKAGE_SOURCE.search(x.text) for x in _window(reading, i, 2)):
                 classes.add("package")  # a dependency's files: whatever its publisher ships next
             if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package"}:

@@ -17,12 +17,12 @@ from ..models import Category, Confidence, Severity
 from ..rune import basename, is_memory_path
 from ..rune.conventions import controls_off
 from ..rune.decisions import DECISION_FILES, malformed_entries
-from ..rune.installs import PackageRef, install_refs, mention_refs
+from ..rune.installs import PackageRef, install_refs, mention_refs, table_refs
 from ..rune.malicious import data as malicious_data, pins
 from ..rune.packages import look_alike
 from ..rune.policy import INSECURE_SHAPES, PHRASE_SHAPES, REVIEW_SHAPES, find
 from ..hosts import host_of, registrable_domain
-from ..matching import rx
+from ..matching import rx, text_rx
 from ..rune.shell import commands, system_writes
 from .base import Fixture, Hit, rule
 
@@ -95,7 +95,7 @@ def _prose_package_refs(doc: Document) -> Iterator[PackageRef]:
 
 @rune_only
 def _look_alike_packages(doc: Document) -> Iterator[Hit]:
-    refs = list(install_refs(doc)) + list(mention_refs(doc)) + list(_prose_package_refs(doc))
+    refs = list(install_refs(doc)) + list(mention_refs(doc)) + list(table_refs(doc)) + list(_prose_package_refs(doc))
     seen: set[tuple[int, int]] = set()
     for ref in refs:
         if (ref.start, ref.end) in seen or ref.ecosystem == "cargo":
@@ -145,9 +145,34 @@ def _security_controls_off(doc: Document) -> Iterator[Hit]:
         yield Hit(c.start, c.end, message=f"Convention switches off {c.control}", properties={"control": c.control})
 
 
+# The same entry keeps agents off the path it opens ("Agents never use this path themselves", "the
+# assistant must not merge under this rule"): a reviewed exception for people (an incident's
+# hotfix merged by a maintainer) that no session will take. Still shown, at medium.
+_AGENTS_EXCLUDED = text_rx(r"(?i)\b(?:agents?|assistants?|ai|bots?|coding agents?|the model|llms?)\s+(?:themselves\s+)?"
+                           r"(?:must|should|may|will|do|does|can|shall)?\s*(?:never|not|n't|no longer)\s+(?:\w+\s+){0,2}?"
+                           r"(?:(?:use|take|invoke|apply|exercise|trigger|rely\s+on)\s+(?:this|that|the|such|it)\b|merge|approve)\b")
+
+
+def _agents_excluded(doc: Document, start: int) -> bool:
+    """The decision entry holding `start` (its heading to the next, at most 60 lines) excludes agents."""
+    line_no = doc.position(start)[0]
+    lines = doc.lines
+    lo = line_no - 1
+    while lo > 0 and line_no - lo < 60 and not lines[lo].startswith("#"):
+        lo -= 1
+    hi = line_no
+    while hi < len(lines) and hi - line_no < 60 and not lines[hi].startswith("#"):
+        hi += 1
+    return _AGENTS_EXCLUDED.search("\n".join(lines[lo:hi])[:6000]) is not None
+
+
 @rune_only
 def _review_policy(doc: Document) -> Iterator[Hit]:
     for h in find(doc, REVIEW_SHAPES):
+        if _agents_excluded(doc, h.start):
+            yield Hit(h.start, h.end, message=f"Decision {h.kind}, for people only: the entry keeps agents off it",
+                      severity=Severity.MEDIUM, properties={"shape": h.kind, "agents_excluded": True})
+            continue
         yield Hit(h.start, h.end, message=f"Decision {h.kind}", properties={"shape": h.kind})
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx
 from .negation import negated
 
 MAX_ARGS = 40  # names read from one install command
@@ -160,3 +160,58 @@ def mention_refs(doc: Document) -> Iterator[PackageRef]:
             if raw[:1].isupper() or not any(w in f" {line} " for w in PACKAGE_CONTEXT):
                 continue
         yield PackageRef(name, "any", start, start + len(raw), "install" if verb.startswith("install") else "mention")
+
+
+# A table of the packages to install: a header cell names the column ("package", "dependency",
+# "library", "module") and each row's cell in it a name, usually beside a pin. A name there is
+# installed as written, as an install command's argument is. A table under a heading or with a
+# row that refuses the name ("never install", "blocked", "typosquat of ...") lists what to keep out.
+_PACKAGE_COLUMN = frozenset({"package", "packages", "dependency", "dependencies", "library", "libraries", "module", "modules",
+                             "package name", "name", "pacchetto", "paquete", "paket", "pakiet", "pacote", "paquet", "пакет"})
+_REFUSING = text_rx(r"(?i)\b(?:never|do not|don'?t|avoid|banned|blocked|blocklist|block-list|deny|denied|denylist|malicious|typo-?squat\w*|"
+                    r"compromised|forbidden|rejected|removed|hijacked|not allowed|disallowed|vulnerable)\b|\x{274C}|\x{1F6AB}|\x{26D4}")
+
+
+def table_refs(doc: Document) -> Iterator[PackageRef]:
+    lines = doc.lines
+    heading = ""
+    column = -1
+    in_table = False
+    offset = 0
+    count = 0
+    for n, line in enumerate(lines):
+        start = doc.line_starts[n] if n < len(doc.line_starts) else offset
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            heading = stripped
+        if not stripped.startswith("|"):
+            in_table, column = False, -1
+            continue
+        cells = [c.strip() for c in stripped.strip("|").split("|")]
+        if not in_table:
+            in_table = True
+            names = [c.strip("*_` ").lower() for c in cells]
+            column = next((k for k, c in enumerate(names) if c in _PACKAGE_COLUMN), -1)
+            if column >= 0 and _REFUSING.search(heading):
+                column = -1
+            continue
+        if column < 0 or column >= len(cells) or set(stripped) <= set("|-: "):
+            continue
+        if _REFUSING.search(stripped):
+            continue
+        cell = cells[column]
+        if not (cell.startswith("`") and cell.count("`") >= 2):
+            continue
+        raw = cell.split("`")[1]
+        if " " in raw.strip() or any(c.isupper() for c in raw[1:]):
+            continue
+        name = _name_like(raw, "npm" if raw.startswith("@") else "pypi")
+        if name is None:
+            continue
+        at = line.find("`" + raw + "`")
+        if at < 0:
+            continue
+        count += 1
+        if count > 200:
+            return
+        yield PackageRef(name, "any", start + at + 1, start + at + 1 + len(raw), "table")

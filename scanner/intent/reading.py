@@ -857,9 +857,12 @@ def _listed_secrets(reading: Reading, i: int) -> str | None:
             break
         if _MASKING.search(x.text):
             return None
-        if x.has("cred_path") or x.has("env_output"):
-            found = True
+        if (x.has("cred_path") or x.has("env_output")) and not _PLACEHOLDER_VALUE.search(x.text):
+            found = True  # "Secret: `<webhook-secret>` (the value in .env)": a placeholder names the value, holds none
     return "high" if found else None
+
+
+_PLACEHOLDER_VALUE = text_rx(r"<[A-Za-z][\w .-]{0,40}>|\{\{\s*[\w.-]+\s*\}\}|\bYOUR_[A-Z_]+\b")
 
 
 def _paths(u: UnitReading) -> bool:

@@ -31,6 +31,49 @@ def _spec() -> tuple[GlobSet, frozenset[str], int]:
     return GlobSet(runs.get("configs") or ()), frozenset(runs.get("keys") or ()), int(runs.get("max_files", 200))
 
 
+@lru_cache(maxsize=1)
+def _module_paths() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in ((_raw().get("runs") or {}).get("module_paths") or {}).items()}
+
+
+def _path_folders(value: str) -> list[str]:
+    """The folders of a search path (`${workspaceFolder}/.vscode/shim:${env:PYTHONPATH}`), split at
+    `:`/`;` outside `${...}`, each with a leading folder variable made `./`."""
+    out, cur, depth = [], "", 0
+    for ch in value[:4000]:
+        depth += 1 if ch == "{" else -1 if ch == "}" and depth else 0
+        if ch in ":;" and not depth:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    folders = []
+    for f in out[:20]:
+        f = _LEADING_VAR.sub("./", f.strip().strip("'\"").replace("\\", "/"))
+        if f and "$" not in f and "://" not in f:
+            folders.append(f.rstrip("/"))
+    return folders
+
+
+def _module_words(data) -> list[str]:
+    """Files a language runs by itself from the folders a setting puts on its search path."""
+    table = _module_paths()
+    out: list[str] = []
+    stack = [data]
+    while stack and len(out) < 100:
+        v = stack.pop()
+        if isinstance(v, dict):
+            for k, x in list(v.items())[:2000]:
+                if k in table and isinstance(x, str):
+                    out.extend(posixpath.join(f, name) for f in _path_folders(x) for name in table[k])
+                elif isinstance(x, (dict, list)):
+                    stack.append(x)
+        elif isinstance(v, list):
+            stack.extend(x for x in v[:2000] if isinstance(x, (dict, list)))
+    return out
+
+
 def is_runner(path: str) -> bool:
     """A settings file whose commands may run repository files."""
     return _spec()[0].matches(path)
@@ -71,7 +114,7 @@ def words(text: str) -> list[str]:
     data = _parse(text)
     if data is None:
         return []
-    out: list[str] = []
+    out: list[str] = _module_words(data) if _module_paths() else []
     for s in _strings(data, _spec()[1]):
         for w in s.replace("=", " ").split():
             w = w.strip(_QUOTES)

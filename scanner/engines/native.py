@@ -18,6 +18,7 @@ from ..findings import ENGINE, file_finding
 from ..matching.prefilter import ensure_prefilter
 from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
 from ..inert import visible
+from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..runs import MAKEFILE_NAMES, makefile_as_shell
@@ -152,6 +153,9 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
             handed = _credential_handed(root, target, limits)
             if handed:
                 doc.context = {**doc.context, "input_credential": handed}
+        listed = _credentials_listed_beside(root, target, doc.text, limits)
+        if listed:
+            doc.context = {**doc.context, "listed_credentials": listed}
     out.scanned = ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size)
     if target.skill_root is not None:
         if _is_skill_md(target.path):
@@ -352,6 +356,46 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     result.findings.extend(linked)
     result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, seconds=time.perf_counter() - started))
     return result
+
+
+# A data file a script names by a literal (`path.join(__dirname, "audit.config.json")`, `open("targets.yml")`).
+_SIDE_CONFIG = rx(r"[\"'`]((?:\./)?[\w.-]{1,80}\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|txt|list))[\"'`]")
+_HOST_WORD = rx(r"(?i)[\"'\s:=/]((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,24}))[\"'\s:/,]")
+_NOT_TLD = frozenset({"json", "jsonc", "yml", "yaml", "toml", "ini", "cfg", "conf", "txt", "list", "py", "js", "ts", "sh", "rb", "md",
+                      "pem", "key", "db", "sqlite", "lock", "log", "env", "local", "internal", "localhost", "example", "test"})
+
+
+def _credentials_listed_beside(root: str, target, text: str, limits) -> dict | None:
+    """A side configuration the script reads by name, beside it, that lists credential stores
+    (`"attach": [".npmrc", ".git-credentials"]`): {family, config, hosts it names}. Only for a
+    script that builds paths on the home folder: the list is what it reads there."""
+    from ..scripts.anylang import credentials_listed, reads_home
+    from ..textio import Decoded, read_file
+
+    if not reads_home(text):
+        return None
+    folder = posixpath.dirname(target.path)
+    seen: set[str] = set()
+    for m in _SIDE_CONFIG.finditer(text[:200_000].encode("utf-8", "surrogatepass")):
+        name = m.group(1).decode("utf-8", "replace").removeprefix("./")
+        path = posixpath.join(folder, name) if folder else name
+        if path in seen or path == target.path:
+            continue
+        seen.add(path)
+        if len(seen) > 5:
+            break
+        loaded = read_file(root, path, min(limits.max_file_bytes, 256 * 1024))
+        if not isinstance(loaded, Decoded):
+            continue
+        fam = credentials_listed(loaded.text)
+        if fam:
+            hosts = []
+            for h in _HOST_WORD.finditer(loaded.text[:20_000].encode("utf-8", "surrogatepass")):
+                host = h.group(1).decode("utf-8", "replace").lower()
+                if host.rsplit(".", 1)[-1] not in _NOT_TLD and host not in hosts and len(hosts) < 10:
+                    hosts.append(host)
+            return {"family": fam, "config": path, "hosts": hosts}
+    return None
 
 
 def _credential_handed(root: str, target, limits) -> str:

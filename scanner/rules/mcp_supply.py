@@ -22,12 +22,13 @@ from .. import hosts
 from ..document import Document
 from ..matching import rx
 from ..models import Category, Confidence, Severity
-from .base import Hit, rule
+from .base import Fixture, Hit, rule
+from ..rune.malicious import known_malicious
 from .settings_read import data as _data, load, locate, volume_source
 
 READS = ("json", "toml", "yaml")
 
-LOOKALIKE, REMOTE_CODE, ENDPOINT, DOCKER, SECRETS = "IG620", "IG621", "IG622", "IG623", "IG624"
+LOOKALIKE, REMOTE_CODE, ENDPOINT, DOCKER, SECRETS, KNOWN_BAD = "IG620", "IG621", "IG622", "IG623", "IG624", "IG625"
 
 
 def mcp_role(path: str) -> bool:
@@ -520,6 +521,10 @@ def _server_facts(s: Server) -> Iterator[Fact]:
         else:
             name, ver = npm_name(spec) if launch.ecosystem == "npm" else pypi_name(spec)
             target = npm_look_alike(name) if launch.ecosystem == "npm" else pypi_look_alike(name)
+            bad = known_malicious(name, ver.lstrip("=v")) if ver else None
+            if bad:
+                yield Fact(KNOWN_BAD, Severity.CRITICAL, f"MCP server {s.name!r} runs {name}@{ver.lstrip('=v')}, a release the bundled "
+                           f"malicious-packages data lists as malicious ({bad})" + (f", handed {', '.join(secrets[:3])}" if secrets else ""), s.name, ex)
             if target:
                 yield Fact(LOOKALIKE, Severity.HIGH, f"MCP server {s.name!r} runs {name!r}, a look-alike of the "
                            f"{'npm' if launch.ecosystem == 'npm' else 'PyPI'} package {target!r}", s.name, ex)
@@ -875,6 +880,22 @@ RULES = [
                         '{"mcpServers": {"f": {"command": "docker", "args": ["run", "-i", "--rm", "--mount", "type=bind,src=/Users/me/project,dst=/projects", "mcp/filesystem", "/projects"]}}}',
                         '{"mcpServers": {"l": {"command": "node", "args": ["server.js"]}}}'],
         lowered=['{"mcpServers": {"f": {"command": "docker", "args": ["run", "--network", "host", "img/x:1"]}}}'],
+    ),
+    rule(
+        id=KNOWN_BAD, name="mcp-known-malicious-release",
+        title="MCP server runs a package release known to be malicious",
+        category=_CAT, severity=Severity.CRITICAL, confidence=Confidence.HIGH,
+        rationale="An MCP launcher pinned to a release that the bundled malicious-packages data (OpenSSF malicious-packages, "
+                  "with releases named by public advisories) lists as malicious starts that code on every session, with "
+                  "whatever the entry hands it. A pin protects only when the pinned release is a good one.",
+        remediation="Remove the server, or pin it to a release published before the compromise and verified since.",
+        check=_check(KNOWN_BAD), applies_to=READS, fixture_path=".mcp.json",
+        must_match=['{"mcpServers": {"s": {"command": "npx", "args": ["-y", "event-stream@3.3.6"]}}}',
+                    Fixture('{"servers": {"c": {"command": "npx", "args": ["@ctrl/tinycolor@4.1.1"], "env": {"API_TOKEN": "${input:t}"}}}}', path=".vscode/mcp.json"),
+                    Fixture('[mcp_servers.y]\ncommand = "uvx"\nargs = ["ultralytics==8.3.41"]\n', path=".codex/config.toml")],
+        must_not_match=['{"mcpServers": {"s": {"command": "npx", "args": ["-y", "event-stream@4.0.1"]}}}',
+                        '{"mcpServers": {"c": {"command": "npx", "args": ["-y", "@ctrl/tinycolor@4.1.0"]}}}',
+                        '{"mcpServers": {"l": {"command": "node", "args": ["./event-stream@3.3.6.js"]}}}'],
     ),
     rule(
         id=SECRETS, name="mcp-secrets-unpinned",

@@ -130,6 +130,10 @@ def _env_facts(env: dict, where: str, excluded: list[str] = (), endpoints: bool 
             yield from _preload(key, val, preload.get(key) or preload.get(k), where, excluded)
         if k in ("GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS") and val and not val.startswith(("/usr/", "/bin/", "/opt/homebrew/")):
             yield Fact(PRELOAD, Severity.MEDIUM, f"{where}: {key} hands every password and token prompt to {val[:80]}", key, val)
+        if k in cfg.get("module_paths", {}) and val:
+            f = _module_path_fact(key, val, cfg["module_paths"][k], where, excluded)
+            if f is not None:
+                yield f
         if k == "PATH":
             first = val.replace(";", ":").split(":")[0]
             if any(seg in first for seg in ("/.claude", "/.vscode", "/.cursor", "/.gemini", "/.kiro", "/.github", "/tmp", "/.cache")) or \
@@ -245,6 +249,47 @@ def _registry_facts(items: list[tuple[str, Any]], where: str) -> Iterator[Fact]:
     if off:
         yield Fact(TLS, Severity.HIGH if redirected and any(k.upper() not in _HOST_TRUST for k in off) else Severity.MEDIUM,
                    f"{where}: {', '.join(off[:3])} switches package checksum or certificate checks off, so a tampered download installs silently", off[0])
+
+
+def _path_entries(val: str) -> list[str]:
+    """The folders of a search-path value, split at `:`/`;` outside `${...}` (`${env:PYTHONPATH}` stays whole)."""
+    out, cur, depth = [], [], 0
+    for ch in val[:4000]:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        if ch in ":;" and not depth and not (ch == ":" and len(cur) == 1 and cur[0].isalpha()):  # C:\ on Windows
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur))
+    return [e.strip().strip("'\"") for e in out if e.strip()]
+
+
+def _module_path_fact(key: str, val: str, what: str, where: str, excluded) -> Fact | None:
+    """A module search path (PYTHONPATH, PERL5LIB, RUBYLIB) holding a folder of the repository that is
+    hidden: in a dot folder (`.vscode/pyshim`) or excluded from the editor's explorer. Its modules run
+    in every program the agent or a terminal starts, and the folder was placed where no one looks."""
+    hidden_dirs = tuple(h.strip("/") for h in keys().get("vscode", {}).get("hidden_dirs", ()) if h.strip("/") not in ("tmp",))
+    for entry in _path_entries(val)[:20]:
+        p = entry.replace("\\", "/")
+        for var in ("${workspaceFolder}/", "${workspaceRoot}/", "${containerWorkspaceFolder}/", "$CLAUDE_PROJECT_DIR/", "${CLAUDE_PROJECT_DIR}/"):
+            p = p.replace(var, "")
+        p = p.removeprefix("./")
+        if p.startswith(("/", "~", "$")) and not p.startswith(("/tmp/", "/dev/shm/")):
+            continue  # a system or home folder, or another variable's folders: not the repository's to judge
+        parts = p.rstrip("/").split("/")
+        excl = any(_hidden("/".join(parts[:i]), list(excluded)) for i in range(1, min(len(parts), 8) + 1))  # the folder or one above it
+        dotted = p.startswith(("/tmp/", "/dev/shm/")) or any(p == h or p.startswith(h + "/") for h in hidden_dirs)
+        if not (excl or dotted):
+            continue
+        return Fact(PRELOAD, Severity.HIGH if excl else Severity.MEDIUM,
+                    f"{where}: {key} puts {entry[:80]} on the module search path" +
+                    (" (a folder hidden from the editor by files.exclude)" if excl else " (a hidden folder)") +
+                    f"; it {what}, so its modules run in every program the agent or a terminal starts", key, val)
+    return None
 
 
 _PRELOAD_FLAGS = ("--require", "-r", "--import", "--loader", "--experimental-loader", "--experimental-specifier-resolution")

@@ -142,6 +142,56 @@ def _handed_to_sink(text: str, fam: str) -> list[Fact]:
     return []
 
 
+@lru_cache(maxsize=1)
+def _home_dir():
+    return rx("(?i)(?:" + "|".join(p[4:] if p.startswith("(?i)") else p for p in T.ordered("any_language", "home_dir")) + ")")
+
+
+def reads_home(text: str) -> bool:
+    """The script builds paths on the user's home folder (os.homedir(), Path.home(), $HOME, ...)."""
+    return _home_dir().search(text[:200_000].encode("utf-8", "surrogatepass")) is not None
+
+
+def credentials_listed(text: str) -> str:
+    """The family of the first credential store a side configuration lists (`"attach": [".npmrc", ...]`), or ""."""
+    sources, _, src_any, *_ = _tables()
+    raw = text[:20_000].encode("utf-8", "surrogatepass")
+    if src_any.search(raw) is None:
+        return ""
+    return next((fam for fam, r in sources if r.search(raw) is not None), "")
+
+
+def _listed_to_sink(text: str, listed: dict, families: dict) -> list[Fact]:
+    """The script reads files under the home folder whose names a side configuration gives, that
+    configuration lists credential stores, and the script sends data out: the credentials leave,
+    though the script's own text names none of them."""
+    _, sinks, _, sink_any, *_ = _tables()
+    if not reads_home(text):
+        return []
+    fam, config, cfg_hosts = listed.get("family", "-"), listed.get("config", ""), tuple(listed.get("hosts", ()))
+    dests = list(dict.fromkeys([*_hosts(text), *cfg_hosts]))
+    own = families.get(fam, ())
+    if dests and all(_in_family(h, own) for h in dests):
+        return []
+    for off, line in _code_lines(text):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if sink_any.search(raw) is None:
+            continue
+        for sf, r in sinks:
+            m = r.search(raw)
+            if m is not None:
+                a = len(raw[:m.start()].decode("utf-8", "replace"))
+                where = next((h for h in dests if not _in_family(h, own)), "a computed address")
+                what = "credential stores" if fam == "-" else f"{fam} credentials"
+                return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                             f"Reads files under the home folder named by {config or 'a side configuration'}, which lists {what}, "
+                             f"and sends data out ({where})", Severity.HIGH, Confidence.MEDIUM,
+                             {"analysis": "any-language", "source-family": fam, "source": config[:120], "destination": where[:120]})]
+    return []
+
+
 def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None) -> list[Fact]:
     """A credential source and an outbound sink near each other, sent outside the credential's vendor."""
     if any(f.kind == K.CRED_EXFIL and f.severity >= Severity.HIGH for f in facts):
@@ -153,6 +203,11 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
     handed = (context or {}).get("input_credential")
     if handed:
         found = _handed_to_sink(text, handed)
+        if found:
+            return found
+    listed = (context or {}).get("listed_credentials")
+    if listed:
+        found = _listed_to_sink(text, listed, families)
         if found:
             return found
     if src_any.search(data) is None and src_any.search(data.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")) is None \

@@ -53,6 +53,10 @@ class ShellFlow:
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}
         self._commands: list = []
         self._fetching: set[str] | None = None
+        self._functions: dict[str, object] | None = None  # the script's own shell functions by name
+        self._cred_functions: set[str] | None = None  # those whose output is a credential they read
+        self._helper_depth = 0
+        self._root = None
         self.nested = False  # a line read again on its own (reread_swallowed) does not recurse
         self.depth = 0  # code strings read again (eval, sh -c): at most MAX_DEPTH levels deep
         self.reread = 0  # how many code strings this flow has read again (at most MAX_REREAD)
@@ -103,7 +107,91 @@ class ShellFlow:
             return "".join(out) if node.children else raw.strip('"')
         if t == "word":
             return raw.replace("\\", "")
+        if t == "command_substitution":
+            cmds = [ch for ch in node.children if ch.type == "command"]
+            if len(cmds) == 1:
+                out = self.helper_output(cmds[0])
+                if out is not None:
+                    return out
         return raw
+
+    def functions(self) -> dict[str, object]:
+        """The script's own shell functions by name, found once."""
+        if self._functions is None:
+            self._functions = {}
+            root = None
+            if b"()" in self.data or b"function" in self.data:
+                root = self._root if self._root is not None else _parser().parse(self.data).root_node
+            for n in _walk(root) if root is not None else ():
+                if n.type == "function_definition" and len(self._functions) < 500:
+                    name = n.child_by_field_name("name")
+                    if name is not None:
+                        self._functions.setdefault(name.text.decode("utf-8", "replace").lower(), n)
+        return self._functions
+
+    def helper_output(self, cmd) -> str | None:
+        """What a call of the script's own one-line printing helper prints, its arguments put in:
+        `cfg() { printf '%s/%s' "${XDG_CONFIG_HOME:-$HOME/.config}" "$1"; }` makes `$(cfg "g""h/hosts.yml")`
+        the path `$HOME/.config/gh/hosts.yml`. None for anything else (a helper that does more than print)."""
+        if self._helper_depth >= 2 or not self.functions():
+            return None
+        name_node = cmd.child_by_field_name("name")
+        fn = self.functions().get(name_node.text.decode("utf-8", "replace").lower()) if name_node is not None else None
+        body = fn.child_by_field_name("body") if fn is not None else None
+        if body is None or any(ch.type not in ("{", "}", ";", "command", "comment", "(", ")") for ch in body.children):
+            return None
+        inner = [ch for ch in body.children if ch.type == "command"]
+        iname = inner[0].child_by_field_name("name") if len(inner) == 1 else None
+        prog = iname.text.decode("utf-8", "replace") if iname is not None else ""
+        if prog not in ("printf", "echo"):
+            return None
+        args = [a for a in cmd.children if a.type not in _NOT_ARGS][:9]
+        saved = {str(i): self.vars.get(str(i)) for i in range(1, 10)}
+        self._helper_depth += 1
+        try:
+            given = [self.value(a) for a in args]
+            for i in range(1, 10):
+                if i <= len(given):
+                    self.vars[str(i)] = given[i - 1]
+                else:
+                    self.vars.pop(str(i), None)
+            words = [self.value(a) for a in inner[0].children if a.type not in _NOT_ARGS][:20]
+        finally:
+            self._helper_depth -= 1
+            for k, v in saved.items():
+                if v is None:
+                    self.vars.pop(k, None)
+                else:
+                    self.vars[k] = v
+        if prog == "echo":
+            return " ".join(w for w in words if w not in ("-n", "-e", "-E"))[:2000]
+        if not words or words[0].startswith("-"):
+            return None  # `printf -v var`: assigns, prints nothing
+        out = words[0]
+        for w in words[1:]:
+            k = min((i for i in (out.find("%s"), out.find("%b")) if i >= 0), default=-1)
+            if k < 0:
+                break
+            out = out[:k] + w + out[k + 2:]
+        return out.replace("\\n", "")[:2000]
+
+    def credential_functions(self) -> set[str]:
+        """The script's own functions whose output is a credential they read (`tok() { awk '/oauth_token/
+        {print $2}' ~/.config/gh/hosts.yml; }`, a token command, or a call of such a function)."""
+        if self._cred_functions is None:
+            self._cred_functions = set()
+            fns = self.functions()
+            for _ in range(2):  # a function calling one found in the first pass
+                for name, fn in fns.items():
+                    if name in self._cred_functions:
+                        continue
+                    for m in _walk(fn):
+                        if m.type == "command":
+                            prog, _, vals = self.command_parts(m)
+                            if _reads_credential(prog, vals) or prog in self._cred_functions:
+                                self._cred_functions.add(name)
+                                break
+        return self._cred_functions
 
     def command_parts(self, cmd) -> tuple[str, list, list[str]]:
         """(program basename, argument nodes, argument values) with wrappers like sudo/env peeled off."""
@@ -134,7 +222,7 @@ class ShellFlow:
     # -- driver ----------------------------------------------------------------------------
     def run(self) -> list[c.Fact]:
         tree = _parser().parse(self.data)
-        root = tree.root_node
+        root = self._root = tree.root_node
         self.parse_error = root.has_error
         from . import shapes as shell_shapes  # imports this module's names: loaded after it
 
@@ -252,14 +340,19 @@ class ShellFlow:
                     flags.add("download")
                 elif _is_decoder(prog, vals):
                     flags.add("decoded")
-                if _is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
-                        prog in ("cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl") and any(c.is_credential_path(v) for v in vals)):
+                if _reads_credential(prog, vals) or prog in self.credential_functions():
                     flags.add("credential")
+                if prog == "printenv" and any(c.is_secret_env_name(v) or "decoded" in self.substitution_flags(a)
+                                              for a, v in zip(self.command_parts(n)[1], vals)):
+                    flags.add("secret")  # `$(printenv AWS_SECRET_ACCESS_KEY)`, or a name decoded at run time
                 if _dumps_env(prog, vals):
                     flags.add("environment")  # $(env), $(printenv): every variable and its value
             elif n.type in ("simple_expansion", "expansion"):
-                var = self.var_flags.get(_var_name(n), set())
+                name = _var_name(n)
+                var = self.var_flags.get(name, set())
                 flags |= var
+                if c.is_secret_env_name(name) and name not in self.vars or n.text.startswith(b"${!") and "decoded" in var:
+                    flags.add("secret")  # a secret variable's value (`$AWS_SECRET_ACCESS_KEY`), or one whose name was decoded
                 if "env-names" in var and n.text.startswith(b"${!"):
                     flags.add("environment")  # ${!n} over the environment's names: each variable's value
             stack.extend(n.children)
@@ -360,7 +453,7 @@ class ShellFlow:
         if prog in FETCHERS:
             self.fetch(cmd, prog, vals)
         if prog in DNS_TOOLS and args:
-            if any("credential" in self.substitution_flags(a) for a in args):
+            if any(self.substitution_flags(a) & {"credential", "secret"} for a in args):
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)
         if prog in ("nc", "ncat", "netcat") and any(v in ("-e", "-c", "--exec", "--sh-exec") for v in vals):
             self.emit(K.REVERSE_SHELL, cmd, f"{prog} hands a shell to a network peer", Severity.CRITICAL)
@@ -371,6 +464,8 @@ class ShellFlow:
             self.cred_files.add(_key(vals[-1]))  # `cp -R "$HOME/$f" stage/` with f looping over .ssh .netrc ...
         if prog == "git":
             self.git_push(cmd, vals)
+        if prog in _PACKAGE_TOOLS:
+            self.package_source(cmd, prog, args, vals)
         if prog in ("tar", "zip", "7z") and (any(c.is_strong_credential_path(v) for v in vals) or _archives_credentials(prog, vals)):
             out = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-f", "-cf", "-czf", "-zcf", "-cjf", "czf", "cf") or (v.startswith("-") and v.endswith("f"))), "")
             if prog in ("zip", "7z") and vals:
@@ -442,6 +537,45 @@ class ShellFlow:
         key = (f.kind, start)
         if key not in self.facts or self.facts[key].severity < moved.severity:
             self.facts[key] = moved
+
+    def package_source(self, cmd, prog: str, args: list, vals: list[str]) -> None:
+        """Where a package tool installs from and whom it authenticates to. `npm config set
+        //HOST/:_authToken "$(gh auth token)"` stores a credential the script read as the token every
+        later install sends to HOST; `npm install --registry https://HOST/...` (or `npm config set
+        registry`) takes every package from HOST, an attack when HOST imitates a brand or is a bare IP."""
+        words = [v for v in vals if not v.startswith("-")]
+        if words[:2] == ["config", "set"] or words[:1] == ["set"] and prog in ("npm", "pnpm"):
+            i = vals.index("set")
+            rest = [(a, v) for a, v in zip(args[i + 1:], vals[i + 1:]) if not v.startswith("-")]
+            if not rest:
+                return
+            key, value_args = rest[0][1], [a for a, _ in rest[1:]]
+            if "=" in key and not value_args:
+                key, value_args = key.split("=", 1)[0], [rest[0][0]]
+            url = _registry_url(key) or next((u for u in (_first_url(self.value(a)) for a in value_args) if u), "")
+            if key.lower().rsplit(":", 1)[-1] in ("registry", "index-url", "extra-index-url") and url:
+                self.lookalike_index(cmd, url, f"{prog} config sets the package registry")
+            if url and any("credential" in self.substitution_flags(a) for a in [rest[0][0], *value_args]):
+                src = cmd.text.decode("utf-8", "replace") + " " + self.vars_text(cmd)
+                if not credential_command_goes_home(src, url):
+                    self.emit(K.CRED_EXFIL, cmd, f"{prog} config stores a credential the script read as the login for "
+                              f"{H.host_of(url)}: every later install sends it there", Severity.CRITICAL, url=url)
+            return
+        for i, v in enumerate(vals):
+            flag, eq, inline = v.partition("=")
+            if flag in _INDEX_OPTIONS:
+                url = inline if eq else (vals[i + 1] if i + 1 < len(vals) else "")
+                if "://" in url:
+                    self.lookalike_index(cmd, _first_url(url) or url, f"{prog} installs packages from an index")
+
+    def lookalike_index(self, cmd, url: str, what: str) -> None:
+        host = H.host_of(url)
+        if not host or H.is_private_host(host):
+            return
+        brand = H.look_alike_brand(host)
+        if brand or H.is_ip(host):
+            self.emit(K.REMOTE_EXEC, cmd, f"{what} on {host}" + (f", a look-alike of {brand}'s domains" if brand else ", a bare IP address"),
+                      Severity.HIGH, Confidence.MEDIUM)
 
     def git_push(self, cmd, vals: list[str]) -> None:
         """`git push https://host/repo.git` (or to a remote added with `git remote add`) after the script
@@ -576,6 +710,16 @@ class ShellFlow:
             rt = r.text.decode("utf-8", "replace")
             dest_node = r.child_by_field_name("destination")
             dest = self.value(dest_node) if dest_node is not None else ""
+            if prog in ("echo", "printf") and _key(dest) in _LOGIN_FILES and rt.lstrip().startswith(">") and body is not None:
+                # `echo "//HOST/:_authToken=$(gh auth token)" >> ~/.npmrc`: the credential becomes HOST's login
+                said = " ".join(self.value(a) for a in self.command_parts(body)[1])
+                url = next((u for u in (_registry_url(w.split("=", 1)[0]) for w in said.split()) if u), "") or _first_url(said) or (
+                    "https://" + said.split("machine", 1)[1].split()[0] if " machine " in f" {said} " and len(said.split("machine", 1)[1].split()) else "")
+                if url and "credential" in self.substitution_flags(body):
+                    src = body.text.decode("utf-8", "replace") + " " + self.vars_text(body)
+                    if not credential_command_goes_home(src, url):
+                        self.emit(K.CRED_EXFIL, n, f"Writes a credential the script read into {_key(dest)} as the login for "
+                                  f"{H.host_of(url)}: the tool sends it there", Severity.CRITICAL, url=url)
             if "/dev/tcp/" in rt or "/dev/udp/" in rt:
                 if prog in SHELLS or prog in ("exec",) or any(x in n.text.decode("utf-8", "replace") for x in ("sh -i", "bash -i", "0>&1", "<&")):
                     self.emit(K.REVERSE_SHELL, n, "Shell input/output redirected to a /dev/tcp socket", Severity.CRITICAL)
@@ -719,7 +863,16 @@ def _credential_in_headers_only(flow: "ShellFlow", cmd) -> bool:
         own = a.text.decode("utf-8", "replace")
         if not (prev in ("-H", "--header", "-u", "--user") or own.startswith(("--header=", "-H"))):
             return False
+        if prev not in ("-u", "--user"):
+            name = flow.value(a).split("=", 1)[-1] if own.startswith("--header=") else flow.value(a)
+            name = name[2:] if name.startswith("-H") else name
+            if ":" not in name or not _AUTH_HEADER.test(name.split(":", 1)[0]):
+                return False  # `-H "X-Viewer: $(token)"`: a header no server authenticates with carries it out
     return found
+
+
+# Header names a service authenticates a request with (Authorization, X-API-Key, PRIVATE-TOKEN, Cookie, ...).
+_AUTH_HEADER = c.rx(r"(?i)auth|token|key|secret|cookie|session|bearer|credential|passw|signature|jwt")
 
 
 def _archives_credentials(prog: str, vals: list[str]) -> bool:
@@ -729,6 +882,35 @@ def _archives_credentials(prog: str, vals: list[str]) -> bool:
 
 # Credential folders themselves (`cp -R ~/.ssh`), not files under them as common.CRED_STRONG reads them.
 _CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
+
+
+_PACKAGE_TOOLS = frozenset({"npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm"})
+_INDEX_OPTIONS = frozenset({"--registry", "--index-url", "-i", "--extra-index-url", "--index", "--default-index", "--find-links"})
+
+
+# A tool's login file: what is written there is sent to the host it names.
+_LOGIN_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", "_netrc", "pip.conf", "pip.ini", ".git-credentials"})
+
+
+def _registry_url(key: str) -> str:
+    """The registry a config key scopes to: `//npm.example.com/:_authToken` -> https://npm.example.com/."""
+    k = key.strip().strip("'\"")
+    if k.startswith("//") and "/" in k[2:]:
+        return "https://" + k[2:].split("/", 1)[0] + "/"
+    return _first_url(k)
+
+
+_NOT_ARGS = frozenset({"command_name", "variable_assignment", "file_redirect", "herestring_redirect", "comment"})
+# Commands that print what they read: given a credential file, their output is the credential.
+_CRED_READERS = frozenset({"cat", "base64", "base32", "xxd", "od", "gzip", "head", "tail", "tar", "openssl", "awk", "gawk", "mawk",
+                           "sed", "grep", "egrep", "rg", "jq", "yq", "cut", "strings", "tr", "sort"})
+
+
+def _reads_credential(prog: str, vals: list[str]) -> bool:
+    """A command whose output is a credential: a token command, an archive of a credential folder, or a
+    reader (`cat`, `awk`, `jq`, ...) of a credential file."""
+    return _is_credential_command(prog, vals) or _archives_credentials(prog, vals) or (
+        prog in _CRED_READERS and any(c.is_credential_path(v) for v in vals))
 
 
 def _is_credential_command(prog: str, vals: list[str]) -> bool:

@@ -153,6 +153,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
             handed = _credential_handed(root, target, limits)
             if handed:
                 doc.context = {**doc.context, "input_credential": handed}
+        elif doc.context.get("argv_credentials"):  # the skill's SKILL.md runs it with credential files as arguments
+            from ..scripts.anylang import credential_in
+            paths = " ".join(p for _, p in doc.context["argv_credentials"])
+            doc.context = {**doc.context, "input_credential": credential_in(paths) or "-"}
         listed = _credentials_listed_beside(root, target, doc.text, limits)
         if listed:
             doc.context = {**doc.context, "listed_credentials": listed}

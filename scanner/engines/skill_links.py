@@ -27,7 +27,7 @@ SCRIPT_KINDS = frozenset({"script"})
 # so a benign skill whose helper reads ~/.ssh/config does not fail CI on its instructions.
 ATTACK_RULES = frozenset({
     "IG701", "IG702", "IG703", "IG704", "IG708", "IG710", "IG711", "IG712", "IG713", "IG714", "IG715", "IG723",
-    "IG727", "IG740", "IG741", "IG742", "IG743",
+    "IG613", "IG727", "IG740", "IG741", "IG742", "IG743",
 })
 
 

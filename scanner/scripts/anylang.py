@@ -410,6 +410,66 @@ _WRITES = text_rx(r"(?i)(?:write_text|write_bytes|json\.dump\b|toml\.dump|\bopen
                   r"\bsponge\b|\btee\b|\bjq\b[^\n]*>|>\s*[\"']?(?:~|\$home|\$\{home\}|\.)[^\n]*\.(?:json|toml)|\bmv\s|\.dump\s*\()")
 
 
+@lru_cache(maxsize=1)
+def _instruction_paths():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    return rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "agent_instructions")) + ")")
+
+
+# A line that puts text into a file: a shell redirect or tee, a downloader's output option, a write call.
+_INTO_FILE = text_rx(r"(?i)(?:>>|>\s*[\"'$~/.\w]|\btee\b|\s-o\s|--output\b|\s-O\s|--output-document\b|-outfile\b|appendfile|append_text|"
+                     r"write_text|writefile|\.write\s*\(|open\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|add-content|set-content|out-file|file_put_contents|os\.writefile|fs::write)")
+
+
+def remote_instructions(text: str, facts: list[Fact]) -> list[Fact]:
+    """Downloaded text written into a coding agent's instruction or memory file (`curl URL >> ~/.claude/CLAUDE.md`):
+    whatever the host serves later becomes standing instructions to every session, with no review."""
+    _, _, _, _, _, _, fetch = _tables()
+    data = text.encode("utf-8", "surrogatepass")
+    paths = _instruction_paths()
+    if fetch.search(data) is None or paths.search(data) is None:
+        return []
+    lines = _code_lines(text)
+    fetch_lines: list[int] = []
+    into: list[tuple[int, int, int]] = []
+    for no, (off, line) in enumerate(lines):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        if fetch.search(raw) is not None:
+            fetch_lines.append(no)
+        m = paths.search(raw)
+        if m is not None and _INTO_FILE.search(line) is not None and not any(w in line.lower() for w in _COMPARES):
+            a = len(raw[:m.start()].decode("utf-8", "replace"))
+            into.append((no, off + a, off + a + len(m.group(0).decode("utf-8", "replace"))))
+        if len(into) > 40:
+            break
+    for no, start, end in into:
+        if not any(0 <= no - f <= 5 for f in fetch_lines):
+            continue
+        from .command_grader import grade_url
+
+        hosts = _hosts(text)
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        # a vendor's or a known service's own host (a rules file from the project's GitHub repository): medium
+        own = bool(graded) and all(g[1] in ("vendor", "local", "release") or H.is_known_service(g[2]) for g in graded)
+        where = hosts[0] if hosts else "a computed address"
+        return [Fact(K.PERSISTENCE, start, end,
+                     f"Writes text downloaded from {where} into a coding agent's instruction file: every later session obeys "
+                     "whatever that host serves", Severity.MEDIUM if own else Severity.HIGH, Confidence.MEDIUM,
+                     {"analysis": "any-language", "file": text[start:end].strip()[:80]})]
+    return []
+
+
+def writes_agent_settings(text: str) -> bool:
+    """The script names a coding agent's settings file (user or project, path in pieces too) and writes files."""
+    paths, _ = _agent_tables()
+    if _WRITES.search(text) is None:
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    return paths.search(data) is not None or paths.search(_JOIN.sub("/", text).encode("utf-8", "surrogatepass")) is not None
+
+
 def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
     """A script that writes a coding agent's settings with its permission prompts or sandbox switched off."""
     if any(f.kind == K.DEFENSE_EVASION and f.properties.get("analysis") == "any-language" for f in facts):

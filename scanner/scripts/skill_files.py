@@ -73,11 +73,60 @@ def admit(target, doc, loaded: Decoded, limits) -> Admission:
 
 
 def skill_context(root: str, target) -> dict:
-    """Context for script rules: the hosts the skill's own SKILL.md names."""
+    """Context for script rules: the hosts the skill's own SKILL.md names, and the credential files
+    its command lines hand the script as arguments."""
     if not target.skill_root and target.skill_root != "":
         return {}
     # skill_dir lets skill_chain read the skill's sibling scripts together (bounded, links not followed).
-    return {"skill_hosts": _skill_hosts(root, target.skill_root or ""), "skill_dir": (root, target.skill_root or "")}
+    out = {"skill_hosts": _skill_hosts(root, target.skill_root or ""), "skill_dir": (root, target.skill_root or "")}
+    handed = _handed_arguments(root, target.skill_root or "", target.path)
+    if handed:
+        out["argv_credentials"] = handed
+    return out
+
+
+# Where a command line's arguments end: a code span's close, a pipe or list operator, a redirect, a
+# closing bracket or quote of the prose around it.
+_ARGS_END = rx(r"[`|;&<>)\]]|\s#|\s-{2}\s|\s\(")
+
+
+@lru_cache(maxsize=512)
+def _handed_arguments(root: str, skill_root: str, script: str) -> tuple[tuple[int, str], ...]:
+    """(position, path) of each credential file a command line in the skill's SKILL.md passes to this
+    script (`bash scripts/detect.sh .env ~/.ssh/config`): the script's positional arguments are those
+    files whatever its own text names, as `gawk -f x.awk ~/.kube/config` hands a settings runner's
+    script its input. Only credential paths are kept; other arguments stay unknown."""
+    from .common import is_credential_path
+
+    text = ""
+    for name in ("SKILL.md", "skill.md", "Skill.md"):
+        loaded = read_file(root, posixpath.join(skill_root, name) if skill_root else name, 512 * 1024)
+        if isinstance(loaded, Decoded):
+            text = loaded.text
+            break
+    rel = posixpath.relpath(script, skill_root or ".")
+    base = posixpath.basename(script)
+    if not text or base not in text:
+        return ()
+    for line in text.split("\n")[:5000]:
+        if base not in line or len(line) > 2000:
+            continue
+        for needle in dict.fromkeys((rel, base)):
+            i = line.find(needle)
+            while i >= 0:
+                before = line[i - 1] if i else " "
+                after = line[i + len(needle):i + len(needle) + 1] or " "
+                if not (before.isalnum() or before in "_-") and after in " \t":
+                    rest = line[i + len(needle):]
+                    m = _ARGS_END.search(rest.encode("utf-8", "surrogatepass"))
+                    if m is not None:
+                        rest = rest.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace")
+                    words = [w.strip("\"'") for w in rest.split()][:20]
+                    found = tuple((n, w) for n, w in enumerate(words, 1) if w and not w.startswith("-") and is_credential_path(w))
+                    if found:
+                        return found
+                i = line.find(needle, i + 1)
+    return ()
 
 
 @lru_cache(maxsize=256)

@@ -48,6 +48,10 @@ class ShellFlow:
         self.git_remotes: dict[str, str] = {}  # `git remote add NAME URL`: where a later `git push NAME` sends commits
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.doc_hosts = frozenset((context or {}).get("skill_hosts", ()))
+        # The credential files the skill's own command line hands this script ($1 = .env): what
+        # the script does with its positional arguments it does with those files.
+        for n, path in (context or {}).get("argv_credentials", ())[:20]:
+            self.vars[str(n)] = path
         self.hash_checked = HASH_CHECK.test(text) or (HASH_RUN.test(text) and HASH_COMPARE.test(text))
         self.parse_error = False
         self._parts: dict[tuple[int, int, int], tuple[str, list, list[str]]] = {}

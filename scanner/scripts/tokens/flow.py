@@ -188,6 +188,8 @@ class TokenFlow:
                 break
         if self.dynamic_env is not None and self.dynamic_env.search(chunk):
             out.add(SECRET)
+        if SECRET not in out and _computed_env_names(chunk):
+            out.add(SECRET)  # os.Getenv(strings.Join([]string{"GH", "TOKEN"}, "_")): the name assembled at run time
         text = chunk.decode("utf-8", "replace")
         pieces = _pieces(text)
         if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
@@ -362,7 +364,7 @@ class TokenFlow:
         """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
         body reads a credential, dumps the environment, fetches or decodes hands that on to its callers,
         so its name carries what its body carries (the body is read up to the next definition, bounded)."""
-        pattern = _FUNC_DEF.get(self.language)
+        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
         if pattern is None:
             return
         defs = []
@@ -374,8 +376,14 @@ class TokenFlow:
             end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
             body = self.data[m.end():min(end, m.end() + 1500)]
             found = self.labels(body) & {CRED, ENVDUMP, DL, DEC}
-            name = m.group(1).decode("utf-8", "replace")
-            if found and name not in ("main", "init"):
+            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
+            # A getter whose return value is a secret (`func token() string { return os.Getenv(...) }`):
+            # its call is the secret, as a variable assigned from the read would be.
+            returned = _RETURNED.search(body[:600])
+            if returned is not None and SECRET in self.labels(returned.group(0)):
+                found = found | {SECRET}
+                self.env_names.setdefault(name, set()).update(self.secret_names(returned.group(0)))
+            if found and name and name not in ("main", "init"):
                 self.tainted[name] = self.tainted.get(name, set()) | found
 
     def download_writers(self) -> None:
@@ -455,6 +463,7 @@ class TokenFlow:
                 names.add(name)
         if self.dynamic_env is not None and self.dynamic_env.search(chunk):
             names.add("*listed*")  # names from a list: never one vendor's own
+        names.update(_computed_env_names(chunk))
         for m in _NAME.finditer(chunk):
             key = m.group(0).decode("utf-8", "replace")
             names |= self.env_names.get(key, set()) | self.env_names.get(key.lstrip("$"), set())
@@ -1157,6 +1166,45 @@ _FUNC_DEF = {
 # JavaScript's named functions, for sending_functions only (its taint has its own, finer, flow)
 _JS_DEF = rx(r"(?m)^[ \t]*(?:export[ \t]+)?(?:(?:async[ \t]+)?function\*?[ \t]+([A-Za-z_$][\w$]*)[ \t]*\(|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>))")
 _SENDER_DEF = {"javascript": _JS_DEF, "typescript": _JS_DEF}
+# The first return statement of a function body (to its line's end), for getters that return a secret.
+_RETURNED = rx(r"(?m)^[ \t]*return\b[^\n]{1,400}")
+# An environment read whose name is not one literal: the argument is read for its quoted pieces.
+_ENV_GETTER = rx(r"(?:\bos\.(?:Getenv|LookupEnv|getenv)|\bos\.environ(?:\.get)?|\bprocess\.env|\bDeno\.env\.get|\benv::var(?:_os)?|"
+                 r"\bENV(?:\.fetch)?|\$ENV|\bgetenv|\bSystem\.getenv|\bSys\.getenv|\[(?:system\.)?environment\]::getenvironmentvariable)\s*[\[({]")
+_NAME_PIECE = rx(r"^[A-Za-z_][A-Za-z0-9_]{0,40}$")
+
+
+def _computed_env_names(chunk: bytes) -> set[str]:
+    """Secret names an environment read assembles from literal pieces (`os.Getenv(strings.Join([]string{"GH",
+    "TOKEN"}, "_"))`, `process.env[["NPM", "TOKEN"].join("_")]`, `os.environ["AWS_SECRET" + "_ACCESS_KEY"]`):
+    the pieces joined with the separator among them, or with none."""
+    out: set[str] = set()
+    if b"env" not in chunk.lower():
+        return out
+    for n, m in enumerate(_ENV_GETTER.finditer(chunk)):
+        if n >= 10:
+            break
+        depth, i, end = 1, m.end(), min(len(chunk), m.end() + 300)
+        while i < end and depth > 0:
+            depth += chunk[i] in b"([{"
+            depth -= chunk[i] in b")]}"
+            i += 1
+        parts = _pieces(chunk[m.end():i - 1].decode("utf-8", "replace"))
+        if len(parts) < 2 or len(parts) > 8:
+            continue
+        seps = [p for p in parts if p in ("_", "-", "")]
+        names = [p for p in parts if p not in seps and _NAME_PIECE.search(p.encode())]
+        if len(names) < 2 or len(names) + len(seps) != len(parts):
+            continue
+        glued = any(p.startswith("_") or p.endswith("_") for p in names)  # "AWS_SECRET" + "_ACCESS_KEY"
+        for sep in dict.fromkeys(["", *seps, "_"] if glued else [*seps, "_", ""]):
+            name = sep.join(names)
+            if c.is_secret_env_name(name) and not c.NOT_SECRET_ENV.test(name):
+                out.add(name.upper())
+                break
+    return out
+
+
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _BLOCK_BINDING = {
     "ruby": rx(r"(?m)^[ \t]*(?:[\w@.]+\s*=\s*)?(\S[^\n]{0,400}?)\s*(?:\bdo|\{)\s*\|([^|\n]{1,80})\|"),

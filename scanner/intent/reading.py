@@ -261,6 +261,10 @@ def _english(concept: str, word: str) -> bool:
     return english is not None and english.test(word)
 
 
+_CODE_SPAN = text_rx(r"`[^`\n]{1,120}`")
+_THEN = text_rx(r"(?i)\bthen\b|\bafterwards?\b|\bnext\b|\bafter that\b")
+
+
 def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post, inner: bool = False) -> bool:
     """A negation in the action's own clause: before it in the same unit with no clause break
     between (\"never send\", \"не отправляй\"), or right after it in languages that put it there.
@@ -269,10 +273,12 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
     found = False
     while i >= 0:
         ns, ne = negations[i]
-        if ns < unit.start or start - ne > 60:
-            break
+        if ns < unit.start or start - ne > 60 and (start - ne > 400 or len(_CODE_SPAN.sub("x", text[ne:start])) > 60):
+            break  # (a code span counts as one word: "never set `A`, `B` or `C`" is one short clause)
         gap = text[ne:start]
-        if len(gap) <= 25:
+        # Commas of a short list are no clause breaks ("never set `A`, `B` or `C`"): each code
+        # span counts as one word, but a sequence word ("then") starts a new order.
+        if len(_CODE_SPAN.sub("x", gap)) <= 25 and _THEN.search(gap) is None:
             gap = gap.replace(",", "")
         if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
             if gap.strip() and _DOUBLE is not None and _DOUBLE.test(gap):

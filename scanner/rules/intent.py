@@ -85,6 +85,40 @@ def delegated_files(path: str, text: str) -> list[str]:
 READS = ("prose",)
 
 
+# Attacks a subagent can only carry out with tools that run commands or change files: one whose
+# `tools:` list grants neither (a reviewer with Read, Grep, Glob) can only report what its list names.
+_ACTING_ATTACKS = frozenset({"authority", "override-control", "approval", "permissions"})
+_ACTING_TOOLS = rx(r"(?i)\b(?:bash|shell|terminal|runcommands?|run_in_terminal|runtasks?|execute|exec|write|edit|multiedit|"
+                   r"notebookedit|editfiles|createfile|new|task|agent|computer|github|gh)\b|mcp_|\*")
+
+
+def _read_only_subagent(doc: Document) -> bool:
+    """A subagent or chat mode whose front matter lists its tools, none of which runs a command or
+    edits a file. (No `tools:` key: it inherits every tool.)"""
+    def compute() -> bool:
+        path = doc.path.replace("\\", "/")
+        if not ("/agents/" in f"/{path}" or path.endswith((".chatmode.md", ".agent.md"))):
+            return False
+        text = doc.text.lstrip("\ufeff")
+        if not text.startswith("---"):
+            return False
+        close = text.find("\n---", 3)
+        if close < 0:
+            return False
+        lines = text[3:close].split("\n")
+        for k, line in enumerate(lines):
+            if line.lower().startswith("tools:"):
+                value = line[6:]
+                for nxt in lines[k + 1:k + 40]:  # a YAML list below the key
+                    if nxt[:1] not in (" ", "\t", "-"):
+                        break
+                    value += " " + nxt
+                value = value.strip()
+                return bool(value.strip("[]-' \"")) and _ACTING_TOOLS.test(value) is False
+        return False
+    return doc.memo("intent:read-only-subagent", compute)
+
+
 def _check(attack: str, message: str):
     def check(doc: Document) -> Iterator[Hit]:
         intents = document_intents(doc)
@@ -97,8 +131,12 @@ def _check(attack: str, message: str):
             start = reading.to_original(it.start)
             end = max(start + 1, reading.to_original(max(it.start, it.end - 1)) + 1)
             unit = reading.units[it.unit]
-            yield Hit(start, end, message=message, severity=_STRENGTH[it.strength],
-                      properties={"attack": attack, "reading": it.why, "unit": unit.unit.kind})
+            severity = _STRENGTH[it.strength]
+            props = {"attack": attack, "reading": it.why, "unit": unit.unit.kind}
+            if attack in _ACTING_ATTACKS and severity >= Severity.HIGH and _read_only_subagent(doc):
+                severity = Severity.MEDIUM
+                props["read-only-tools"] = "the subagent's tools neither run commands nor edit files"
+            yield Hit(start, end, message=message, severity=severity, properties=props)
     check.__qualname__ = f"intent_{attack.replace('-', '_')}"
     return check
 

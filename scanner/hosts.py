@@ -233,6 +233,12 @@ def is_private_host(host: str) -> bool:
             or host.endswith((".localhost", ".local", ".internal", ".lan", ".home.arpa")))
 
 
+def is_loopback_host(host: str) -> bool:
+    """This machine itself: what a service here answers never left the computer."""
+    host = host.strip("[]").lower()
+    return host in ("localhost", "::1") or host.startswith("127.") or host.endswith(".localhost")
+
+
 def is_known_service(host: str) -> bool:
     """A host on the own domain of a listed vendor (credential vendors, brands)."""
     if not host or is_ip(host) or look_alike_brand(host):

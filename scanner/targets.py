@@ -68,7 +68,7 @@ class TargetSet:
 # is only ever given to a path agents load. Not "unreadable": the walk lists an unreadable folder
 # anywhere in the tree (a note; inside a skill folder it is in TargetSet.failing). Part of the
 # TargetSet's contract, so target sources in this stage and the engines read the same set.
-LISTED_FAILING = frozenset({"binary", "too-large", "lfs-pointer", "not-a-file", "submodule",
+LISTED_FAILING = frozenset({"binary", "data-bytes", "too-large", "lfs-pointer", "not-a-file", "submodule",
                             "link-outside-tree", "link-loop", "link-too-deep"})
 
 

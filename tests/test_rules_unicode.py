@@ -143,6 +143,28 @@ def test_homoglyph_identifier_in_code_is_high():
     assert sev("IG105", "def say\u041dello():\n    pass\n", "greet.py") == Severity.HIGH
 
 
+@pytest.mark.parametrize("code,path", [
+    ("def pooled(p, q):\n    z_\u03b1 = norm.ppf(0.975)\n    return z_\u03b1 * se\n", "power.py"),
+    ("const Z_\u03c1 = corr(xs, ys); const tau_\u03c72 = 3.84;\n", "stats.js"),
+    ("// delta_\u03bd_\u03ba holds the shrinkage\nlet delta_\u03bd_\u03ba = 0.2\n", "fit.rs"),
+])
+def test_greek_notation_segment_of_an_identifier_is_quiet(code, path):
+    # a Greek letter standing alone as one segment of a name is maths notation, not a swapped letter
+    assert hits("IG105", code, path) == []
+
+
+@pytest.mark.parametrize("code,path", [
+    ("def is_\u0430dmin(u):\n    return True\n", "auth.py"),  # Cyrillic a swapped into a Latin segment
+    ("z\u03b1 = load()\n", "calc.py"),  # no separator: the letter is part of the word
+    ("def get_\u03c4\u03bf\u03ba\u03bd():\n    pass\n", "svc.py"),  # a Greek segment spelling a word
+    ("def x_\u0430():\n    pass\n", "svc.py"),  # a Cyrillic letter is no notation
+    ("API_\u039a = 1\n", "k.py"),  # a capital Kappa draws exactly as K
+    ("z_a = read_token()\nz_\u03b1 = z_a\nsend(z_\u03b1)\n", "calc.py"),  # two names that look alike
+])
+def test_lookalike_identifiers_beside_the_notation_shape_stay_high(code, path):
+    assert sev("IG105", code, path) == Severity.HIGH
+
+
 def test_whole_cyrillic_lookalike_trigger_word_is_caught():
     assert sev("IG105", "Run \u0455\u0443\u0455t\u0435m checks\n") is not None
 

@@ -18,6 +18,7 @@ from ..scripts.language import flags_binary
 # reason -> rule id; reasons not here never raise a finding.
 RULE_BY_REASON = {
     "binary": "IG954",
+    "data-bytes": "IG954",
     "too-large": "IG955",
     "lfs-pointer": "IG956",
     "unreadable": "IG957",
@@ -32,6 +33,7 @@ RULE_BY_REASON = {
 }
 WHY = {
     "binary": "is binary, not text",
+    "data-bytes": "is binary, not text",
     "too-large": "is over the size the scan reads",
     "lfs-pointer": "is a git LFS pointer",
     "unreadable": "could not be read",
@@ -45,7 +47,9 @@ def finding_for(ns: NotScanned, kind: str = "explicit") -> Finding | None:
     from ..findings import file_finding
 
     rule_id = RULE_BY_REASON.get(ns.reason)
-    if rule_id is None:
+    if rule_id is None or (ns.reason == "data-bytes" and kind == "skill"):
+        # A skill's file whose bytes are a data format (a test run's SQLite `.coverage`) is data the skill
+        # keeps, as a `.db` is: listed, not a finding. A file agents load by its name stays one.
         return None
     if ns.reason == "binary" and kind == "skill" and flags_binary(ns.path, ns.detail):
         rule_id = "IG952"  # compiled code or an archive shipped in a skill: the older, sharper rule

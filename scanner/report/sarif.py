@@ -30,7 +30,7 @@ OWN_RUN_ENGINES = {
 SRCROOT = "%SRCROOT%"
 # Not-scanned reasons that are expected content, not a gap: a skill's images, fonts, documents
 # and data (listed with their hash), and text in a language with no analyser of its own.
-QUIET_REASONS = frozenset({"asset", "skill-assets", "unknown-language"})
+QUIET_REASONS = frozenset({"asset", "skill-assets", "unknown-language", "data-bytes"})
 _ALWAYS_EMIT = {"level"}
 
 

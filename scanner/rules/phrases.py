@@ -196,7 +196,7 @@ def context_at(doc: Document, start: int, end: int) -> Context:
     line = doc.line_text(line_no)
     near = line if len(line) <= 4000 else line[max(0, col - 2000):col + 2000]  # bounded on huge lines
     quoted = (_quoted(doc, start, end, _QUOTES) or line[:200].lstrip().startswith("|")) if prose else False
-    quoted = quoted or _pattern_line(near)
+    quoted = quoted or _pattern_line(near) or (not prose and _pattern_label(doc, line_no, line))
     backticked = prose and _quoted(doc, start, end, (("`", "`"),))
     in_code = prose and line_no in doc.code_block_lines
     heading = heading_of(doc, line_no) if prose else ""
@@ -334,6 +334,34 @@ def _pattern_line(line: str) -> bool:
     if any(mark in line for mark in _PATTERN_MARKS):
         return True
     return len(s) > 2 and s[0] in "\"'`" and s.rstrip(",").endswith(("\"", "'", "`")) and s.count(s[0]) == 2
+
+
+_COMMENT_MARKS = ("#", "//", "--", "/*", "*")
+MAX_LABEL_WORDS = 8  # a comment naming the group of patterns below it, not a sentence
+
+
+def _pattern_label(doc: Document, line_no: int, line: str) -> bool:
+    """In code, a short comment that names the group of patterns listed under it (`# System prompt
+    override (critical)` over `{"regex": r"...", ...}`): the title of a detector's table, as a heading
+    is of a list. A comment that says more than a label, or stands over code that lists no pattern,
+    is read as written."""
+    s = line.strip()
+    if not s.startswith(_COMMENT_MARKS):
+        return False
+    words = [w for w in s.lstrip("#/-* ").split() if any(ch.isalnum() for ch in w)]
+    if not words or len(words) > MAX_LABEL_WORDS:
+        return False
+    seen = 0
+    for k in range(line_no + 1, min(line_no + 8, len(doc.lines) + 1)):
+        nxt = doc.line_text(k)
+        if not nxt.strip() or nxt.strip() in ("{", "[", "(", "({", "[{"):
+            continue
+        if _pattern_line(nxt[:4000]):
+            return True
+        seen += 1
+        if seen >= 2:
+            return False
+    return False
 
 
 def _is_fence(line: str) -> bool:

@@ -66,6 +66,25 @@ PERSISTENCE_PATH = rx(
     r"startup\\|schtasks|\bat\s+now\b|site-packages/|dist-packages/|sitecustomize\.py|usercustomize\.py|\.pth$)"
 )
 CLOUD_METADATA_HOST = rx(r"(?i)(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|metadata\.azure\.com|169\.254\.170\.2)")
+_PLAIN_WORD = rx(r"^[A-Za-z][a-z]*[,.:;]?$")
+_SHELL_MARKS = ("|", "$(", "`", ";", "&&", ">", "<", "\n")
+
+
+def reads_as_advice(s: str) -> bool:
+    """A string that is a sentence told to a person ("Submit http://169.254.169.254/ in URL fields."):
+    it opens with a capitalised word, ends with a full stop, holds no shell operator or option flag,
+    and most of its words are plain words. No HTTP client or shell requests it as it stands; a URL
+    alone, or a command line (`curl -s http://...`), is no such sentence."""
+    t = s.strip()
+    words = t.split()
+    if len(words) < 5 or not t.endswith(".") or any(m in t for m in _SHELL_MARKS):
+        return False
+    if not (words[0][:1].isupper() and words[0].isalpha()) or any(w.startswith("-") for w in words):
+        return False
+    plain = sum(1 for w in words if _PLAIN_WORD.test(w))
+    return plain >= 4 and plain * 2 >= len(words)
+
+
 EVASION_TEXT = rx(
     r"(?i)(?:^(?:/var)?/tmp/\.[a-z0-9_]|^/dev/shm/|/var/log/|\.bash_history|history\s+-c|unset\s+histfile|histfile=/dev/null|setenforce\s+0|"
     r"auditctl\s+-[de]|wevtutil\s+cl|clear-eventlog|ufw\s+disable|systemctl\s+(?:stop|disable)\s+(?:apparmor|auditd|firewalld|falcon|osquery)|"

@@ -363,6 +363,8 @@ def constant_shapes(flow) -> None:
         for kind, test, sev, msg in (constant_tests(writes, low, pathlike) if shaped else ()):
             if test.test(s) and (kind, low) not in seen and not rejected_node(flow.doc, node, test_memo):
                 seen.add((kind, low))
+                if kind == K.CLOUD_METADATA and c.reads_as_advice(s):
+                    sev, msg = Severity.MEDIUM, msg + ", named in a sentence of advice"  # a tester told what to try
                 flow.emit(kind, node, msg, sev, Confidence.MEDIUM, value=s[:120])
         if pathlike and cred_key and c.is_strong_credential_path(s) and (K.SENSITIVE_READ, low) not in seen:
             seen.add((K.SENSITIVE_READ, low))

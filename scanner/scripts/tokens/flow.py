@@ -99,6 +99,7 @@ class TokenFlow:
         self.dl_urls: dict[str, str] = {}  # a name holding a saved download -> the URL its writer fetched
         self.filled: dict[str, str] = {}  # names handed to a download-writing function -> its URL ("" unknown)
         self.str_values: dict[str, str] | None = None  # name -> the string it was built to (literals and names joined)
+        self.loopback: bool | None = None  # every fetch of the script asks a service on this machine (local_fetches_only)
         # A script that walks folders and picks files by a .env name test (`/^\.env/`, glob('**/.env*')):
         # what it reads from the files it found is the project's secrets.
         self.env_walk = self._env_name_test() and _DIR_WALK.search(self.data) is not None
@@ -549,6 +550,29 @@ class TokenFlow:
         folded = _fold_expr(arg.strip().lstrip(b"[").rstrip(b"]"), values)
         return folded if folded and (len(folded) >= 8) else ""
 
+    def local_fetches_only(self) -> bool:
+        """Every fetch call of the script names its URL (a literal, or a constant holding one) and each
+        URL is this machine (`fetch(`${PROXY}/eval`)` with PROXY = 'http://localhost:3456', a browser's
+        debugging port): what such a script "downloads" comes from a service the user runs, not from a
+        stranger's host. A fetch whose URL the script does not spell out (a parameter, user input) and
+        any host elsewhere keep the script in the network case."""
+        if self.loopback is None:
+            seen = 0
+            for n, m in enumerate(self.v.fetch.finditer(self.data)):
+                if n >= MAX_MATCHES:
+                    seen = 0
+                    break
+                if self.in_comment(m.start()) or self.in_plain_string(m.start()):
+                    continue
+                win = self.window(m.end())
+                url = _first_url(win) or self.named_url(win)
+                if not url or not H.is_loopback_host(c.host_of(url)):
+                    seen = 0
+                    break
+                seen += 1
+            self.loopback = seen > 0
+        return self.loopback
+
     def in_plain_string(self, b: int) -> bool:
         """Is byte offset b inside a string literal, outside any `$(...)`/`${...}`/`#{...}` hole: text a
         message prints (`Write-Err "... irm ... | iex"`), not a call the script makes?"""
@@ -608,6 +632,12 @@ class TokenFlow:
                     # exec.Command("git", "checkout", tag), execFileSync('git', ['add', out]): a fixed program given a
                     # fetched argument (or a file holding fetched data), which no shell or interpreter reads as code
                     self.emit(K.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network is passed as an argument to {prog.group(1).decode('utf-8', 'replace')}",
+                              Severity.MEDIUM, Confidence.LOW, url=url)
+                    continue
+                if (not url or H.is_loopback_host(c.host_of(url))) and not as_code and self.local_fetches_only():
+                    # a file or command run with data a local service answered (a browser's page size, a local
+                    # proxy's reply): no stranger's code comes in; a body run as code (eval, sh -c) stays high
+                    self.emit(K.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content from a service on this machine (localhost) reaches {token.rstrip('( ')}",
                               Severity.MEDIUM, Confidence.LOW, url=url)
                     continue
                 self.emit(K.REMOTE_EXEC, m.start(), m.end() + len(win), f"Content fetched from the network reaches {token.rstrip('( ')}",
@@ -959,6 +989,8 @@ class TokenFlow:
                 (K.DESTRUCTIVE, c.DESTRUCTIVE_TEXT, Severity.HIGH, "Destroys the file system or machine"),
             ):
                 if test.test(s) and not self.test_input(m.start()):
+                    if kind == K.CLOUD_METADATA and c.reads_as_advice(s):
+                        sev, msg = Severity.MEDIUM, msg + ", named in a sentence of advice"  # a tester told what to try
                     self.emit(kind, m.start(), m.end(), msg, sev, value=s[:120])
             if c.RECON_TEXT.test(s):
                 recon.setdefault(s.lower(), m)

@@ -345,6 +345,25 @@ _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "m
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
                            "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
                            "transmits", "emails", "accepts", "trusts"})
+# A command in a code span named as the subject of a past event ("A stray `curl -d @.env ...` in the
+# hook sent ...", "The `echo $KEY` on line 12 leaked ..."): an incident told, not an order.
+_STORY_LEAD = frozenset({"a", "an", "the", "one", "our", "this", "that"})
+_PAST_AFTER_SPAN = text_rx(r"(?i)^[^`\n]{0,80}`(?:\s+(?:in|from|on|at|inside|within|of)\s+(?:`[^`\n]{1,60}`|[\w./-]+)){0,2}"
+                           r"(?:\s+(?:\w+ly|had|has|have|was|were))?\s+(?:printed|leaked|exposed|wrote|written|sent|dumped|echoed|posted|"
+                           r"uploaded|pushed|showed|shown|revealed|logged|published|copied|ended up|made it)\b")
+# Verbs that are also nouns, read as nouns after an article and at most two plain words ("to a
+# public build log", "the nightly dump"); a modal or "to" between them keeps the verb ("the agent must log").
+_NOUN_VERBS = frozenset({"log", "dump", "print", "echo", "paste", "post", "hold"})
+_NOT_NOUN_WORDS = frozenset({"must", "should", "will", "shall", "can", "could", "may", "might", "would", "to", "please",
+                             "always", "then", "and", "or", "also", "never", "not", "agent", "assistant", "model", "you"})
+
+
+def _article_noun(before: str) -> bool:
+    ws = before.split()[-3:]
+    for k in range(len(ws) - 1, -1, -1):
+        if ws[k].lower() in ("a", "an", "the"):
+            return all(x.isalpha() and x.lower() not in _NOT_NOUN_WORDS for x in ws[k + 1:])
+    return False
 _WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
@@ -390,6 +409,11 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if not text[start:start + 1].isascii():
         return False
     lowered_words = [x.lower() for x in words]
+    if end is not None and words and words[-1] == "`" and 2 <= len(words) <= 4 and lowered_words[0] in _STORY_LEAD \
+            and _PAST_AFTER_SPAN.search(text[end:unit.end]) is not None:
+        return True  # "A debug `echo $TOKEN` in `ci.yml` printed it": a command named as the subject of what happened
+    if end is not None and text[start:end].lower() in _NOUN_VERBS and _article_noun(before):
+        return True  # "to a public build log", "the debug print": a thing named after an article, no verb
     writer = any(x in _WRITER for x in lowered_words[:-1])
     if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and not writer:
         return True  # "disables", "turns off": a description, unless of a file to write
@@ -1660,6 +1684,13 @@ _CHECKLIST_INTRO = text_rx(r"(?i)^[\s>*_#-]{0,8}(?:flag|signale[rz]?|markiere|me
                            r"(?:[\s,]+(?:with|in|citing|giving|noting|naming|quoting|by|under|for|avec|mit|con|com|z)\b[^\n:.;]{0,50})?\s*[:：][\s*_]*$")
 
 
+# A reassurance opening the list ("Don't fight it:", "No need to worry about this:"): its negation
+# has its own object, the trouble; the steps below are what to do instead, nothing forbidden.
+_REASSURANCE = text_rx(r"(?i)^[\s*_>#-]*(?:don'?t|do not|no need to|never)\s+(?:fight|worry(?:\s+about)?|panic(?:\s+about)?|fret(?:\s+about)?|"
+                       r"stress(?:\s+about)?|overthink|bother(?:\s+with)?|struggle(?:\s+with)?|sweat)"
+                       r"(?:\s+(?:it|this|that|them|over it|too much))?\s*[:.!,;]?[\s*_]*$")
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1682,7 +1713,7 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
-                                                                           and not _file_banner(x, m) and not _purpose(x, m) for m in x.mentions)
+                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps

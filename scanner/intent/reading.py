@@ -45,7 +45,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
-                     frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}),
+                     frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}), frozenset({"cred_path", "put", "unmasked"}),
                      frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
@@ -822,7 +822,8 @@ _COPY_TO = text_rx(r"(?i)\b(?:cp|copy|copy-item|cat|install|rsync|type)\s+(?:-{1
                    r"[\"']?([\w.${}/-]*[\w}])[\"']?")
 
 
-_DEST_PATH = text_rx(r"`((?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+)`")
+# (a dated or variable tail, `audit/$(date +%F)/`, leaves the plain directory before it as the name)
+_DEST_PATH = text_rx(r"`((?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+)(?:/[^`\n]{0,40})?`")
 
 
 def _copied_then_published(reading: Reading, i: int) -> tuple[int, Mention] | None:
@@ -951,6 +952,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high"
     if (send or put) and public and file_like:
         return "high"
+    if put and u.has("cred_path") and u.has("unmasked") and _COMMITTED.search(u.text) and _DEST_PATH.search(u.text) \
+            and _whole_secret(w):
+        return "high"  # a credential file's lines written unaltered into a repository file that is committed with them
     if send and outside:
         return "medium"
     if put and public and u.has("credential") and _put_reaches_public(u, whole=True):
@@ -965,6 +969,7 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
     return None
 
 
+_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:it|them|both|the (?:page|file|doc)\w*)|git add)\b")
 _CLAUSE_END = text_rx(r"[.;:!?]\s")
 _REMOVAL = text_rx(r"(?i)\b(?:remov|delet|drop|strip|tak|comment|eras|cut)\w*\b")
 

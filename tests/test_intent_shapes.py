@@ -392,3 +392,13 @@ def test_a_credential_file_written_unaltered_into_a_committed_page():
              "placeholders, and commit both files.\n")
     assert not any(a == "exfiltration" for a, _ in attacks(names))
     assert not any(a == "exfiltration" for a, _ in attacks("Never paste `.env.production` unaltered into `docs/setup/values.md` or commit it.\n"))
+
+
+def test_a_wrapped_sentence_pointing_back_at_a_file_delegates_to_it():
+    from scanner.rules.intent import delegated_files
+    text = ("- Release steps are kept in `ops/RELEASING`. The notes in it\n  are part of these\n  instructions "
+            "wherever they differ.\n")
+    assert delegated_files("AGENTS.md", text) == ["ops/RELEASING"]
+    # a file only mentioned, with no sentence making it part of the instructions, stays out
+    plain = "- Release steps are kept in `ops/RELEASING`. The notes in it\n  are for maintainers.\n"
+    assert delegated_files("AGENTS.md", plain) == []

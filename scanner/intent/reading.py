@@ -1896,12 +1896,15 @@ def classify(reading: Reading) -> list[Intent]:
                     "the agent's reports or data sent to an outside host every time", m)
         if "proxy" in c:
             m = u.first("proxy", affirmed=True)
-            block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
+            back = 8 if u.unit.kind == "code" else 2  # a client's settings: its base URL a few lines above the header
+            block = [x for x in reading.units[max(0, i - back):i + 3] if x.unit.block == u.unit.block]
             if m is not None and any(x.ip_url or x.outside_url or _bare_public_ip(x.text) for x in block) and any(
                     x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
                 # The agent's traffic, credentials included, routed through someone else's host.
                 level = "high" if any(x.ip_url or _bare_public_ip(x.text) for x in block) else "medium"
-                add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
+                # (in code a header's name is quoted as every key is: no sample marked off by its quotes)
+                add("exfiltration", level, "traffic with its credentials routed through an outside proxy",
+                    None if u.unit.kind == "code" else m)
         if "claim" in c:
             m = u.first("claim", affirmed=True)
             if m is not None:

@@ -45,7 +45,7 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"credential", "send", "outside"}), frozenset({"cred_path", "put", "public"}),
                      frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
-                     frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}),
+                     frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}), frozenset({"cred_path", "put", "unmasked"}),
                      frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
@@ -345,6 +345,25 @@ _DECLARATIVE_LEAD = frozenset({"that", "which", "who", "can", "could", "may", "m
 _THIRD_PERSON = frozenset({"disables", "turns", "switches", "bypasses", "skips", "suppresses", "dismisses", "deactivates",
                            "circumvents", "sends", "uploads", "posts", "approves", "merges", "forwards", "submits",
                            "transmits", "emails", "accepts", "trusts"})
+# A command in a code span named as the subject of a past event ("A stray `curl -d @.env ...` in the
+# hook sent ...", "The `echo $KEY` on line 12 leaked ..."): an incident told, not an order.
+_STORY_LEAD = frozenset({"a", "an", "the", "one", "our", "this", "that"})
+_PAST_AFTER_SPAN = text_rx(r"(?i)^[^`\n]{0,80}`(?:\s+(?:in|from|on|at|inside|within|of)\s+(?:`[^`\n]{1,60}`|[\w./-]+)){0,2}"
+                           r"(?:\s+(?:\w+ly|had|has|have|was|were))?\s+(?:printed|leaked|exposed|wrote|written|sent|dumped|echoed|posted|"
+                           r"uploaded|pushed|showed|shown|revealed|logged|published|copied|ended up|made it)\b")
+# Verbs that are also nouns, read as nouns after an article and at most two plain words ("to a
+# public build log", "the nightly dump"); a modal or "to" between them keeps the verb ("the agent must log").
+_NOUN_VERBS = frozenset({"log", "dump", "print", "echo", "paste", "post", "hold"})
+_NOT_NOUN_WORDS = frozenset({"must", "should", "will", "shall", "can", "could", "may", "might", "would", "to", "please",
+                             "always", "then", "and", "or", "also", "never", "not", "agent", "assistant", "model", "you"})
+
+
+def _article_noun(before: str) -> bool:
+    ws = before.split()[-3:]
+    for k in range(len(ws) - 1, -1, -1):
+        if ws[k].lower() in ("a", "an", "the"):
+            return all(x.isalpha() and x.lower() not in _NOT_NOUN_WORDS for x in ws[k + 1:])
+    return False
 _WRITER = frozenset({"write", "create", "generate", "add", "make", "produce", "emit", "draft", "configure", "set"})
 _DETERMINERS = frozenset({"many", "some", "most", "these", "those", "the", "a", "an", "such", "several", "few", "older",
                           "legacy", "other", "it", "they", "this", "that"})
@@ -390,6 +409,11 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if not text[start:start + 1].isascii():
         return False
     lowered_words = [x.lower() for x in words]
+    if end is not None and words and words[-1] == "`" and 2 <= len(words) <= 4 and lowered_words[0] in _STORY_LEAD \
+            and _PAST_AFTER_SPAN.search(text[end:unit.end]) is not None:
+        return True  # "A debug `echo $TOKEN` in `ci.yml` printed it": a command named as the subject of what happened
+    if end is not None and text[start:end].lower() in _NOUN_VERBS and _article_noun(before):
+        return True  # "to a public build log", "the debug print": a thing named after an article, no verb
     writer = any(x in _WRITER for x in lowered_words[:-1])
     if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and not writer:
         return True  # "disables", "turns off": a description, unless of a file to write
@@ -798,7 +822,8 @@ _COPY_TO = text_rx(r"(?i)\b(?:cp|copy|copy-item|cat|install|rsync|type)\s+(?:-{1
                    r"[\"']?([\w.${}/-]*[\w}])[\"']?")
 
 
-_DEST_PATH = text_rx(r"`((?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+)`")
+# (a dated or variable tail, `audit/$(date +%F)/`, leaves the plain directory before it as the name)
+_DEST_PATH = text_rx(r"`((?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+)(?:/[^`\n]{0,40})?`")
 
 
 def _copied_then_published(reading: Reading, i: int) -> tuple[int, Mention] | None:
@@ -927,6 +952,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high"
     if (send or put) and public and file_like:
         return "high"
+    if put and u.has("cred_path") and u.has("unmasked") and _COMMITTED.search(u.text) and _DEST_PATH.search(u.text) \
+            and _whole_secret(w):
+        return "high"  # a credential file's lines written unaltered into a repository file that is committed with them
     if send and outside:
         return "medium"
     if put and public and u.has("credential") and _put_reaches_public(u, whole=True):
@@ -941,6 +969,7 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
     return None
 
 
+_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:it|them|both|the (?:page|file|doc)\w*)|git add)\b")
 _CLAUSE_END = text_rx(r"[.;:!?]\s")
 _REMOVAL = text_rx(r"(?i)\b(?:remov|delet|drop|strip|tak|comment|eras|cut)\w*\b")
 
@@ -1660,6 +1689,13 @@ _CHECKLIST_INTRO = text_rx(r"(?i)^[\s>*_#-]{0,8}(?:flag|signale[rz]?|markiere|me
                            r"(?:[\s,]+(?:with|in|citing|giving|noting|naming|quoting|by|under|for|avec|mit|con|com|z)\b[^\n:.;]{0,50})?\s*[:：][\s*_]*$")
 
 
+# A reassurance opening the list ("Don't fight it:", "No need to worry about this:"): its negation
+# has its own object, the trouble; the steps below are what to do instead, nothing forbidden.
+_REASSURANCE = text_rx(r"(?i)^[\s*_>#-]*(?:don'?t|do not|no need to|never)\s+(?:fight|worry(?:\s+about)?|panic(?:\s+about)?|fret(?:\s+about)?|"
+                       r"stress(?:\s+about)?|overthink|bother(?:\s+with)?|struggle(?:\s+with)?|sweat)"
+                       r"(?:\s+(?:it|this|that|them|over it|too much))?\s*[:.!,;]?[\s*_]*$")
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1682,7 +1718,7 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
-                                                                           and not _file_banner(x, m) and not _purpose(x, m) for m in x.mentions)
+                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
@@ -1860,12 +1896,15 @@ def classify(reading: Reading) -> list[Intent]:
                     "the agent's reports or data sent to an outside host every time", m)
         if "proxy" in c:
             m = u.first("proxy", affirmed=True)
-            block = [x for x in reading.units[max(0, i - 2):i + 3] if x.unit.block == u.unit.block]
+            back = 8 if u.unit.kind == "code" else 2  # a client's settings: its base URL a few lines above the header
+            block = [x for x in reading.units[max(0, i - back):i + 3] if x.unit.block == u.unit.block]
             if m is not None and any(x.ip_url or x.outside_url or _bare_public_ip(x.text) for x in block) and any(
                     x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True) for x in block):
                 # The agent's traffic, credentials included, routed through someone else's host.
                 level = "high" if any(x.ip_url or _bare_public_ip(x.text) for x in block) else "medium"
-                add("exfiltration", level, "traffic with its credentials routed through an outside proxy", m)
+                # (in code a header's name is quoted as every key is: no sample marked off by its quotes)
+                add("exfiltration", level, "traffic with its credentials routed through an outside proxy",
+                    None if u.unit.kind == "code" else m)
         if "claim" in c:
             m = u.first("claim", affirmed=True)
             if m is not None:

@@ -51,8 +51,25 @@ _BARE_NAMES = frozenset({"makefile", "gnumakefile", "justfile", "dockerfile", "c
                          "procfile", "jenkinsfile", "vagrantfile", "brewfile", "codeowners", "taskfile"})
 # A cue sentence about "it" ("It is normative and supersedes this file") names the file of the
 # sentence before it.
-_PRONOUN_START = rx(r"^\s*(?:it|this|that|they|these|those|the (?:file|document|adr|page|runbook))\b")
+# So does one whose subject points back with "there" or "in it" ("Comment lines there are part of ...").
+_PRONOUN_START = rx(r"^\s*(?:it|this|that|they|these|those|the (?:file|document|adr|page|runbook))\b"
+                    r"|^\s*(?:[\w-]+\s+){1,3}(?:there|in (?:it|that file|them))\b")
 _SENTENCE_END = rx(r"[.!?。！？](?:\s|$)|\n\s*\n|\n[ \t]*(?:[-*+]|\d+[.)]|#+)\s")
+
+
+def _unwrap(text: str) -> str:
+    """A sentence wrapped over lines read as one line ("are part of these\n  instructions"): a line
+    break whose next line goes on in lower case after its indentation becomes one space."""
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        body = line.lstrip(" \t")
+        prev = out[-1].rstrip()
+        if body[:1].islower() and prev and prev[-1:] not in ".:;!?" and not body.startswith(("- ", "* ", "+ ")):
+            out[-1] = prev + " " + body
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def delegated_files(path: str, text: str) -> list[str]:
@@ -60,6 +77,7 @@ def delegated_files(path: str, text: str) -> list[str]:
     delegation detector's half that feeds discovery; imports.follow resolves and reads them)."""
     if len(text) > 400_000:
         text = text[:400_000]
+    text = _unwrap(text)
     data = text.encode("utf-8", "surrogatepass")
     cues = [(m.start(), m.end()) for _, m in zip(range(64), lexicon().patterns["precedence"].finditer(data))]
     cues += [(m.start(), m.end()) for _, m in zip(range(64), _FOLLOW_IT.finditer(data))]

@@ -19,7 +19,7 @@ DATA_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ma
 _NAME = r"(@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?)"
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:[-+][0-9a-z.-]+)?)"
 _PIN = rx(
-    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|`?\s+(?:(?:to|at|on|version|release|v)\s+){0,2}`?|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*|`?[ \t]*\|[ \t]*`?[=~]?)" + _VERSION + r"\b"
+    _NAME + r"(?:@|\s*={2,3}\s*|\s*~=\s*|[`*]{0,2}\s+(?:(?:to|at|on|version|release|v)\s+){0,2}[`*]{0,2}|[`\"']?\s*:\s*[\"']?[\^~=]?|[\"']\s*,\s*[\"'][=~>\s]*|`?[ \t]*\|[ \t]*`?[=~]?)" + _VERSION + r"\b"
 )
 
 
@@ -37,7 +37,7 @@ def data() -> dict:
 def _index() -> dict[str, dict[str, frozenset[str]]]:
     d = data()
     out: dict[str, dict[str, frozenset[str]]] = {}
-    for eco in ("npm", "pypi", "rubygems"):
+    for eco in ("npm", "pypi", "rubygems", "system"):
         merged: dict[str, set[str]] = {}
         for source in (d.get(eco) or {}, (d.get("curated") or {}).get(eco) or {}):
             for name, versions in source.items():
@@ -153,7 +153,7 @@ def pins(doc: Document) -> Iterator[Pin]:
     for m in doc.finditer(_PIN, limit=2000):
         name, version = m.group(1) or "", m.group(2) or ""
         joint = doc.text[m.start + len(name):m.end - len(version)] if m.end - m.start < 400 else "@"
-        if not any(c in joint for c in "@=:,`'\"|") and (len(name) < 4 or name in _PROSE_WORDS):
+        if not any(c in joint for c in "@=:,`'\"|*") and (len(name) < 4 or name in _PROSE_WORDS):
             continue  # "the version is 5.0.0": a word followed by a number is no pin
         eco = known_malicious(name, version)
         if eco and not listed_to_avoid(doc, m.start, m.end):

@@ -92,7 +92,14 @@ def _in_message(line: str, a: int, b: int) -> bool:
     return False
 
 
-def _hosts(text: str) -> list[str]:
+def _hosts(text: str, pieces: bool = False) -> list[str]:
+    """The URL hosts the text names; with `pieces`, when it names none, those of URLs written in pieces
+    (`"https://" + "hooks.acme-" + "sync.dev"`, `["https:", "", "sync.example", "v1"].join("/")`)."""
+    if pieces and "://" not in text:
+        found = _hosts(_JOIN.sub("/", _CONCAT.sub("", text)))
+        return found or _hosts(_JOIN.sub("/", text))
+    if pieces:
+        return _hosts(text) or _hosts(_CONCAT.sub("", text))
     data = text.encode("utf-8", "surrogatepass")
     out = []
     for m in URL_IN_TEXT.finditer(data):
@@ -341,7 +348,7 @@ def git_runs_an_uploader(text: str) -> list[Fact]:
             continue
         from .command_grader import grade_url
 
-        hosts = _hosts(text)
+        hosts = _hosts(text, pieces=True)
         graded = [grade_url("https://" + h + "/") for h in hosts]
         if graded and all(g[1] in ("vendor", "local") for g in graded):
             continue
@@ -350,6 +357,45 @@ def git_runs_an_uploader(text: str) -> list[Fact]:
                      f"Sets git, for every repository, to run a program that uploads what git hands it (to {where}): "
                      "diffs or stored credentials leave on every push or login", Severity.HIGH if hosts else Severity.MEDIUM,
                      Confidence.MEDIUM, {"analysis": "any-language", "setting": text[start:end].strip()[:80]})]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _secret_tables():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    shapes = [(fam, rx(p)) for fam, p in _split(T.ordered("any_language", "secret_shapes"))]
+    return shapes, rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "body_sends")) + ")")
+
+
+_MASKED = text_rx(r"(?i)\bmask(?:ed|ing|s)?\b|\[redacted\]|\*\*\*\*|\bfingerprint|\bsha256\b|\bhash(?:ed)?\b")
+
+
+def found_secrets_sent(text: str) -> list[Fact]:
+    """A secret scanner (patterns of several kinds of key) whose script also sends a request body to a host
+    that is not a vendor's, and masks nothing: the secrets it finds in what it reads may leave as they are."""
+    shapes, sends = _secret_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    kinds = {fam for fam, r in shapes if r.search(data) is not None}
+    if len(kinds) < 2 or _MASKED.search(text) is not None:
+        return []
+    for off, line in _code_lines(text):
+        if not line:
+            continue
+        m = sends.search(line.encode("utf-8", "surrogatepass"))
+        if m is None:
+            continue
+        from .command_grader import grade_url
+
+        hosts = _hosts(text, pieces=True)
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        if graded and all(g[1] in ("vendor", "local", "release") or H.is_known_service(g[2]) for g in graded):
+            return []
+        a = len(line.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace"))
+        where = hosts[0] if hosts else "a computed address"
+        return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                     f"Looks for secrets ({', '.join(sorted(kinds))}) and sends a request body to {where}, masking nothing: "
+                     "the secrets it finds may leave as they are", Severity.MEDIUM, Confidence.LOW,
+                     {"analysis": "any-language", "source-family": "found-secrets", "destination": where[:120]})]
     return []
 
 
@@ -544,7 +590,7 @@ def _context_from_download(text: str, data: bytes, fetch) -> list[Fact]:
             continue
         from .command_grader import grade_url
 
-        hosts = _hosts(text)
+        hosts = _hosts(text, pieces=True)
         graded = [grade_url("https://" + h + "/") for h in hosts]
         if graded and all(g[1] in ("vendor", "local") for g in graded):
             return []

@@ -19,8 +19,10 @@ from .agent_map import GlobSet, _raw
 from .matching import rx
 
 # `$CLAUDE_PROJECT_DIR/`, `${CLAUDE_PLUGIN_ROOT:-.}/`, `${workspaceFolder}/`, `%CD%\`: a variable
-# that stands for a folder at the start of a word. Bounded pattern over one short word.
-_LEADING_VAR = re.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,60}(?::-[^}]{0,20})?\}|\$[A-Za-z_][A-Za-z0-9_]{0,60}|%[A-Za-z_]{1,30}%)[\\/]")
+# that stands for a folder at the start of a word, quoted too (`"$CLAUDE_PROJECT_DIR"/.claude/x.sh`, the
+# form Claude Code's documentation gives: the word's opening quote is stripped, its closing one stays).
+# Bounded pattern over one short word.
+_LEADING_VAR = re.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,60}(?::-[^}]{0,20})?\}|\$[A-Za-z_][A-Za-z0-9_]{0,60}|%[A-Za-z_]{1,30}%)[\"']?[\\/]")
 _QUOTES = "\"'`()[];&|<>"
 MAX_WORDS = 2000  # per settings file
 
@@ -116,6 +118,8 @@ def words(text: str) -> list[str]:
         return []
     out: list[str] = _module_words(data) if _module_paths() else []
     for s in _strings(data, _spec()[1]):
+        # Gemini CLI's path separator variable (`${extensionPath}${/}dist${/}server.js`)
+        s = s.replace("${/}", "/").replace("${pathSeparator}", "/")
         for w in s.replace("=", " ").split():
             w = w.strip(_QUOTES)
             w = _LEADING_VAR.sub("./", w)

@@ -137,7 +137,8 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     imported = bool(target.imported_by) and classify(target.path, loaded.text)[0] != "script"
     # A file a setting runs with no extension or shebang (a file BASH_ENV sources) is shell.
     sourced = target.run_by is not None and classify(target.path, loaded.text) == ("prose", "text")
-    made = target.run_by is not None and posixpath.basename(target.path) in MAKEFILE_NAMES and not imported
+    # A skill's own Makefile is there for the skill to run (`make -C <skill folder> setup`): shell too.
+    made = (target.run_by is not None or target.kind == "skill") and posixpath.basename(target.path) in MAKEFILE_NAMES and not imported
     doc = Document(target.path, makefile_as_shell(loaded.text) if made else loaded.text,
                    kind="prose" if imported else "script" if sourced or made else None,
                    language="shell" if sourced or made else None)

@@ -590,7 +590,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation, concept in ("send", "put"))
                                           or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions)
-                                          or concept == "authority" and _unintended(flat, units[i], s, e)
+                                          or concept == "authority" and (_unintended(flat, units[i], s, e)
+                                                                         or _negated_tail(flat, s, e, negations))
                                           or concept in ("send", "put") and _counted(flat, units[i], s))
             if concept == "negation" and flat[s:e].lower().startswith(("refus", "reject", "declin")) \
                     and _in_condition(flat, units[i], s, conditions):
@@ -623,6 +624,24 @@ def _unintended(text: str, unit: Unit, start: int, end: int) -> bool:
     if _UNINTENDED.search(before):
         return True
     return _POSSIBLE.search(before) is not None and not _ADDRESSEE.search(before)
+
+
+# A gapped entry whose closing act is forbidden in its own sentence: "create-access-key ... Never
+# print, echo or paste a secret key into the chat" names the command, then forbids the hand-over.
+_SENTENCE_END = set(".;!?\n。！？；")
+
+
+def _negated_tail(text: str, start: int, end: int, negations: list[tuple[int, int]]) -> bool:
+    if end - start < 80:
+        return False
+    k = bisect.bisect_right(negations, (start, start))
+    while k < len(negations) and negations[k][1] <= end:
+        ns, ne = negations[k]
+        if end - ne <= 120 and not any(c in _SENTENCE_END for c in text[ne:end]) \
+                and not (_DOUBLE is not None and _DOUBLE.test(text[ns:end])):
+            return True
+        k += 1
+    return False
 
 
 # A send verb counted as a noun: "（50 次免费上传，无需信用卡）", "100 free uploads a month" is a

@@ -1072,7 +1072,7 @@ def _prompts(data: Any, role: str) -> list[str]:
     return [p for p in out if p.strip()][:50]
 
 
-_PROSE_MODULES = ("scanner.rules.injection", "scanner.rules.exfil", "scanner.rules.prose_code", "scanner.rules.hidden",
+_PROSE_MODULES = ("scanner.rules.injection", "scanner.rules.exfil", "scanner.rules.intent", "scanner.rules.prose_code", "scanner.rules.hidden",
                   "scanner.rules.unicode", "scanner.rules.prose_packages")
 
 

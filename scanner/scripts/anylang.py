@@ -92,7 +92,14 @@ def _in_message(line: str, a: int, b: int) -> bool:
     return False
 
 
-def _hosts(text: str) -> list[str]:
+def _hosts(text: str, pieces: bool = False) -> list[str]:
+    """The URL hosts the text names; with `pieces`, when it names none, those of URLs written in pieces
+    (`"https://" + "hooks.acme-" + "sync.dev"`, `["https:", "", "sync.example", "v1"].join("/")`)."""
+    if pieces and "://" not in text:
+        found = _hosts(_JOIN.sub("/", _CONCAT.sub("", text)))
+        return found or _hosts(_JOIN.sub("/", text))
+    if pieces:
+        return _hosts(text) or _hosts(_CONCAT.sub("", text))
     data = text.encode("utf-8", "surrogatepass")
     out = []
     for m in URL_IN_TEXT.finditer(data):
@@ -304,6 +311,94 @@ _GRANT_WORDS = {
 }
 
 
+@lru_cache(maxsize=1)
+def _git_global_tables():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    return (rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "git_global_runners")) + ")"),
+            rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "handed_uploads")) + ")"))
+
+
+def git_runs_an_uploader(text: str) -> list[Fact]:
+    """git configured for every repository (`git config --global core.hooksPath DIR`, `credential.helper X`)
+    by a script that also writes a program uploading what it is handed (`curl --data-binary @-`): each
+    push's diff or each stored password leaves for the script's host, in every project, long after the run."""
+    runners, uploads = _git_global_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    argv = data.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")
+    if uploads.search(data) is None or (runners.search(data) is None and runners.search(argv) is None):
+        return []
+    lines = _code_lines(text)
+    up_lines: list[int] = []
+    sets: list[tuple[int, int, int]] = []
+    for no, line in enumerate(text.split("\n")[:MAX_LINES]):
+        # the program written is often quoted text (`printf '%s\n' 'curl ... @-'`): every line counts
+        if len(line) <= 4000 and not _pattern_line(line) and uploads.search(line.encode("utf-8", "surrogatepass")) is not None:
+            up_lines.append(no)
+    for no, (off, line) in enumerate(lines):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        flat = raw.replace(b'"', b" ").replace(b"'", b" ").replace(b",", b" ")
+        m = runners.search(flat)
+        if m is not None:
+            a = len(flat[:m.start()].decode("utf-8", "replace"))
+            sets.append((no, off + a, off + min(len(line), a + len(m.group(0).decode("utf-8", "replace")))))
+    for no, start, end in sets:
+        if not any(abs(u - no) <= WINDOW for u in up_lines):
+            continue
+        from .command_grader import grade_url
+
+        hosts = _hosts(text, pieces=True)
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        if graded and all(g[1] in ("vendor", "local") for g in graded):
+            continue
+        where = hosts[0] if hosts else "a computed address"
+        return [Fact(K.PERSISTENCE, start, end,
+                     f"Sets git, for every repository, to run a program that uploads what git hands it (to {where}): "
+                     "diffs or stored credentials leave on every push or login", Severity.HIGH if hosts else Severity.MEDIUM,
+                     Confidence.MEDIUM, {"analysis": "any-language", "setting": text[start:end].strip()[:80]})]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _secret_tables():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    shapes = [(fam, rx(p)) for fam, p in _split(T.ordered("any_language", "secret_shapes"))]
+    return shapes, rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "body_sends")) + ")")
+
+
+_MASKED = text_rx(r"(?i)\bmask(?:ed|ing|s)?\b|\[redacted\]|\*\*\*\*|\bfingerprint|\bsha256\b|\bhash(?:ed)?\b")
+
+
+def found_secrets_sent(text: str) -> list[Fact]:
+    """A secret scanner (patterns of several kinds of key) whose script also sends a request body to a host
+    that is not a vendor's, and masks nothing: the secrets it finds in what it reads may leave as they are."""
+    shapes, sends = _secret_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    kinds = {fam for fam, r in shapes if r.search(data) is not None}
+    if len(kinds) < 2 or _MASKED.search(text) is not None:
+        return []
+    for off, line in _code_lines(text):
+        if not line:
+            continue
+        m = sends.search(line.encode("utf-8", "surrogatepass"))
+        if m is None:
+            continue
+        from .command_grader import grade_url
+
+        hosts = _hosts(text, pieces=True)
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        if graded and all(g[1] in ("vendor", "local", "release") or H.is_known_service(g[2]) for g in graded):
+            return []
+        a = len(line.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace"))
+        where = hosts[0] if hosts else "a computed address"
+        return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                     f"Looks for secrets ({', '.join(sorted(kinds))}) and sends a request body to {where}, masking nothing: "
+                     "the secrets it finds may leave as they are", Severity.MEDIUM, Confidence.LOW,
+                     {"analysis": "any-language", "source-family": "found-secrets", "destination": where[:120]})]
+    return []
+
+
 def authority_given_away(text: str) -> list[Fact]:
     """A forge call that gives authority over the repository away (any language): an account
     made collaborator or admin, a deploy key the script did not make itself, branch protection
@@ -346,28 +441,61 @@ def authority_given_away(text: str) -> list[Fact]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _file_loaders():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    return rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "file_loaders")) + ")")
+
+
+# A line that saves bytes into a file (the download kept on disk before it is loaded).
+_SAVES = text_rx(r"(?i)(?:write_bytes|write_text|writefile(?:sync)?\s*\(|\bopen\s*\([^\n]{0,200}['\"]wb?\+?['\"]|\.write\s*\(|"
+                 r"file_put_contents|copyfileobj|urlretrieve|createwritestream|\bio\.open\s*\([^\n]{0,200}['\"]wb?['\"])")
+
+
+_IDENT = text_rx(r"[A-Za-z_$][\w$]*")
+_LOADER_WORDS = frozenset({"require", "import", "importlib", "util", "spec_from_file_location", "exec_module", "runpy", "run_path",
+                           "SourceFileLoader", "imp", "load_source", "include", "include_once", "require_once", "dofile", "loadfile",
+                           "str", "os", "path", "fspath", "loader", "spec"})
+_CODE_FILE = text_rx(r"(?i)\.(?:m?js|cjs|py|rb|php|lua|pl)\b")
+
+
 def fetched_code_loaded(text: str, facts: list[Fact]) -> list[Fact]:
-    """Code fetched from the network and a loader of code within WINDOW lines (any language)."""
+    """Code fetched from the network and a loader of code within WINDOW lines (any language); or a
+    download saved to a file and a loader of a module from a computed file name near both."""
     if any(f.kind == K.REMOTE_EXEC and f.severity >= Severity.HIGH for f in facts):
         return []
     *_, (loaders, path_loaders, archives), fetch = _tables()
+    file_loaders = _file_loaders()
     data = text.encode("utf-8", "surrogatepass")
     on_path = path_loaders.search(data) is not None and archives.search(data) is not None
-    if loaders.search(data) is None and not on_path:
+    from_file = file_loaders.search(data) is not None and _SAVES.search(text) is not None
+    if loaders.search(data) is None and not on_path and not from_file:
         return []
     lines = _code_lines(text)
     fetch_lines: list[int] = []
     archive_lines: list[int] = []
     load_lines: list[tuple[int, int, int]] = []
+    prev = ""
     for no, (off, line) in enumerate(lines):
         if not line:
             continue
         raw = line.encode("utf-8", "surrogatepass")
-        if fetch.search(raw) is not None:
+        # a call chain broken over lines (`https\n  .get(url, ...)`): the line with the one before it
+        chained = line.lstrip().startswith(".") and fetch.search((prev.rstrip() + line.lstrip()).encode("utf-8", "surrogatepass")) is not None
+        prev = line
+        if fetch.search(raw) is not None or chained:
             fetch_lines.append(no)
         if on_path and archives.search(raw) is not None:
             archive_lines.append(no)
         lm = loaders.search(raw)
+        if lm is None and from_file:
+            lm = file_loaders.search(raw)
+            if lm is not None:
+                a = len(raw[:lm.start()].decode("utf-8", "replace"))
+                names = {w for w in _IDENT.findall(line[a:]) if len(w) > 1} - _LOADER_WORDS
+                saves = [ln for _, ln in lines[max(0, no - WINDOW):no + WINDOW] if ln and _SAVES.search(ln) is not None]
+                if not any(_CODE_FILE.search(ln) is not None or names & set(_IDENT.findall(ln)) for ln in saves):
+                    lm = None  # a module loaded from a file nothing here saves (a JSON download is data)
         if lm is None and on_path:
             lm = path_loaders.search(raw)
             if lm is not None and not any(abs(a - no) <= WINDOW for a in archive_lines + [k for k, (_, ln) in enumerate(lines[no:no + WINDOW], no) if ln and archives.search(ln.encode("utf-8", "surrogatepass"))]):
@@ -410,6 +538,17 @@ _WRITES = text_rx(r"(?i)(?:write_text|write_bytes|json\.dump\b|toml\.dump|\bopen
                   r"\bsponge\b|\btee\b|\bjq\b[^\n]*>|>\s*[\"']?(?:~|\$home|\$\{home\}|\.)[^\n]*\.(?:json|toml)|\bmv\s|\.dump\s*\()")
 
 
+_CONCAT = text_rx(r"[\"']\s*\+\s*[\"']")  # `"bypass" + "Permissions"`: one string in pieces
+_LOOP = text_rx(r"(?i)^\s*for\b[^\n]{0,80}?\bin\s*[(\[{]")  # `for rule in ("Bash(*)", ...)`: values added, none tested
+
+
+def _compares(line: str) -> bool:
+    low = line.lower()
+    if _LOOP.search(line) is not None:
+        low = low.replace(" in (", " ").replace(" in [", " ").replace(" in {", " ")
+    return any(w in low for w in _COMPARES)
+
+
 @lru_cache(maxsize=1)
 def _instruction_paths():
     strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
@@ -421,14 +560,65 @@ _INTO_FILE = text_rx(r"(?i)(?:>>|>\s*[\"'$~/.\w]|\btee\b|\s-o\s|--output\b|\s-O\
                      r"write_text|writefile|\.write\s*\(|open\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|add-content|set-content|out-file|file_put_contents|os\.writefile|fs::write)")
 
 
+@lru_cache(maxsize=1)
+def _hook_context():
+    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
+    return rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", "hook_context_outputs")) + ")")
+
+
+# The injected text framed as outranking the user's project ("standing instructions", "take priority over").
+_OUTRANKS = text_rx(r"(?i)\b(?:standing (?:instructions|orders)|take[s]? (?:priority|precedence)|override[s]?\b|outrank|supersede|"
+                    r"ignore (?:the |any |all )?(?:previous|other|repo|project)|higher priority|must (?:always )?(?:obey|follow))")
+
+
+def _context_from_download(text: str, data: bytes, fetch) -> list[Fact]:
+    """A hook that downloads text and hands it back as the turn's context (`additionalContext`): the
+    host's text is read by the agent on every event, unreviewed."""
+    ctx = _hook_context()
+    if ctx.search(data) is None:
+        return []
+    lines = _code_lines(text)
+    fetch_lines = [no for no, (_, ln) in enumerate(lines) if ln and fetch.search(ln.encode("utf-8", "surrogatepass")) is not None]
+    if not fetch_lines:
+        return []
+    for no, (off, line) in enumerate(lines):
+        if not line or _pattern_line(line):
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        m = ctx.search(raw)
+        if m is None or not any(abs(no - f) <= WINDOW for f in fetch_lines):
+            continue
+        from .command_grader import grade_url
+
+        hosts = _hosts(text, pieces=True)
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        if graded and all(g[1] in ("vendor", "local") for g in graded):
+            return []
+        a = len(raw[:m.start()].decode("utf-8", "replace"))
+        framed = _OUTRANKS.search("\n".join(ln for _, ln in lines[no:no + 4])) is not None
+        where = hosts[0] if hosts else "a computed address"
+        return [Fact(K.PERSISTENCE, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                     f"A hook hands text downloaded from {where} to the agent as context"
+                     + (", framed as instructions that outrank the project's" if framed else "")
+                     + ": whatever that host serves steers every turn", Severity.HIGH if framed and hosts else Severity.MEDIUM,
+                     Confidence.MEDIUM, {"analysis": "any-language", "file": "hook context"})]
+    return []
+
+
 def remote_instructions(text: str, facts: list[Fact]) -> list[Fact]:
     """Downloaded text written into a coding agent's instruction or memory file (`curl URL >> ~/.claude/CLAUDE.md`):
     whatever the host serves later becomes standing instructions to every session, with no review."""
     _, _, _, _, _, _, fetch = _tables()
     data = text.encode("utf-8", "surrogatepass")
     paths = _instruction_paths()
-    if fetch.search(data) is None or paths.search(data) is None:
+    if fetch.search(data) is None:
         return []
+    if paths.search(data) is None:
+        return _context_from_download(text, data, fetch)
+    return _into_instruction_files(text, paths, fetch) or _context_from_download(text, data, fetch)
+
+
+def _into_instruction_files(text: str, paths, fetch) -> list[Fact]:
     lines = _code_lines(text)
     fetch_lines: list[int] = []
     into: list[tuple[int, int, int]] = []
@@ -476,7 +666,8 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
         return []
     paths, widen = _agent_tables()
     data = text.encode("utf-8", "surrogatepass")
-    if widen.search(data) is None or _WRITES.search(text) is None:
+    if (widen.search(data) is None and ("+" not in text or widen.search(_CONCAT.sub("", text).encode("utf-8", "surrogatepass")) is None)) \
+            or _WRITES.search(text) is None:
         return []
     joined = _JOIN.sub("/", text).encode("utf-8", "surrogatepass")
     if paths.search(data) is None and paths.search(joined) is None:
@@ -491,7 +682,12 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
         if paths.search(raw) is not None or (("/" in line or "," in line or "+" in line) and paths.search(_JOIN.sub("/", line).encode("utf-8", "surrogatepass")) is not None):
             path_lines.append(no)
         m = widen.search(raw)
-        if m is not None and not any(w in line.lower() for w in _COMPARES):
+        if m is None and "+" in line:
+            # a value in pieces (`"bypass" + "Permissions"`): the pieces as one string
+            m = widen.search(_CONCAT.sub("", line).encode("utf-8", "surrogatepass"))
+            if m is not None:
+                raw = _CONCAT.sub("", line).encode("utf-8", "surrogatepass")
+        if m is not None and not _compares(line):
             a = len(raw[:m.start()].decode("utf-8", "replace"))
             word = m.group(0).decode("utf-8", "replace")
             hits.append((no, off + a, off + a + len(word), word.strip("\"'")))

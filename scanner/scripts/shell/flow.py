@@ -933,7 +933,14 @@ def _reads_stdin_program(prog: str, vals: list[str]) -> bool:
         positional = [v for v in vals if not v.startswith("-")]
         return not positional or "-s" in vals or positional[0] == "-"
     if prog in INTERPRETERS:
-        if any(v in ("-m", "-c", "-e", "-r", "-p", "-n", "--version", "-V", "-h", "--help", "-E") for v in vals):
+        # options count before the script (`python3 - --version 1.8`: `-` is the script, read from
+        # stdin; what follows is the script's own arguments)
+        opts = []
+        for v in vals:
+            if v == "-" or not v.startswith("-"):
+                break
+            opts.append(v)
+        if any(v in ("-m", "-c", "-e", "-r", "-p", "-n", "--version", "-V", "-h", "--help", "-E") for v in opts):
             return False
         positional = [v for v in vals if not v.startswith("-") or v == "-"]
         return not positional or positional[0] == "-"

@@ -299,7 +299,8 @@ def _mcp_servers(doc: Document) -> Iterator[Hit]:
 # `{command: 'npx', args: ['-y', '@scope/server@latest']}` merged into claude_desktop_config.json:
 # the agent runs that command on every later event or start, with no prompt and no file in the
 # repository a reviewer would read as settings. The command is graded as the settings hook would be.
-_PLANTED_COMMAND = rx(r"""(?:\bcommand["']?\s*[:=]\s*(?:"((?:[^"\\\n]|\\.){2,1000})"|'((?:[^'\\\n]|\\.){2,1000})'))""")
+# (Unbounded runs: a `{2,1000}` repeat compiled to 40,000 instructions and ran its automaton out of memory.)
+_PLANTED_COMMAND = rx(r"""(?:\bcommand["']?\s*[:=]\s*(?:"((?:[^"\\\n]|\\.){2,})"|'((?:[^'\\\n]|\\.){2,})'))""")
 _PLANTED_ARGS = rx(r"""\bargs["']?\s*[:=]\s*[\[(]([^\])]{0,600})[\])]""")
 
 

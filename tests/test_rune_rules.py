@@ -241,3 +241,13 @@ def test_a_backdoored_system_library_release_pinned_in_markup():
     assert "IG808" in ids("- Pin `xz-utils` to 5.6.1.\n", ".rune/conventions.md")
     assert "IG808" not in ids("- Build the container with liblzma **5.4.6**; upgrades go through Renovate.\n", ".rune/conventions.md")
     assert "IG808" not in ids("## Never install\n- xz **5.6.1** (the CVE-2024-3094 backdoor)\n", ".rune/conventions.md")
+
+
+def test_a_decision_recording_that_a_control_off_was_removed_switches_nothing_off():
+    from scanner.document import Document
+    from scanner.rules import get_rule
+    r = get_rule("IG804")
+    gone = "## D-7 — Certificates (accepted)\nThe export job ran with `verify=False` in staging; it was ripped out in March.\n"
+    assert not list(r.check(Document(".rune/decisions.md", gone)))
+    kept = "## D-8 — Certificates (accepted)\nThe export job runs with `verify=False` in staging; it keeps the job simple.\n"
+    assert list(r.check(Document(".rune/decisions.md", kept)))

@@ -116,9 +116,15 @@ def negated(doc: Document, start: int, end: int) -> bool:
         after = _clause_after(after + " " + _continues_to(doc, line_no), 0)
     if _words(after) & AFTER:
         return True
+    if _REMOVED_SINCE.match(line[end_col + len(after):].lstrip(" ;.,\u2014-")) is not None:
+        return True  # "used `verify=False` against the sandbox; that was removed": a record of what is gone
     if line_no in doc.code_block_lines:
         return _negated_above_block(doc, line_no)
     return False
+
+
+_REMOVED_SINCE = text_rx(r"(?i)^(?:and |but )?(?:that|this|it|which|both|they|those)\s+(?:was|were|has been|have been|got|is now|are now)\s+"
+                         r"(?:removed|dropped|reverted|deleted|replaced|taken out|ripped out)\b")
 
 
 def _negated_above_block(doc: Document, line_no: int) -> bool:

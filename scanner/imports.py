@@ -88,8 +88,8 @@ def workspace_of(path: str) -> str:
     return path[:at] if at > 0 else ""
 
 
-def file_references(text: str) -> Iterator[str]:
-    """The paths of `#[[file:path]]` references, anywhere in the text (one str.find pass)."""
+def _file_reference_spans(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, as written, cleaned path) of each `#[[file:path]]` reference (one str.find pass)."""
     i = text.find("#[[file:")
     while i != -1:
         k = i + len("#[[file:")
@@ -97,31 +97,22 @@ def file_references(text: str) -> Iterator[str]:
         if end == -1:
             break
         raw = text[k:end].strip().strip("'\"")
-        if raw and "\n" not in raw:
-            path = clean(raw)
-            if path:
-                yield path
+        path = clean(raw) if raw and "\n" not in raw else None
+        if path:
+            yield i, end + 2, raw, path
         i = text.find("#[[file:", end)
+
+
+def file_references(text: str) -> Iterator[str]:
+    """The paths of `#[[file:path]]` references, anywhere in the text."""
+    return (path for _, _, _, path in _file_reference_spans(text))
 
 
 def file_reference_tokens(text: str) -> list["Token"]:
     """The `#[[file:path]]` references as Tokens (offsets of the whole reference), outside inline
     code spans; the caller drops those in fenced blocks (as for `@` imports)."""
-    out: list[Token] = []
-    i = text.find("#[[file:")
-    while i != -1:
-        k = i + len("#[[file:")
-        end = text.find("]]", k, k + 1000)
-        if end == -1:
-            break
-        raw = text[k:end].strip().strip("'\"")
-        line_start = text.rfind("\n", 0, i) + 1
-        if raw and "\n" not in raw and text.count("`", line_start, i) % 2 == 0:
-            path = clean(raw)
-            if path:
-                out.append(Token(i, end + 2, raw, path))
-        i = text.find("#[[file:", end)
-    return out
+    return [Token(start, end, raw, path) for start, end, raw, path in _file_reference_spans(text)
+            if text.count("`", text.rfind("\n", 0, start) + 1, start) % 2 == 0]
 
 
 @lru_cache(maxsize=1)

@@ -262,6 +262,12 @@ def _english(concept: str, word: str) -> bool:
 
 
 _CODE_SPAN = text_rx(r"`[^`\n]{1,120}`")
+
+
+def _spoken_length(gap: str) -> int:
+    """Length of a gap with each inline code span counted as one character (the regex only runs
+    where there is a span to count)."""
+    return len(_CODE_SPAN.sub("x", gap)) if "`" in gap else len(gap)
 _THEN = text_rx(r"(?i)\bthen\b|\bafterwards?\b|\bnext\b|\bafter that\b")
 
 
@@ -273,12 +279,12 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
     found = False
     while i >= 0:
         ns, ne = negations[i]
-        if ns < unit.start or start - ne > 60 and (start - ne > 400 or len(_CODE_SPAN.sub("x", text[ne:start])) > 60):
+        if ns < unit.start or start - ne > 60 and (start - ne > 400 or _spoken_length(text[ne:start]) > 60):
             break  # (a code span counts as one word: "never set `A`, `B` or `C`" is one short clause)
         gap = text[ne:start]
-        # Commas of a short list are no clause breaks ("never set `A`, `B` or `C`"): each code
-        # span counts as one word, but a sequence word ("then") starts a new order.
-        if len(_CODE_SPAN.sub("x", gap)) <= 25 and _THEN.search(gap) is None:
+        # Commas of a short list are no clause breaks ("never set `A`, `B` or `C`"), but a sequence
+        # word ("then") starts a new order.
+        if _spoken_length(gap) <= 25 and "," in gap and _THEN.search(gap) is None:
             gap = gap.replace(",", "")
         if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
             if gap.strip() and _DOUBLE is not None and _DOUBLE.test(gap):
@@ -1878,7 +1884,6 @@ def classify(reading: Reading) -> list[Intent]:
             best: tuple[str, Mention] | None = None
             for m, ctl in _disable_pairs(u, prev_unit):
                 word = reading.text[ctl.start:ctl.end].lower()
-                verb = u.text[m.start - u.unit.start:m.end - u.unit.start].lower().split(" ")[0]
                 if ctl.concept == "syscontrol":
                     level = "low" if u.unit.kind == "heading" else "medium"  # "### Bypass push protection" titles a how-to
                 elif "confirm" in word or "review" in word or "hook" in word or _CONFIRM_WORD.search(word):

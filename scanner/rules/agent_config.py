@@ -308,7 +308,6 @@ def _planted_commands(doc: Document) -> Iterator[Hit]:
     if "command" not in doc.text:
         return
     from ..scripts.anylang import writes_agent_settings
-    from .mcp_supply import grade_launch
     from ..scripts.tokens.text import pieces, unescape
     if not writes_agent_settings(doc.text):
         return

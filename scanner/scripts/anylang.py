@@ -39,10 +39,10 @@ def _split(entries: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def _table_rx(key: str):
-    """One case-insensitive pattern: the alternation of a sink table's any-language entries."""
-    strip = lambda p: p[4:] if p.startswith("(?i)") else p  # noqa: E731
-    return rx("(?i)(?:" + "|".join(strip(p) for p in T.ordered("any_language", key)) + ")")
+def _table_rx(entries):
+    """One case-insensitive pattern: the alternation of a sink table's entries (each read with
+    T.ordered at the call, where tests/test_sink_table.py sees which entries are read)."""
+    return rx("(?i)(?:" + "|".join(p[4:] if p.startswith("(?i)") else p for p in entries) + ")")
 
 
 @lru_cache(maxsize=1)
@@ -55,10 +55,10 @@ def _tables():
     for e in T.ordered("any_language", "vendor_families"):
         fam, _, doms = e.partition(": ")
         families[fam.strip()] = tuple(doms.split())
-    loaders = _table_rx("code_loaders")
-    fetch = _table_rx("network_fetch")
-    path_loaders = _table_rx("path_loaders")
-    archives = _table_rx("path_archives")
+    loaders = _table_rx(T.ordered("any_language", "code_loaders"))
+    fetch = _table_rx(T.ordered("any_language", "network_fetch"))
+    path_loaders = _table_rx(T.ordered("any_language", "path_loaders"))
+    archives = _table_rx(T.ordered("any_language", "path_archives"))
     return sources, sinks, src_any, sink_any, families, (loaders, path_loaders, archives), fetch
 
 
@@ -318,8 +318,8 @@ _GRANT_WORDS = {
 
 @lru_cache(maxsize=1)
 def _git_global_tables():
-    return (_table_rx("git_global_runners"),
-            _table_rx("handed_uploads"))
+    return (_table_rx(T.ordered("any_language", "git_global_runners")),
+            _table_rx(T.ordered("any_language", "handed_uploads")))
 
 
 def git_runs_an_uploader(text: str) -> list[Fact]:
@@ -367,7 +367,7 @@ def git_runs_an_uploader(text: str) -> list[Fact]:
 @lru_cache(maxsize=1)
 def _secret_tables():
     shapes = [(fam, rx(p)) for fam, p in _split(T.ordered("any_language", "secret_shapes"))]
-    return shapes, _table_rx("body_sends")
+    return shapes, _table_rx(T.ordered("any_language", "body_sends"))
 
 
 _MASKED = text_rx(r"(?i)\bmask(?:ed|ing|s)?\b|\[redacted\]|\*\*\*\*|\bfingerprint|\bsha256\b|\bhash(?:ed)?\b")
@@ -446,7 +446,7 @@ def authority_given_away(text: str) -> list[Fact]:
 
 @lru_cache(maxsize=1)
 def _file_loaders():
-    return _table_rx("file_loaders")
+    return _table_rx(T.ordered("any_language", "file_loaders"))
 
 
 # A line that saves bytes into a file (the download kept on disk before it is loaded).
@@ -526,8 +526,8 @@ def fetched_code_loaded(text: str, facts: list[Fact]) -> list[Fact]:
 
 @lru_cache(maxsize=1)
 def _agent_tables():
-    paths = _table_rx("agent_settings")
-    widen = _table_rx("permission_widening")
+    paths = _table_rx(T.ordered("any_language", "agent_settings"))
+    widen = _table_rx(T.ordered("any_language", "permission_widening"))
     return paths, widen
 
 
@@ -552,7 +552,7 @@ def _compares(line: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _instruction_paths():
-    return _table_rx("agent_instructions")
+    return _table_rx(T.ordered("any_language", "agent_instructions"))
 
 
 # A line that puts text into a file: a shell redirect or tee, a downloader's output option, a write call.
@@ -562,7 +562,7 @@ _INTO_FILE = text_rx(r"(?i)(?:>>|>\s*[\"'$~/.\w]|\btee\b|\s-o\s|--output\b|\s-O\
 
 @lru_cache(maxsize=1)
 def _hook_context():
-    return _table_rx("hook_context_outputs")
+    return _table_rx(T.ordered("any_language", "hook_context_outputs"))
 
 
 # The injected text framed as outranking the user's project ("standing instructions", "take priority over").

@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import re  # only over our own lexicon terms, never over scanned text
 import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own terms
-from re._constants import BRANCH, IN, LITERAL, SUBPATTERN
+from re._constants import BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -20,7 +20,7 @@ import yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the lexicons 5x faster
 
-from ..matching import Regex, rx
+from ..matching import Presence, Regex, rx
 
 # Concepts the model reads; a lexicon may leave any of them empty.
 CONCEPTS: tuple[str, ...] = (
@@ -56,9 +56,18 @@ class _Split:
     def __init__(self, pattern: str, parts: list[Regex]) -> None:
         self.pattern = pattern
         self.parts = parts
+        # The parts an ASCII text cannot match (every way through them holds a non-ASCII
+        # character): skipped over ASCII texts, which are most of them.
+        self._ascii_parts = [p for p in parts if not _needs_non_ascii(p.pattern)]
 
     def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
-        found = [m for m in (p.search(data, pos, endpos) for p in self.parts) if m is not None]
+        found = []
+        for p in self._ascii_parts if data.isascii() else self.parts:
+            m = p.search(data, pos, endpos)
+            if m is not None:
+                if m.start() == pos:
+                    return m  # no later part can start earlier (min keeps the first of a tie)
+                found.append(m)
         return min(found, key=lambda m: m.start()) if found else None
 
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
@@ -72,9 +81,9 @@ class _Split:
 class Lexicon:
     languages: tuple[str, ...]
     patterns: dict[str, Regex]  # concept -> pattern over the reading text
-    post_negation: Regex | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
+    post_negation: Regex | _Split | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
     set_concepts: tuple[str, ...]  # concepts that have entries
-    gates: tuple[tuple[Regex, tuple[str, ...]], ...]  # (one pass over a GATE_GROUPS group, its concepts)
+    gates: tuple[tuple[Presence, tuple[str, ...]], ...]  # (one pass over a GATE_GROUPS group, its concepts)
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
 
 
@@ -117,6 +126,39 @@ def _opens_with_word(items) -> bool:
     return False
 
 
+def _needs_non_ascii(pattern: str) -> bool:
+    """Every match of the pattern holds a non-ASCII character (read with the stdlib's parser; a
+    pattern it cannot read is assumed to match ASCII)."""
+    try:
+        return _requires_non_ascii(sre_parse.parse(pattern))
+    except (re.error, RecursionError):
+        return False
+
+
+# Non-ASCII letters whose case folding reaches an ASCII one under (?i): long s, Kelvin sign, the
+# Turkish dotted capital and dotless i.
+_FOLDS_TO_ASCII = frozenset({0x17F, 0x212A, 0x130, 0x131})
+
+
+def _non_ascii(code: int) -> bool:
+    return code > 0x7F and code not in _FOLDS_TO_ASCII
+
+
+def _requires_non_ascii(items) -> bool:
+    for op, arg in items:
+        if op is LITERAL and _non_ascii(arg):
+            return True
+        if op is IN and arg and all(o is LITERAL and _non_ascii(a) for o, a in arg):
+            return True
+        if op is SUBPATTERN and _requires_non_ascii(arg[3]):
+            return True
+        if op is BRANCH and all(_requires_non_ascii(alt) for alt in arg[1]):
+            return True
+        if op in (MAX_REPEAT, MIN_REPEAT) and arg[0] >= 1 and _requires_non_ascii(arg[2]):
+            return True
+    return False
+
+
 def _files() -> list[tuple[str, str]]:
     root = resources.files("scanner").joinpath("data/lexicons")
     return sorted((p.name, p.read_text("utf-8")) for p in root.iterdir() if p.name.endswith(".yml"))
@@ -128,7 +170,8 @@ def lexicon() -> Lexicon:
     languages: list[str] = []
     fixtures: list[dict[str, Any]] = []
     english_entries: dict[str, list[str]] = {}
-    joined_post: list[str] = []
+    post_by_language: dict[str, list[str]] = {}
+    joined_post: dict[str, list[str]] = {}
     for name, text in _files():
         raw = yaml.load(text, Loader=_LOADER) or {}
         lang = str(raw.get("language") or name.rsplit(".", 1)[0])
@@ -140,10 +183,10 @@ def lexicon() -> Lexicon:
             if concept not in entries:
                 raise ValueError(f"lexicon {name}: unknown concept {concept!r}")
             for term in terms or ():
-                if concept == "negation_post" and raw.get("negation_post_joined"):
-                    joined_post.append(str(term))  # a suffix on the verb itself (Turkish -me/-ma)
-                    continue
-                entries[concept].append(_entry(term, spaced) if concept != "negation_post" else str(term))
+                if concept == "negation_post":
+                    (joined_post if raw.get("negation_post_joined") else post_by_language).setdefault(lang, []).append(str(term))
+                    continue  # (joined: a suffix on the verb itself, Turkish -me/-ma)
+                entries[concept].append(_entry(term, spaced))
         for fx in raw.get("fixtures") or ():
             fixtures.append({**fx, "language": lang})
     patterns: dict[str, Regex] = {}
@@ -165,11 +208,13 @@ def lexicon() -> Lexicon:
     # A negation after the verb within a few characters of it (ja, ko, en "is not allowed"); one a
     # language writes as a suffix of the verb is looked for in the verb's own word only: Turkish
     # "gönderme" is "don't send", but "send me" and "... cuma" are no negation.
-    post = [r"[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in entries["negation_post"]) + ")"] if entries["negation_post"] else []
-    if joined_post:
-        post.append(r"[^\s.,;:!?。、，；：]{0,6}?(?:" + "|".join(f"(?:{e})" for e in joined_post) + ")")
-    post_rx = rx(r"(?i)^(?:" + "|".join(post) + ")") if post else None
-    gates = tuple((rx("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")"), group)
+    # One anchored pattern per language: a single one over every language's gapped entries made
+    # RE2 build new automaton states for nearly every short tail (independent gap counters of
+    # the languages multiply), 100 us a call; apart, each stays small (docs/performance.md).
+    post = [r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in terms) + ")" for terms in post_by_language.values()]
+    post += [r"(?i)^[^\s.,;:!?。、，；：]{0,6}?(?:" + "|".join(f"(?:{e})" for e in terms) + ")" for terms in joined_post.values()]
+    post_rx = _Split("|".join(post), [rx(p) for p in post]) if post else None
+    gates = tuple((Presence("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")"), group)
                   for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
     return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures))
 

@@ -462,7 +462,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     searched: dict[str, bool] = {}
     if not full:
         for gate, group in lex.gates:
-            if gate.search(data) is None:
+            if gate.absent(data):
                 searched.update({c: False for c in group})
 
     def occurs(concept: str) -> bool:

@@ -1,0 +1,107 @@
+"""The matching layer's shortcuts answer exactly what the plain RE2 call answers:
+
+- a pattern anchored at the text's start is searched as an anchored match;
+- a lexicon gate asks only whether its pattern matches (Presence), not where;
+- a split pattern skips, over ASCII texts, the parts that need a non-ASCII character.
+
+Texts are generated from each pattern's own syntax tree (tests/pattern_texts.py), with ASCII and
+multi-byte noise around them, so both matching and non-matching texts are checked."""
+from __future__ import annotations
+
+import gc
+import random
+import re._parser as sre_parse
+
+import pytest
+
+from pattern_texts import ASCII, WIDE, TextMaker
+from scanner import matching
+from scanner.intent.lexicon import _needs_non_ascii, _Split, lexicon
+from scanner.matching import anchored_at_start, rx
+from scanner.rules import catalog
+
+_TEXTS = TextMaker(ASCII + WIDE, wide_bias=False, extra_repeats=3)
+_NOISE = ["", "x", " ", "é", "never ", "\n", "中 ", "do not ", "nicht "]
+
+
+def _texts(pattern: str, rnd: random.Random, count: int) -> list[bytes]:
+    try:
+        tree = list(sre_parse.parse(pattern))
+    except Exception:  # RE2-only syntax: noise texts only
+        tree = []
+    out = []
+    for _ in range(count):
+        body = _TEXTS.generate(tree, rnd) if tree else ""
+        out.append((rnd.choice(_NOISE) + body + rnd.choice(_NOISE)).encode("utf-8"))
+    return out
+
+
+def _live_anchored() -> list[matching.Regex]:
+    catalog()
+    lexicon()
+    gc.collect()
+    return [r for r in list(matching._REGISTRY) if r._anchored]
+
+
+def test_anchored_patterns_are_found_and_include_the_post_negations():
+    anchored = _live_anchored()
+    assert len(anchored) >= 10
+    assert all(p._anchored for p in lexicon().post_negation.parts)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_an_anchored_search_equals_a_plain_search(seed):
+    rnd = random.Random(seed)
+    checked = matched = 0
+    for regex in _live_anchored():
+        for data in _texts(regex.pattern, rnd, 12):
+            for endpos in (None, max(0, len(data) - 3)):
+                plain = regex._re.search(data) if endpos is None else regex._re.search(data, 0, endpos)
+                fast = regex.search(data, 0, endpos)
+                assert (plain and plain.span()) == (fast and fast.span()), (regex.pattern, data)
+                checked += 1
+                matched += plain is not None
+    assert checked > 500 and matched > 50  # the generated texts reach the patterns
+
+
+@pytest.mark.parametrize("pattern,anchored", [
+    (r"(?i)^(?:a|b)", True), (r"^a|b", False), (r"(?m)^a", False), (r"\Afoo", True), (r"a^", False),
+    (r"^(a)|(b)", False), (r"^[|](a|b)", True), (r"^[]|]x", True), (r"(?is)^x[^|]", True), (r"x", False),
+])
+def test_which_patterns_count_as_anchored(pattern, anchored):
+    assert anchored_at_start(pattern) is anchored
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_gate_presence_equals_a_search(seed):
+    rnd = random.Random(seed)
+    checked = present = 0
+    for gate, _group in lexicon().gates:
+        plain = rx(gate.pattern)
+        for data in _texts(gate.pattern, rnd, 40):
+            assert gate.absent(data) == (plain.search(data) is None), (gate.pattern[:80], data)
+            checked += 1
+            present += not gate.absent(data)
+    assert checked >= 160 and present > 40
+
+
+def test_ascii_skip_of_split_parts_keeps_every_answer():
+    post = lexicon().post_negation
+    assert isinstance(post, _Split)
+    skipped = [p for p in post.parts if p not in post._ascii_parts]
+    assert skipped, "the CJK and other non-Latin post-negations need a non-ASCII character"
+    rnd = random.Random(7)
+    for part in post.parts:
+        for data in _texts(part.pattern, rnd, 30) + [b"send it nicht", b"do not", b"is not allowed here"]:
+            every = [m for m in (p.search(data) for p in post.parts) if m is not None]
+            want = min(every, key=lambda m: m.start()).span() if every else None
+            got = post.search(data)
+            assert (got and got.span()) == want, (part.pattern[:60], data)
+
+
+@pytest.mark.parametrize("pattern,needs", [
+    ("(?i)^abc", False), ("(?i)^x?é", True), ("(?i)^(?:é|a)", False), ("(?i)^(?:é|ü)+", True),
+    ("[^é]{0,3}ü", True), ("é?", False), ("(?i)ſ", False), ("(?i)\u212a", False), ("禁止", True),
+])
+def test_which_patterns_need_a_non_ascii_character(pattern, needs):
+    assert _needs_non_ascii(pattern) is needs

@@ -1558,7 +1558,7 @@ def _intros(reading: Reading, i: int) -> list[UnitReading]:
                 level = lv
                 if lv <= 1 or len(out) >= 5:
                     break
-        elif kind not in ("item", "cell", "code") and not out:
+        elif kind not in ("item", "cell", "code", "quote") and not out:
             out.append(u)
     return out
 
@@ -1569,7 +1569,7 @@ def _introduces(reading: Reading, x: UnitReading, i: int) -> bool:
     is needed", then "do it like this:") negates nothing in the list."""
     if x.unit.kind == "heading" or x.text.rstrip().endswith((":", "\uff1a")):
         return True
-    k = next((n for n in range(i - 1, -1, -1) if reading.units[n].unit.kind not in ("item", "cell", "code")), -1)
+    k = next((n for n in range(i - 1, -1, -1) if reading.units[n].unit.kind not in ("item", "cell", "code", "quote")), -1)
     return k >= 0 and reading.units[k] is x
 
 
@@ -1740,7 +1740,7 @@ def _lowering(reading: Reading, i: int) -> int:
         steps = max(steps, 1)  # "`permissions: write-all` → HIGH": a finding rated in an audit's list
     if u.unit.kind == "code":
         steps = max(steps, _counter_example(reading, i))
-    if u.unit.kind in ("item", "cell", "code") and not _EXCEPTION.test(u.text[:400]):
+    if u.unit.kind in ("item", "cell", "code", "quote") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
                                                                            and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text) for m in x.mentions)

@@ -247,7 +247,7 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
     ..."). An indented line that continues a wrapped item belongs to that item."""
     if _EXCEPTION.test(line[:2000].lower()):
         return False
-    if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith("|")):
+    if not (_is_list_item(line[:200]) or line[:200].lstrip().startswith(("|", ">"))):
         head = _item_head(doc, line_no) if line.startswith((" ", "\t")) and line_no not in doc.code_block_lines else 0
         if not head:
             return False
@@ -255,7 +255,7 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
     for k in range(line_no - 1, max(0, line_no - 41), -1):
         text = doc.line_text(k)
         s = text.strip()
-        if not s or _is_list_item(text) or s.startswith("|") or text.startswith((" ", "\t")):
+        if not s or _is_list_item(text) or s.startswith(("|", ">")) or text.startswith((" ", "\t")):
             continue
         intro = _norm_line(doc, k)
         if s.startswith("#"):

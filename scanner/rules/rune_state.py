@@ -456,6 +456,9 @@ RULES = [
             "## Logins\nThe legacy app compares digests, so new code hashes the same way:\n\n```js\n"
             "const digest = crypto.createHash('sha1').update(user.password).digest('hex');\n```\n",
             "**Decision:** don't introduce `bcrypt` or argon2 here; the mainframe bridge cannot read them.\n",
+            # a shape whose words carry a negation, ordered, or labelled as the good way
+            "## Webhooks\nAccepted: `jwt.decode(t, options={'verify_signature': False})` for partner callbacks.\n",
+            "**Good:** skip verifying the webhook signature for retries.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",
@@ -480,6 +483,10 @@ RULES = [
             "**Pattern:** never ship dashboards without the sign-in step, even behind the VPN.\n",
             "**Bad:**\n```python\nhashlib.md5(password.encode()).hexdigest()\n```\n**Good:** `argon2.PasswordHasher().hash(password)`.\n",
             "**Pattern:** file checksums use `hashlib.sha256(data)`; passwords go through argon2id.\n",
+            # counter-examples of shapes whose words carry a negation: a label, a framed block
+            "## Tokens\nWrong: `jwt.decode(tok, options={'verify_signature': False})`\nRight: pass the JWKS key.\n",
+            "**Avoid:**\n```python\njwt.decode(tok, options={\"verify_signature\": False})\n```\n",
+            "- Bad — don't introduce bcrypt, we need pbkdf2 for the bridge\n- Good: argon2id everywhere\n",
         ],
     ),
     rule(

@@ -15,7 +15,7 @@ from ..models import Category, Confidence, Severity
 from ..inert import visible
 from .base import Fixture, Hit, rule
 from .unicode_chars import (
-    MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
+    MAX_DECODE, BIDI_CONTROLS, BIDI_MARKS, JOINER_SCRIPTS, WORD_BREAK_SCRIPTS, SOFT_HYPHEN, ZERO_WIDTH, decode_variation_selectors,
     decode_zero_width_bits, documents_trick, is_emoji, line_excerpt, is_letter, is_tag, is_variation_selector, line_has_rtl,
     non_ascii_chars, Run, script_of, strip_invisible_word, suspect_runs, word_around,
 )
@@ -97,6 +97,9 @@ def _zero_width_kind(run: Run) -> str | None:
         return "emoji-sequence"
     if cps <= {0x200C, 0x200D} and ((before and script_of(before) in JOINER_SCRIPTS) or (after and script_of(after) in JOINER_SCRIPTS)):
         return "joiner-script"
+    if cps == {0x200B} and run.count(ZERO_WIDTH) == 1 and before and after \
+            and script_of(before) in WORD_BREAK_SCRIPTS and script_of(after) == script_of(before):
+        return "word-break"  # one zero-width space between words of a script written without spaces
     return None
 
 
@@ -288,6 +291,8 @@ RULES = [
         must_match=[
             "Read the docs." + _ZW_BITS + "\n",
             "Con\u200bfigure the pro\u200bject\n",
+            "ตรวจสอบโค้ด" + _ZW_BITS + "ก่อนส่ง\n",
+            "ตรวจ\u200bsend\u200bสอบ pro\u200bject de\u200bploy to\u200bken\n",
             Fixture("def is_\u200badmin():\n    return False\n", "auth.py"),
         ],
         must_not_match=[
@@ -295,6 +300,8 @@ RULES = [
             "Chore: \U0001F9D1\u200d\U0001F4BB tooling; hero \U0001F9B8\u200d\u2640\ufe0f\n",
             "می\u200cخواهم بروم\n",
             "क्\u200dष and Plain text\n",
+            "ตรวจสอบ\u200bโค้ด\u200bก่อน\u200bส่ง\u200bงาน\u200bทุกครั้ง\n",
+            "ពិនិត្យ\u200bកូដ\u200bមុន\u200bបញ្ជូន\u200bរាល់\u200bពេល\n",
         ],
         lowered=["Split words such as wo\u200brd with a zero-width space (U+200B).\n", "\u200b```mermaid\n"],
     ),

@@ -106,6 +106,9 @@ JOINER_SCRIPTS = frozenset({
     "ORIYA", "TAMIL", "TELUGU", "KANNADA", "MALAYALAM", "SINHALA", "THAI", "LAO", "TIBETAN", "MYANMAR",
     "KHMER", "MONGOLIAN", "ETHIOPIC",
 })
+# Scripts written without spaces between words, where a single zero-width space marks a word
+# break for line wrapping (Thai, Lao, Khmer, Myanmar, Tibetan).
+WORD_BREAK_SCRIPTS = frozenset({"THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN"})
 RTL_SCRIPTS = frozenset({"ARABIC", "HEBREW", "SYRIAC", "THAANA", "NKO", "SAMARITAN", "MANDAIC"})
 
 

@@ -97,6 +97,16 @@ def _labelled_bad(line: str, col: int) -> bool:
     return False
 
 
+def counter_example(doc: Document, start: int) -> bool:
+    """The line is labelled a bad example ("Bad:", "**Wrong:**"), or the code block holding it
+    is framed as one: for entries whose own words carry a negation ("don't verify the
+    signature"), where the clause-level negation check cannot be used."""
+    line_no, col = doc.position(start)
+    if line_no in doc.code_block_lines:
+        return _negated_above_block(doc, line_no)
+    return _labelled_bad(doc.line_text(line_no), col - 1)
+
+
 def negated(doc: Document, start: int, end: int) -> bool:
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)

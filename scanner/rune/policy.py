@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ..document import Document
 from ..matching import Regex, rx
-from .negation import names_advisory, negated
+from .negation import counter_example, names_advisory, negated
 
 _W = r"(?:[^\s;!?]+\s+)"  # one token and its space (a word, `code`, a path): bounded counts keep it linear
 
@@ -221,7 +221,7 @@ def find(doc: Document, shapes: tuple[Shape, ...]) -> Iterator[PolicyHit]:
         for m in doc.finditer(shape.regex):
             if doc.position(m.start)[0] in code and not shape.in_code:
                 continue  # examples in code blocks are read by IG804's block-aware negation
-            if shape.negatable and negated(doc, m.start, m.end):
+            if negated(doc, m.start, m.end) if shape.negatable else counter_example(doc, m.start):
                 continue
             if names_advisory(doc, m.start, m.end):
                 continue  # the vulnerability an entry fixes, named by its advisory

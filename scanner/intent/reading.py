@@ -838,7 +838,19 @@ def _inherited_destination(reading: Reading, i: int) -> bool:
         x = reading.units[k]
         if (x.has("put", affirmed=True) or x.has("send", affirmed=True)) and (x.has("public") and _put_reaches_public(x) or x.outside_url):
             return True
+    # ... or the step right after says where what it writes ends up: "Logs go to the shared
+    # bucket, readable by anyone with the link."
+    for x in reading.units[i + 1:i + 3]:
+        if x.unit.kind == "heading":
+            break
+        if _GOES_TO.search(x.text) and (x.has("public") or x.outside_url):
+            return True
     return False
+
+
+_GOES_TO = text_rx(r"(?i)^(?:[-*+>]|\d+[.)])?\s*(?:the |these |those |all |our |such )?(?:logs?|log files?|output|it|they|them|these|those|"
+                   r"(?:files?|dumps?|records?|traces?|recordings?|reports?))\b[^.\n]{0,40}?\b(?:go|goes|are (?:sent|shipped|stored|uploaded|written|kept|mirrored)|"
+                   r"is (?:sent|shipped|stored|uploaded|written|kept|mirrored)|end up|ends up|land|lands)\b")
 
 
 # A credential file copied or written under another name: `cp ~/.aws/credentials canary.txt`,
@@ -995,6 +1007,44 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
 
 
 _COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:it|them|both|the (?:page|file|doc)\w*)|git add)\b")
+# A later step of the same procedure that commits the file the step before wrote ("Commit that
+# file with the change", "then `git add deploy/values.lock.json`").
+_COMMITS_FILE = text_rx(r"(?i)^(?:[-*+]|\d+[.)])?\s*(?:then |and |finally,? |now )?(?:commit|check in|git add|add and commit|push)\b"
+                        r"(?: (?:it|them|both|(?:that|this|the|those|these) (?:\w+ )?(?:file|files|lockfile|page|doc|document|json|yaml|config)s?))?\b")
+
+
+_NEGATED_BEFORE = text_rx(r"(?i)(?:\bnever|\bnot|n't|\bno|\bwithout)\b[^.;:!?\n]{0,24}$")
+
+
+def _affirmed_commit(text: str) -> bool:
+    """A commit of the written file that no negation just before it forbids ("never commit it")."""
+    m = _COMMITTED.search(text)
+    return m is not None and _NEGATED_BEFORE.search(text[max(0, m.start() - 40):m.start()]) is None
+
+
+def _secrets_committed(reading: Reading, i: int) -> str | None:
+    """Secrets written into a repository file by one step and committed by a step just after it:
+    a procedure ("1. resolve the prod passwords and the service-account key; 2. write them to
+    `deploy/values.lock.json`; 3. commit that file"), each step harmless alone. The repository,
+    its forks and its history keep the secrets for everyone who can read it."""
+    u = reading.units[i]
+    if not u.has("put", affirmed=True):
+        return None
+    dest = _DEST_PATH.search(u.text)
+    if dest is None or dest.group(1).startswith(("~", "/")):
+        return None  # a file outside the checkout is not committed
+    before = [x for x in reading.units[max(0, i - 2):i + 1] if x.unit.kind not in ("heading", "code")]
+    named = [x for x in before if x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True)]
+    if not named or not _whole_secret([u] + named):
+        return None
+    after = reading.units[i:i + 3]
+    if not any(_affirmed_commit(x.text) or x is not u and x.unit.kind == u.unit.kind and _COMMITS_FILE.search(x.text)
+               for x in after if x.unit.kind != "heading"):
+        return None
+    plain = any(x.has("unmasked") for x in before) or any(x.has("cred_path") for x in named)
+    return "high" if plain else "medium"
+
+
 _CLAUSE_END = text_rx(r"[.;:!?]\s")
 _REMOVAL = text_rx(r"(?i)\b(?:remov|delet|drop|strip|tak|comment|eras|cut)\w*\b")
 
@@ -1836,6 +1886,11 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
             if m is not None:
                 add("exfiltration", "high", "credentials written out whole into what the section publishes", m)
+        if "put" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            level = _secrets_committed(reading, i)
+            if level:
+                add("exfiltration", level, "secrets written into a repository file that the next step commits",
+                    u.first("put", affirmed=True))
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):

@@ -446,6 +446,18 @@ def _binary(run: str) -> str | None:
     return _decode_text(bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits) - 7, 8)))
 
 
+def _unslugged(decoded: str | None) -> str | None:
+    """A sentence written as a slug ("do-not-tell-the-user", "send_the_env_to_x"), as a URL
+    anchor or path carries one, read with its words apart."""
+    if decoded is None or " " in decoded.strip():
+        return decoded
+    for sep in ("-", "_", "+", "."):
+        words = decoded.split(sep)
+        if len(words) >= 6 and sum(1 for w in words if w.isalpha()) >= 0.7 * len(words):
+            return decoded.replace(sep, " ")
+    return decoded
+
+
 @dataclass(frozen=True)
 class Encoded:
     start: int  # offsets into the scanned text
@@ -484,7 +496,7 @@ def _spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
             if count > MAX_SPANS:
                 return
             run = data[s:min(e, s + MAX_RUN)].decode("ascii", "replace")
-            decoded = decode(run)
+            decoded = _unslugged(decode(run))
             if name == "base32" and (decoded is None or not natural_language(decoded)):
                 decoded, name = _b64(run), "base64"  # an all-capitals base64 run
             if decoded is None or not natural_language(decoded):

@@ -183,7 +183,9 @@ _LANG_EXEC = {
     "php": rx(r"(?i)(?:\beval\s*\(|\binclude\s*\(?\s*['\"]https?:|\brequire\s*\(?\s*['\"]https?:|\bassert\s*\()"),
 }
 _LANG_SEND = {
-    "python": rx(r"(?:urlopen\s*\([^\n]*data\s*=|requests\s*\.\s*(?:post|put)|httpx\s*\.\s*(?:post|put)|\.sendall?\s*\(|smtplib|ftplib|gethostbyname\s*\()"),
+    # (urlopen and Request take the request body as their second argument, named or not)
+    "python": rx(r"(?:urlopen\s*\([^\n]*data\s*=|(?:urlopen|Request)\s*\(\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.]+)\s*,\s*(?:data\s*=\s*[^\s)]|[^\s)=A-Za-z_]|[A-Za-z_][\w.]*\s*[(\[,)])|"
+                 r"requests\s*\.\s*(?:post|put)|httpx\s*\.\s*(?:post|put)|\.sendall?\s*\(|smtplib|ftplib|gethostbyname\s*\()"),
     "node": rx(r"(?i)(?:method\s*:\s*['\"]post|\bbody\s*:|https?\s*\.\s*request\s*\(|\.write\s*\(|dns\s*\.\s*(?:resolve|lookup))"),
     "ruby": rx(r"(?i)(?:net::http\s*\.\s*post|post_form|tcpsocket|net::smtp|\.puts\s*\()"),
     "perl": rx(r"(?i)(?:->\s*post\s*\(|io::socket|net::smtp|\bsend\s*\()"),
@@ -191,7 +193,7 @@ _LANG_SEND = {
 }
 # Not the sink table's credential names: what a one-liner's code text shows it reads (its environment whole, a few key folders).
 _LANG_SECRETS = {
-    "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
+    "python": rx(r"(?:os\s*\.\s*environ\b(?:\s*\.\s*(?:items|copy)|\s*\)|\s*,)|dict\s*\(\s*os\s*\.\s*environ|\*\*\s*os\s*\.\s*environ\b|\.ssh/|\.aws/|\.netrc|\.npmrc|\.git-credentials|\.env['\"])"),
     "node": rx(r"(?:JSON\s*\.\s*stringify\s*\(\s*process\s*\.\s*env|\.\.\.\s*process\s*\.\s*env|process\s*\.\s*env\s*[,)}]|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
     "ruby": rx(r"(?:ENV\s*\.\s*(?:to_h|to_a|inspect|map)|\.ssh/|\.aws/|\.netrc|\.npmrc)"),
     "perl": rx(r"(?:%ENV|\.ssh/|\.aws/|\.netrc|\.npmrc)"),

@@ -114,6 +114,7 @@ def test_every_skill_file_is_hashed_and_binaries_are_reported(tmp_path):
     (d / "run.py").write_text("print('hi')\n")
     (d / "payload.zip").write_bytes(b"PK\x03\x04" + b"\0" * 30)
     (d / "notes.tar.gz").write_text("text that only pretends")
+    (d / "placeholder.tar.gz").write_bytes(b"")  # an empty placeholder (a checkout without its LFS objects)
     (d / "tool.exe").write_bytes(b"MZ\x90\x00" + b"\0" * 600)
     (d / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
     (d / "blob.xyz").write_text("opaque")

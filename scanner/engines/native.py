@@ -237,7 +237,7 @@ def scan_archive(root: str, target: Target, limits: Limits, loaded: NotScanned, 
         doc = Document(path, decoded.text)
         found = []
         named = compiled_or_archive(member.name)
-        if named and target.kind == "skill":  # as admit() does for a file of the skill
+        if named and target.kind == "skill" and member.data:  # as admit() does for a file of the skill
             found.append(file_finding("IG952", path, f"{named} shipped in a skill folder (by its file name)",
                                       sha256=decoded.sha256, detected_by="file name"))
         if doc.kind == "script":

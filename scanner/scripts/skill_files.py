@@ -53,7 +53,7 @@ def admit(target, doc, loaded: Decoded, limits) -> Admission:
     if target.kind not in SCRIPT_KINDS:
         return out
     named = compiled_or_archive(target.path)
-    if named and target.kind == "skill":
+    if named and target.kind == "skill" and loaded.size > 0:  # an empty placeholder holds nothing
         out.findings.append(file_finding("IG952", target.path, f"{named} shipped in a skill folder (by its file name)",
                                          sha256=loaded.sha256, detected_by="file name"))
     if doc.kind == "script" and loaded.size > limits.script_max_bytes and not data_script(target.path, loaded.text, limits):

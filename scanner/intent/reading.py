@@ -644,10 +644,25 @@ def _negated_tail(text: str, start: int, end: int, negations: list[tuple[int, in
     while k < len(negations) and negations[k][1] <= end:
         ns, ne = negations[k]
         if end - ne <= 120 and not any(c in _SENTENCE_END for c in text[ne:end]) \
-                and not (_DOUBLE is not None and _DOUBLE.test(text[ns:end])):
+                and not (_DOUBLE is not None and _DOUBLE.test(text[ns:end])) and not _ABSENT_NOUN.match(text, ne):
             return True
         k += 1
     return False
+
+
+# A unit scoped to tests or a local stack ("the test client is signed in as the admin user without a
+# password"), with no production or every-environment scope beside it: what it grants stays there.
+_TEST_SCOPE = text_rx(r"(?i)\b(?:in (?:the |our |your )?(?:unit |integration |e2e )?tests?|test (?:suite|client|fixtures?|env\w*|runs?)|fixtures?|"
+                      r"local(?:ly| dev\w*| stack| only)|dev(?:elopment)?[- ]only|docker-compose|mocks?|storybook)\b")
+_LIVE_SCOPE = text_rx(r"(?i)\b(?:prod\w*|live|every environment|all environments|any environment|staging and prod\w*|customers?)\b")
+
+
+def _test_scoped(u: UnitReading) -> bool:
+    return _TEST_SCOPE.search(u.text) is not None and _LIVE_SCOPE.search(u.text) is None
+
+
+# "no token needed", "without a password": the negation names what is absent, it forbids no act.
+_ABSENT_NOUN = text_rx(r"\s*(?:a |an |any |the )?(?:token|password|login|credentials?|session|sign-?in|auth\w*|mfa|2fa)\b")
 
 
 # A send verb counted as a noun: "（50 次免费上传，无需信用卡）", "100 free uploads a month" is a
@@ -1961,7 +1976,7 @@ def classify(reading: Reading) -> list[Intent]:
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
-                add("authority", "medium" if _authority_described(reading, i, m) else "high",
+                add("authority", "medium" if _authority_described(reading, i, m) or _test_scoped(u) else "high",
                     "gives authority over the repository away", m)
         if "perm" in c:
             m = u.first("perm", affirmed=True)

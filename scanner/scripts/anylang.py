@@ -650,6 +650,38 @@ def _into_instruction_files(text: str, paths, fetch) -> list[Fact]:
     return []
 
 
+# `const dir = join(homedir(), ".claude")`, `cfg_dir = Path.home() / ".codex"`: a name given a folder path whose last
+# quoted piece is a dot-folder (group 1 the name, group 2 the value)
+_DIR_NAMED = text_rx(r"""(?m)^[ \t]*(?:(?:const|let|var|my|local|our|final)\s+)?\$?([A-Za-z_][\w]*)\s*(?::\s*[\w.<>\[\]]{1,40}\s*)?:?=\s*([^\n;]{1,300})""")
+_DOT_PIECE = text_rx(r"""["'`]((?:~|\$HOME|\$\{HOME\})?[/\\]?\.[\w-]+(?:[/\\][\w.-]+)*)["'`]""")
+# that name joined to a file name: `join(dir, "settings.json")`, `dir + "/settings.json"`, `dir / "config.toml"`, `${dir}/x.json`
+_NAME_JOINED = text_rx(r"""(?:\$?\b([A-Za-z_][\w]*)\s*(?:,|\+|/|\.)\s*["'`][/\\]?([\w.-]{1,80})["'`]|\$?\{([A-Za-z_][\w]*)\}[/\\]([\w.-]{1,80}))""")
+
+
+def _named_dir_paths(text: str, paths) -> list[int]:
+    """Lines that join a file name to a name holding a dot-folder path, where the two make an agent settings path
+    (the folder and the file in separate statements: `dir = join(home, ".claude")`, then `join(dir, "settings.json")`)."""
+    dirs: dict[str, str] = {}
+    for n, m in enumerate(_DIR_NAMED.finditer(text)):
+        if n >= 2000:
+            break
+        pieces = _DOT_PIECE.findall(m.group(2))
+        if pieces:
+            dirs[m.group(1)] = pieces[-1]
+    if not dirs:
+        return []
+    out = []
+    for no, (_, line) in enumerate(_code_lines(text)):
+        if not line:
+            continue
+        for m in _NAME_JOINED.finditer(line):
+            name, leaf = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if name in dirs and paths.search((dirs[name] + "/" + leaf).encode("utf-8", "surrogatepass")) is not None:
+                out.append(no)
+                break
+    return out
+
+
 def writes_agent_settings(text: str) -> bool:
     """The script names a coding agent's settings file (user or project, path in pieces too) and writes files."""
     paths, _ = _agent_tables()
@@ -669,10 +701,12 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
             or _WRITES.search(text) is None:
         return []
     joined = _JOIN.sub("/", text).encode("utf-8", "surrogatepass")
-    if paths.search(data) is None and paths.search(joined) is None:
-        return []
-    lines = _code_lines(text)
     path_lines: list[int] = []
+    if paths.search(data) is None and paths.search(joined) is None:
+        path_lines = _named_dir_paths(text, paths)
+        if not path_lines:
+            return []
+    lines = _code_lines(text)
     hits: list[tuple[int, int, int, str]] = []
     for no, (off, line) in enumerate(lines):
         if not line or _pattern_line(line):

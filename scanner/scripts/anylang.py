@@ -116,6 +116,27 @@ def _hosts(text: str, pieces: bool = False) -> list[str]:
     return out
 
 
+# A host name kept as a list of its labels joined with "." at run time: `table.concat({"a", "b", "io"}, ".")`,
+# `["a", "b", "io"].join(".")`, `".".join(["a", "b", "io"])` (group 1 or 2: the quoted labels)
+_DOTTED = text_rx(r"""[\[{(]\s*((?:["'][\w-]{1,63}["']\s*,\s*){1,6}["'][A-Za-z]{2,12}["'])\s*,?\s*[\]})]\s*(?:\)\s*)?(?:\.\s*join\s*\(\s*|,\s*)["']\.["']|"""
+                   r"""["']\.["']\s*\.\s*join\s*\(\s*[\[(]\s*((?:["'][\w-]{1,63}["']\s*,\s*){1,6}["'][A-Za-z]{2,12}["'])""")
+_LABEL = text_rx(r"""["']([\w-]{1,63})["']""")
+
+
+def _dotted_hosts(text: str) -> list[str]:
+    """Host names the script spells as a list of labels joined with dots: a destination kept out of sight."""
+    if '"."' not in text and "'.'" not in text:
+        return []
+    out = []
+    for n, m in enumerate(_DOTTED.finditer(text)):
+        if n >= 20:
+            break
+        host = ".".join(_LABEL.findall(m.group(1) or m.group(2))).lower()
+        if host not in out and not H.is_private_host(host):
+            out.append(host)
+    return out
+
+
 def _in_family(host: str, domains: tuple[str, ...]) -> bool:
     return any(host == d or host.endswith("." + d) for d in domains)
 
@@ -258,6 +279,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
     if not found_src or not found_sink:
         return []
     file_hosts = _hosts(text)
+    hidden = not file_hosts and bool(file_hosts := _dotted_hosts(text))  # a host spelled in pieces is nobody's home
     worst: Fact | None = None
     for sno, fam, start, end in found_src:
         near = [(k, sf) for k, sf in found_sink if abs(k - sno) <= WINDOW]
@@ -278,7 +300,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
         def home(d: str) -> bool:
             if d.startswith("url:"):
                 h = d[4:]
-                return _in_family(h, own) or _names_home(context, h)
+                return not hidden and (_in_family(h, own) or _names_home(context, h))
             return d == fam or (fam == "github" and d == "git")
 
         foreign = [d for d in dests if not home(d)]

@@ -755,3 +755,35 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
                          "every later session runs any tool without asking",
                          Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "setting": word[:60]})]
     return []
+
+
+@lru_cache(maxsize=1)
+def _published_tables():
+    return _table_rx(T.ordered("any_language", "hook_tool_output")), _table_rx(T.ordered("any_language", "published_folders"))
+
+
+_UNIGNORE_LINE = text_rx(r"""["'`]![\w./*-]{2,120}["'`]""")  # a `!path` line: a file kept past .gitignore
+
+
+def tool_output_published(text: str) -> list[Fact]:
+    """A hook that writes what the agent's tools printed or were given (tool_response, the transcript) into a
+    folder the project publishes, or past .gitignore with a `!path` line it adds: whatever a command printed
+    (a token, the environment) ships with the next deploy or commit."""
+    if "tool_" not in text and "toolResponse" not in text and "transcript_path" not in text:
+        return []
+    fields, folders = _published_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    m = fields.search(data)
+    if m is None or _INTO_FILE.search(text) is None and _WRITES.search(text) is None:
+        return []
+    joined = _JOIN.sub("/", text)
+    unignored = ".gitignore" in text and _UNIGNORE_LINE.search(text) is not None
+    published = folders.search(joined.encode("utf-8", "surrogatepass")) is not None
+    if not (unignored or published):
+        return []
+    start = len(data[:m.start()].decode("utf-8", "replace"))
+    where = " and ".join(w for w, on in (("a folder the project publishes", published), ("past .gitignore", unignored)) if on)
+    return [Fact(K.HOST_DATA_EXFIL, start, start + len(m.group(0).decode("utf-8", "replace")),
+                 f"Writes what the agent's tools printed or were given into {where}: whatever a command printed ships with the next deploy or commit",
+                 Severity.HIGH if unignored and published else Severity.MEDIUM, Confidence.MEDIUM, {"analysis": "any-language"})]
+

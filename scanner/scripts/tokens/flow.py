@@ -748,7 +748,8 @@ class TokenFlow:
             if name and DL in self.labels(m.group(2) or m.group(4) or b""):
                 self.tainted[name] = self.tainted.get(name, set()) | {DL}
                 handles.add(name)
-        if not handles and _HANDLE_WRITE.search(self.data) is not None:
+        if not handles and any(w in self.data for w in (b".write", b".Write", b"->print", b"->syswrite", b":write", b".puts", b".print")) \
+                and (any(DL in v for v in self.tainted.values()) or self.v.fetch.search(self.data) is not None):
             # `f.Write(body)`, `out.write(await r.arrayBuffer())`, `$fh.print($resp)`: data written through a handle
             for n, m in enumerate(_HANDLE_WRITE.finditer(self.data)):
                 if n >= 100:
@@ -919,6 +920,7 @@ class TokenFlow:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
         if matches and (helpers := self.sending_functions(matches)) is not None:
             matches += list(helpers.finditer(self.data))[:MAX_MATCHES]
+        decoded = bool(matches) and self.v.decode.search(self.data) is not None  # a destination decoded at run time needs a decoder
         for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
                 break
@@ -933,7 +935,7 @@ class TokenFlow:
             if token.startswith("."):
                 # a method sink reads its receiver: format!("{chunk}.{zone}:53").to_socket_addrs()
                 found |= self.labels(before[-200:]) & {CRED, SECRET, ENVDUMP}
-            if not token.startswith(".") and b"," in win and token not in self.helper_urls and DEC in self.labels(win.split(b",")[0]):
+            if decoded and not token.startswith(".") and b"," in win and token not in self.helper_urls and DEC in self.labels(win.split(b",")[0]):
                 # fetch(atob(h), {method: "POST", body}), Net::HTTP.post(URI(Base64.decode64(u)), data): the destination is
                 # decoded at run time, kept out of the reader's sight
                 self.emit(K.HOST_DATA_EXFIL, m.start(), m.end() + len(win), f"{token} sends data to an address the script decodes at run time (a hidden destination)",

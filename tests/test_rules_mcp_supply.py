@@ -141,3 +141,12 @@ def test_provider_endpoint_look_alikes_in_every_format():
     assert hits and "Authorization" in hits[0].message
     yaml_text = "name: s\nmcpServers:\n  - name: s\n    type: streamable-http\n    url: https://mcp.sentry.relay-hub.net/mcp\n"
     assert list(r.check(Document(".continue/mcpServers/s.yaml", yaml_text)))
+
+
+def test_registry_named_after_the_ecosystem_is_a_look_alike():
+    # the index's own registered name is made of the registry's words: it passes itself off as that registry
+    assert top("IG621", {"f": {"command": "uvx", "args": ["--index-url", "https://simple.python-packages.net/simple", "mcp-server-fetch==2025.4.7"]}}) == Severity.HIGH
+    assert top("IG621", {"f": {"command": "npx", "args": ["--registry", "https://registry.nodejs-cache.org", "tool-mcp@1.0.0"]}}) == Severity.HIGH
+    # a company's mirror under its own name, and a documented public mirror, stay below high
+    assert top("IG621", {"f": {"command": "uvx", "args": ["--index-url", "https://pypi.acme-corp.com/simple", "mcp-server-fetch==2025.4.7"]}}) == Severity.MEDIUM
+    assert top("IG621", {"f": {"command": "uvx", "args": ["--index-url", "https://mirrors.aliyun.com/pypi/simple", "mcp-server-fetch==2025.4.7"]}}) == Severity.MEDIUM

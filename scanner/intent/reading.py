@@ -976,7 +976,7 @@ def _address_below(reading: Reading, i: int) -> frozenset[str]:
     return frozenset()
 
 
-def _exfiltration(w: list[UnitReading], later_public: bool = False, below: frozenset[str] = frozenset()) -> str | None:
+def _exfiltration(w: list[UnitReading], later_public: bool = False, below: frozenset[str] = frozenset(), later_posted: bool = False) -> str | None:
     """w[0] is the unit, w[1:] the units before it in its block. The credential and the send
     are in the unit, or a read of a credential file just before it ("Read ~/.ssh/id_rsa. Send
     it to ..."); the destination is in the unit itself, or is the address standing alone right
@@ -1000,6 +1000,9 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high"
     if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url) and _whole_secret(w):
         return "high"  # secrets written out whole ("word for word", "without masking") where others read them
+    if later_posted and any(x.has("unmasked") for x in w) and (u.has("credential", affirmed=True) or u.has("env_output") or u.has("cred_path")) \
+            and _whole_secret(w):
+        return "high"  # secrets written out whole into a text the next steps post publicly ("paste ... exactly as found"; "post it in the issue tracker")
     if send and outside and (file_like or read):
         return "high"
     if (send or put) and public and file_like:
@@ -1845,8 +1848,10 @@ def classify(reading: Reading) -> list[Intent]:
             out.append(Intent(attack, strength, s, e, i, why))
 
         if c & {"send", "put", "unignore"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
-            later = any(x.has("public") for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading")
-            level = _exfiltration(w, later, _address_below(reading, i) if "send" in c else frozenset())
+            after = [x for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading"]
+            later = any(x.has("public") for x in after)
+            posted = later and any(x.has("public") and (x.has("send", affirmed=True) or x.has("put", affirmed=True)) and _put_reaches_public(x) for x in after)
+            level = _exfiltration(w, later, _address_below(reading, i) if "send" in c else frozenset(), posted)
             if level and u.has("send") and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])
                                                   for x in u.mentions if x.concept == "send"):
                 level = None  # "send the user to https://.../home to copy the key": a person sent to a page, no data

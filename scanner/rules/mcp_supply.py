@@ -254,6 +254,18 @@ def _lists() -> dict:
     return _data("mcp_servers.yml")
 
 
+def _named_like_registry(host: str, ecosystem: str) -> str:
+    """The ecosystem's registry a host passes itself off as: its registered name made of the registry's own
+    words (`python-mirror.org` for PyPI), and not one of the public mirrors the package managers document."""
+    lists = _lists()
+    words = set(lists.get("registry_words", {}).get(ecosystem, ()))
+    if not words or hosts.is_ip(host) or hosts.host_in(host, lists.get("registry_mirrors", {}).get(ecosystem, ())):
+        return ""
+    label = hosts.registrable_domain(host).split(".", 1)[0]
+    tokens = [t for t in label.replace("_", "-").split("-") if t]
+    return f"the {ecosystem} registry" if len(tokens) >= 2 and words & set(tokens) else ""
+
+
 def _osa(a: str, b: str, limit: int) -> int:
     from ..rune.packages import osa_distance
     return osa_distance(a, b, limit)
@@ -562,7 +574,7 @@ def _server_facts(s: Server) -> Iterator[Fact]:
             host = hosts.host_of(launch.registry)
             regs = _lists().get("registries", {}).get(launch.ecosystem, ())
             if host and not hosts.host_in(host, regs):
-                brand = hosts.look_alike_brand(host)
+                brand = hosts.look_alike_brand(host) or _named_like_registry(host, launch.ecosystem)
                 yield Fact(REMOTE_CODE, Severity.HIGH if brand or hosts.is_ip(host) or secrets else Severity.MEDIUM,
                            f"MCP server {s.name!r} installs from the registry {host}" + (f", a look-alike of {brand}'s domains" if brand else ""), s.name, ex)
     if launch.ecosystem == "deno" and launch.spec:

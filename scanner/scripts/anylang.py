@@ -116,6 +116,27 @@ def _hosts(text: str, pieces: bool = False) -> list[str]:
     return out
 
 
+# A host name kept as a list of its labels joined with "." at run time: `table.concat({"a", "b", "io"}, ".")`,
+# `["a", "b", "io"].join(".")`, `".".join(["a", "b", "io"])` (group 1 or 2: the quoted labels)
+_DOTTED = text_rx(r"""[\[{(]\s*((?:["'][\w-]{1,63}["']\s*,\s*){1,6}["'][A-Za-z]{2,12}["'])\s*,?\s*[\]})]\s*(?:\)\s*)?(?:\.\s*join\s*\(\s*|,\s*)["']\.["']|"""
+                   r"""["']\.["']\s*\.\s*join\s*\(\s*[\[(]\s*((?:["'][\w-]{1,63}["']\s*,\s*){1,6}["'][A-Za-z]{2,12}["'])""")
+_LABEL = text_rx(r"""["']([\w-]{1,63})["']""")
+
+
+def _dotted_hosts(text: str) -> list[str]:
+    """Host names the script spells as a list of labels joined with dots: a destination kept out of sight."""
+    if '"."' not in text and "'.'" not in text:
+        return []
+    out = []
+    for n, m in enumerate(_DOTTED.finditer(text)):
+        if n >= 20:
+            break
+        host = ".".join(_LABEL.findall(m.group(1) or m.group(2))).lower()
+        if host not in out and not H.is_private_host(host):
+            out.append(host)
+    return out
+
+
 def _in_family(host: str, domains: tuple[str, ...]) -> bool:
     return any(host == d or host.endswith("." + d) for d in domains)
 
@@ -258,6 +279,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
     if not found_src or not found_sink:
         return []
     file_hosts = _hosts(text)
+    hidden = not file_hosts and bool(file_hosts := _dotted_hosts(text))  # a host spelled in pieces is nobody's home
     worst: Fact | None = None
     for sno, fam, start, end in found_src:
         near = [(k, sf) for k, sf in found_sink if abs(k - sno) <= WINDOW]
@@ -278,7 +300,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
         def home(d: str) -> bool:
             if d.startswith("url:"):
                 h = d[4:]
-                return _in_family(h, own) or _names_home(context, h)
+                return not hidden and (_in_family(h, own) or _names_home(context, h))
             return d == fam or (fam == "github" and d == "git")
 
         foreign = [d for d in dests if not home(d)]
@@ -650,6 +672,38 @@ def _into_instruction_files(text: str, paths, fetch) -> list[Fact]:
     return []
 
 
+# `const dir = join(homedir(), ".claude")`, `cfg_dir = Path.home() / ".codex"`: a name given a folder path whose last
+# quoted piece is a dot-folder (group 1 the name, group 2 the value)
+_DIR_NAMED = text_rx(r"""(?m)^[ \t]*(?:(?:const|let|var|my|local|our|final)\s+)?\$?([A-Za-z_][\w]*)\s*(?::\s*[\w.<>\[\]]{1,40}\s*)?:?=\s*([^\n;]{1,300})""")
+_DOT_PIECE = text_rx(r"""["'`]((?:~|\$HOME|\$\{HOME\})?[/\\]?\.[\w-]+(?:[/\\][\w.-]+)*)["'`]""")
+# that name joined to a file name: `join(dir, "settings.json")`, `dir + "/settings.json"`, `dir / "config.toml"`, `${dir}/x.json`
+_NAME_JOINED = text_rx(r"""(?:\$?\b([A-Za-z_][\w]*)\s*(?:,|\+|/|\.)\s*["'`][/\\]?([\w.-]{1,80})["'`]|\$?\{([A-Za-z_][\w]*)\}[/\\]([\w.-]{1,80}))""")
+
+
+def _named_dir_paths(text: str, paths) -> list[int]:
+    """Lines that join a file name to a name holding a dot-folder path, where the two make an agent settings path
+    (the folder and the file in separate statements: `dir = join(home, ".claude")`, then `join(dir, "settings.json")`)."""
+    dirs: dict[str, str] = {}
+    for n, m in enumerate(_DIR_NAMED.finditer(text)):
+        if n >= 2000:
+            break
+        pieces = _DOT_PIECE.findall(m.group(2))
+        if pieces:
+            dirs[m.group(1)] = pieces[-1]
+    if not dirs:
+        return []
+    out = []
+    for no, (_, line) in enumerate(_code_lines(text)):
+        if not line:
+            continue
+        for m in _NAME_JOINED.finditer(line):
+            name, leaf = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if name in dirs and paths.search((dirs[name] + "/" + leaf).encode("utf-8", "surrogatepass")) is not None:
+                out.append(no)
+                break
+    return out
+
+
 def writes_agent_settings(text: str) -> bool:
     """The script names a coding agent's settings file (user or project, path in pieces too) and writes files."""
     paths, _ = _agent_tables()
@@ -669,10 +723,12 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
             or _WRITES.search(text) is None:
         return []
     joined = _JOIN.sub("/", text).encode("utf-8", "surrogatepass")
-    if paths.search(data) is None and paths.search(joined) is None:
-        return []
-    lines = _code_lines(text)
     path_lines: list[int] = []
+    if paths.search(data) is None and paths.search(joined) is None:
+        path_lines = _named_dir_paths(text, paths)
+        if not path_lines:
+            return []
+    lines = _code_lines(text)
     hits: list[tuple[int, int, int, str]] = []
     for no, (off, line) in enumerate(lines):
         if not line or _pattern_line(line):
@@ -699,3 +755,35 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
                          "every later session runs any tool without asking",
                          Severity.HIGH, Confidence.MEDIUM, {"analysis": "any-language", "setting": word[:60]})]
     return []
+
+
+@lru_cache(maxsize=1)
+def _published_tables():
+    return _table_rx(T.ordered("any_language", "hook_tool_output")), _table_rx(T.ordered("any_language", "published_folders"))
+
+
+_UNIGNORE_LINE = text_rx(r"""["'`]![\w./*-]{2,120}["'`]""")  # a `!path` line: a file kept past .gitignore
+
+
+def tool_output_published(text: str) -> list[Fact]:
+    """A hook that writes what the agent's tools printed or were given (tool_response, the transcript) into a
+    folder the project publishes, or past .gitignore with a `!path` line it adds: whatever a command printed
+    (a token, the environment) ships with the next deploy or commit."""
+    if "tool_" not in text and "toolResponse" not in text and "transcript_path" not in text:
+        return []
+    fields, folders = _published_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    m = fields.search(data)
+    if m is None or _INTO_FILE.search(text) is None and _WRITES.search(text) is None:
+        return []
+    joined = _JOIN.sub("/", text)
+    unignored = ".gitignore" in text and _UNIGNORE_LINE.search(text) is not None
+    published = folders.search(joined.encode("utf-8", "surrogatepass")) is not None
+    if not (unignored or published):
+        return []
+    start = len(data[:m.start()].decode("utf-8", "replace"))
+    where = " and ".join(w for w, on in (("a folder the project publishes", published), ("past .gitignore", unignored)) if on)
+    return [Fact(K.HOST_DATA_EXFIL, start, start + len(m.group(0).decode("utf-8", "replace")),
+                 f"Writes what the agent's tools printed or were given into {where}: whatever a command printed ships with the next deploy or commit",
+                 Severity.HIGH if unignored and published else Severity.MEDIUM, Confidence.MEDIUM, {"analysis": "any-language"})]
+

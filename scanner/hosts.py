@@ -97,6 +97,11 @@ def is_paste_or_relay(url: str) -> bool:
     return _listed(url, "paste.yml")
 
 
+def is_page_script_host(url: str) -> bool:
+    """A host web pages commonly load scripts from (public CDNs, analytics, payments: data/hosts/script_hosts.yml)."""
+    return _listed(url, "script_hosts.yml")
+
+
 def vendor_of_credential(name: str) -> tuple[str, ...]:
     """The vendor domains a credential's name points at (by lower-case fragment), or ()."""
     low = name.lower()

@@ -16,7 +16,7 @@ from ..agent_map import skill_root_of
 from ..document import Document, classify
 from ..findings import ENGINE, file_finding
 from ..matching.prefilter import ensure_prefilter
-from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Span
+from ..models import EngineRun, EngineStatus, Finding, NotScanned, ScannedFile, ScanResult, Severity, Span
 from ..inert import visible
 from ..matching import rx
 from ..rules import Rule, catalog
@@ -25,7 +25,7 @@ from ..runs import MAKEFILE_NAMES, makefile_as_shell
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
-from .skill_links import SkillDoc, correlate
+from .skill_links import SkillDoc, correlate, correlate_runs
 from .unread import finding_for
 from .workers import MIN_TARGETS_PER_WORKER, map_stream, map_targets
 
@@ -355,12 +355,30 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
         if out.script_skill_root is not None:
             script_paths[target.path] = out.script_skill_root
     linked = correlate(skill_docs, result.findings, script_paths)
+    linked += _run_links(ts, result.findings, limits)
     for f in linked:
         target_lines = next((t.changed_lines for t in ts.targets if t.path == f.path), None)
         mark_new([f], target_lines)
     result.findings.extend(linked)
     result.engines.append(EngineRun(ENGINE, EngineStatus.OK, __version__, seconds=time.perf_counter() - started))
     return result
+
+
+def _run_links(ts: TargetSet, findings: list[Finding], limits: Limits) -> list[Finding]:
+    """IG953 on the agent files that run a script whose findings name an attack (skill_links.correlate_runs).
+    Runners are read again only when such a finding exists (rare: nothing more on a clean tree)."""
+    run_by = {t.path: t.run_by for t in ts.targets if t.run_by is not None}
+    if not run_by or not any(f.path in run_by and f.severity >= Severity.HIGH for f in findings):
+        return []
+    runners: dict[str, Document] = {}
+    for by in set(run_by.values()):
+        runner = next((t for t in ts.targets if t.path == by), None)
+        if runner is None:
+            continue
+        loaded = load(ts.root, runner, limits)
+        if not isinstance(loaded, NotScanned):
+            runners[by] = Document(by, loaded.text)
+    return correlate_runs(runners, findings, run_by)
 
 
 # A data file a script names by a literal (`path.join(__dirname, "audit.config.json")`, `open("targets.yml")`).

@@ -1,4 +1,4 @@
-"""Skill instructions that send the agent to a dangerous bundled script.
+"""Skill instructions (and agent files) that send the agent to a dangerous script.
 
 A SKILL.md that says "run scripts/setup.sh" looks harmless on its own; the danger is in the
 script. When a script in the same skill folder draws a finding of medium or above and the
@@ -6,7 +6,9 @@ SKILL.md names it, the SKILL.md line that names it is reported too (IG953, the s
 up to high where the script's finding names an attack, else up to medium), so the instruction an
 agent obeys is flagged where a reviewer reads it. Flagged
 scripts the SKILL.md ships without naming are reported once on its first line, at most medium.
-The scripts' own findings stay as they are.
+The scripts' own findings stay as they are. An agent file that tells the agent to run a repository
+script (`bash scripts/setup.sh`, found by targets.agent_run_targets) is linked the same way when the
+script's findings name an attack at high or above (correlate_runs).
 """
 from __future__ import annotations
 
@@ -97,6 +99,41 @@ def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths:
             ))
         if unnamed:
             out.append(_ships_unnamed(rule, sd, unnamed))
+    return out
+
+
+def correlate_runs(runners: dict[str, Document], findings: list[Finding], run_by: dict[str, str]) -> list[Finding]:
+    """Findings on the lines of agent files that tell the agent to run a repository script (`bash
+    scripts/x.sh`; targets.agent_run_targets) whose own findings name an attack at high or above.
+
+    A "known false positive" note, a "harmless telemetry" label or a setup step framing the run
+    changes nothing the script does: the instruction is what the agent obeys, so it is reported
+    where a reviewer reads it, at the script's severity up to high. run_by maps a scanned script to
+    the file that runs it; runners holds those files' documents."""
+    worst: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.path in run_by and f.severity >= Severity.HIGH and f.suppressed_by is None and _names_attack(f):
+            worst.setdefault(f.path, []).append(f)
+    rule = get_rule(RULE_ID)
+    out: list[Finding] = []
+    for script, found in sorted(worst.items()):
+        doc = runners.get(run_by[script])
+        if doc is None:
+            continue
+        at = _mention(doc, script)
+        if at is None:
+            continue
+        line, col = doc.position(at)
+        top = max(found, key=lambda f: f.severity)
+        rules = ", ".join(sorted({f.rule_id for f in found}))
+        out.append(Finding(
+            rule_id=rule.id, title=rule.title,
+            message=f"the file tells the agent to run {script}, which has {len(found)} finding(s) ({rules}): {top.message}",
+            severity=min(top.severity, Severity.HIGH), confidence=top.confidence, category=top.category,
+            path=doc.path, span=Span(line, col, line, col + len(script)),
+            excerpt=visible(doc.line_text(line).strip()), engine="native",
+            properties={"script": script, "script-rules": rules, "language": doc.language, "run": True},
+        ))
     return out
 
 

@@ -710,7 +710,7 @@ def _in_condition(text: str, unit: Unit, start: int, conditions: list[tuple[int,
     if cs < unit.start or start - ce > 200:
         return False
     between = text[ce:start]
-    return not any(c in ",;:，；：。" for c in between) and " then " not in between
+    return not any(c in ",;:，；：。、،؛" for c in between) and " then " not in between  # (Arabic-script and Japanese commas too)
 
 
 def _window(reading: Reading, i: int, back: int = 1) -> list[UnitReading]:
@@ -932,11 +932,15 @@ def _listed_secrets(reading: Reading, i: int) -> str | None:
     u = reading.units[i]
     if not u.text.rstrip(" \t*_").endswith((":", "\uff1a")) or _MASKING.search(u.text):
         return None
-    if not (u.has("public") or u.has("outside") or u.outside_url):
+    if not (u.has("public") or u.has("outside") or u.outside_url or _public_part(u)):
         return None
     found = False
+    block = None
     for x in reading.units[i + 1:i + 12]:
-        if x.unit.kind != "item":
+        # the list below, or the code block below (the text to paste, written out): one block of it
+        if x.unit.kind == "code" and block in (None, x.unit.block):
+            block = x.unit.block
+        elif x.unit.kind != "item" or block is not None:
             break
         if _MASKING.search(x.text):
             return None
@@ -993,7 +997,7 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
     if not (u.has("credential") or u.has("cred_path") or u.has("env_output") or cred_prev or named_before):
         return None
     outside = u.outside_url or u.has("outside") or bool(below & {"outside", "ip", "reserved"})
-    public = u.has("public") and _put_reaches_public(u)
+    public = u.has("public") and _put_reaches_public(u) or put and _public_part(u)
     file_like = _paths(u) or cred_prev
     read = u.has("read", affirmed=True) or cred_prev
     if send and (u.ip_url or "ip" in below):
@@ -1446,6 +1450,31 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
 _PUBLIC_SETTING = text_rx(r"(?i)acl|allusers|readable")
 
 
+# An English loanword for the place in a sentence of another script, its preposition written in that
+# script right before it: Hebrew "ב-issue" (a prefix), Russian "в issue", Arabic "في الـ issue",
+# Japanese "公開 issue": the English prepositions cannot tell its role, the word before it does.
+_FOREIGN_LEAD = text_rx(r"[^\x00-\x{24F}\s][\x{5BE}\x{640}-]?[ \t]?$")
+# The description or body of the pull request, merge request or issue the unit names ("When you open a
+# pull request, end the description with ...", "when filing an issue, paste into the body: ..."):
+# the part is public whatever verb or preposition reaches it.
+_PUBLIC_THING = text_rx(r"(?i)\b(?:pull|merge)[ -]requests?\b|\b(?:PR|MR)s?\b|\bissues?\b|\bgists?\b|\breleases?\b|\btickets?\b|\bdiscussions?\b")
+_ITS_PART = text_rx(r"(?i)\b(?:the|its|their|that|this) (?:description|body)\b")
+
+
+def _public_part(u: UnitReading) -> bool:
+    """A put verb whose object or place is "the description/body" (within its own clause) in a unit
+    that names a pull request, issue, gist or release."""
+    base = u.unit.start
+    for p in u.mentions:
+        if p.concept != "put" or p.negated:
+            continue
+        tail = u.text[p.start - base:p.end - base + 60]
+        ends = [k for k in (tail.find(c, p.end - p.start) for c in ";.\n") if k >= 0]
+        if _ITS_PART.search(tail[:min(ends)] if ends else tail) and _PUBLIC_THING.search(u.text):
+            return True
+    return False
+
+
 def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
     """A put verb and a public place in one clause of the unit (no ';' between). `whole`: both
     are whole words ("embed", not "embedded"; "public", not "publicly")."""
@@ -1462,7 +1491,8 @@ def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
             if ";" in u.text[lo - base:hi - base]:
                 continue
             word = u.text[q.start - base:q.end - base]
-            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(u.text[max(0, q.start - base - 40):q.start - base]):
+            lead = u.text[max(0, q.start - base - 40):q.start - base]
+            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(lead) and not _FOREIGN_LEAD.search(lead):
                 continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False
@@ -1858,7 +1888,7 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "credentials or environment output sent outside or published",
                     u.first("send", affirmed=True) or u.first("put", affirmed=True))
-        if c & {"send", "put"} and c & {"public", "outside"} and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+        if c & {"send", "put"} and (c & {"public", "outside"} or "put" in c and _public_part(u)) and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             level = _listed_secrets(reading, i)
             if level:
                 add("exfiltration", level, "a public place or outside host filled with the list below it: credential files or environment output",

@@ -294,7 +294,10 @@ RULES = [
         rationale="The SKILL.md is what the agent obeys; when it names a bundled script that downloads and runs "
                   "code, reads credentials or sends data away, following the instruction runs the payload. The "
                   "finding points at the instruction as well as at the script. Its severity is the script's, at most high; "
-                  "a flagged script the skill ships without naming it is reported once, at most medium.",
+                  "a flagged script the skill ships without naming it is reported once, at most medium. Any agent file "
+                  "that tells the agent to run a repository script (`bash scripts/setup.sh`) is linked the same way when "
+                  "the script's findings name an attack at high or above: a note calling them known false positives, or "
+                  "the script harmless telemetry, changes nothing the script does.",
         remediation="Review the bundled script's findings; remove the instruction or the dangerous code.",
         check=None,
     ),

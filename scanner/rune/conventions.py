@@ -43,7 +43,21 @@ SHAPES = (
     Shape("CORS origin restriction", rx(
         r"\baccess-control-allow-origin\s*:\s*['\"]?\*|\ballow(?:ed)?[_ -]?origins?\s*[:=]\s*\[?\s*['\"]\*['\"]"
         r"|\borigins?\s*:\s*['\"]\*['\"]|\ballow(?:ing)?\s+(?:all|any|every)\s+(?:cross[- ]origin\s+)?origins?\b"
-        r"|\bcors_(?:allow_all_origins|origin_allow_all)\s*=\s*true\b")),
+        r"|\bcors_(?:allow_all_origins|origin_allow_all)\s*=\s*true\b"
+        # The request's own Origin reflected into the allow header: every site is allowed, with its cookies.
+        r"|\b(?:echo|echoes|echoing|echoed|reflect|reflects|reflecting|mirror|mirrors|mirroring|copy|copies|copying|return|returns|send|sends|"
+        r"put|puts|set|sets|use|uses)\s+(?:back\s+)?(?:the\s+|whatever\s+|any\s+)?(?:request'?s\s+|incoming\s+|caller'?s\s+|client'?s\s+|sender'?s\s+)?"
+        r"`?origin`?(?:\s+header)?(?:\s+(?:value|it\s+(?:sends|sent)|(?:the\s+)?(?:request|caller|client|browser)\s+(?:sends|sent)))?\s+(?:back\s+)?"
+        r"(?:in|into|as|to)\s+(?:the\s+)?`?access-control-allow-origin"
+        r"|\baccess-control-allow-origin`?\s+(?:header\s+)?(?:to|=|as)\s+(?:whatever\s+|any\s+)?(?:the\s+)?(?:request'?s\s+|incoming\s+|caller'?s\s+)?`?origin`?\s+"
+        r"(?:header\s+)?(?:the\s+)?(?:request|caller|client|browser)\s+(?:sends|sent|gives|presents)"
+        r"|\baccess-control-allow-origin['\"`]?\s*[,:=]\s*(?:req|request|ctx|event|r)\.(?:headers?|get_header|header)\W{0,3}(?:get\W{0,3})?['\"]?origin"
+        r"|\borigin\s*:\s*true\s*,\s*credentials\s*:\s*true\b|\bcredentials\s*:\s*true\s*,\s*origin\s*:\s*true\b"
+        r"|\b(?:remove|removes|removing|drop|drops|dropping|delete|deletes|deleting)\s+(?:the\s+|any\s+|every\s+|all\s+)?(?:cors\s+)?origin\s+(?:allow-?lists?|whitelists?|checks?)\b")),
+    # Backups before a destructive change left out: the next failed migration has nothing to go back to.
+    Shape("backups before changes", rx(
+        r"\b(?:skip|skipping|skipped|bypass|bypassing|omit|omitting|disable|disabling)\s+" + _ART + r"`?(?:pre-?migration\s+|database\s+|db\s+)?"
+        r"(?:backups?|pg_dump|mysqldump|mongodump|pg_basebackup|(?:database|db)\s+(?:dumps?|snapshots?))`?")),
     Shape("authentication", rx(
         r"\b" + _OFF + r"\s+" + _ART + r"(?:auth|authentication|authorization|authorisation|login|permission checks?|access control|rbac|2fa|mfa)\b"
         r"|\bauth(?:entication)?(?:_enabled)?\s*[:=]\s*(?:false|none|off|disabled)\b"

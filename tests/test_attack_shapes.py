@@ -943,3 +943,24 @@ def test_unattended_data_in_dns_labels(command):
 def test_plain_lookups_stay_below_high(command):
     w = worst(grade_command(command, unattended=True))
     assert w is None or w.severity < Severity.HIGH
+
+
+# -- `cargo build|test|run` runs the crate's build script, and `run` its binary -----------------------
+def test_cargo_commands_run_build_scripts_and_binaries():
+    texts = {"AGENTS.md": "Before any change run `cargo t --all` and then `cargo run --package hub-sync -- --dry`.\n",
+             "Cargo.toml": "[workspace]\nmembers = [\"core\", \"sync\"]\n",
+             "core/Cargo.toml": "[package]\nname = \"hub-core\"\nbuild = \"gen/prebuild.rs\"\n",
+             "core/gen/prebuild.rs": "fn main() {}\n", "core/src/lib.rs": "",
+             "sync/Cargo.toml": "[package]\nname = \"hub-sync\"\n", "sync/build.rs": "fn main() {}\n",
+             "sync/src/main.rs": "fn main() {}\n", "other/src/main.rs": "fn main() {}\n"}
+    got = {p for p, _ in agent_runs(["AGENTS.md"], texts.get, set(texts))}
+    assert {"core/gen/prebuild.rs", "sync/build.rs", "sync/src/main.rs"} <= got
+    assert "other/src/main.rs" not in got and "core/src/lib.rs" not in got
+
+
+def test_cargo_in_a_hook_with_a_package_name_anywhere():
+    texts = {".claude/settings.json": '{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "cargo r -q -p usage-ping"}]}]}}',
+             "crates/ping/Cargo.toml": "[package]\nname = \"usage-ping\"\n[[bin]]\nname = \"ping\"\npath = \"bin/ping.rs\"\n",
+             "crates/ping/bin/ping.rs": "fn main() {}\n"}
+    got = {p for p, _ in agent_runs([".claude/settings.json"], texts.get, set(texts))}
+    assert "crates/ping/bin/ping.rs" in got

@@ -964,3 +964,24 @@ def test_cargo_in_a_hook_with_a_package_name_anywhere():
              "crates/ping/bin/ping.rs": "fn main() {}\n"}
     got = {p for p, _ in agent_runs([".claude/settings.json"], texts.get, set(texts))}
     assert "crates/ping/bin/ping.rs" in got
+
+
+# -- an unknown, unpinned MCP package handed its own service's tokens --------------------------------
+def _mcp_top(path: str, text: str, rule_id: str):
+    from scanner.document import Document
+    from scanner.engines.native import scan_document
+    from scanner.rules import catalog
+
+    found = [f.severity for f in scan_document(Document(path, text), catalog(), "config") if f.rule_id == rule_id]
+    return max(found) if found else None
+
+
+def test_unknown_unpinned_package_given_the_services_tokens():
+    text = ('{"mcpServers": {"tracker": {"command": "pnpm", "args": ["dlx", "@issue-bridge/linear-mcp"],'
+            ' "env": {"LINEAR_API_KEY": "${LINEAR_API_KEY}"}}}}')
+    assert _mcp_top(".cursor/mcp.json", text, "IG624") in MEDIUM_UP
+
+
+def test_unpinned_package_without_secrets_stays_low():
+    text = '{"mcpServers": {"t": {"command": "npx", "args": ["-y", "@issue-bridge/linear-mcp@latest"]}}}'
+    assert _mcp_top(".cursor/mcp.json", text, "IG624") in (None, Severity.LOW)

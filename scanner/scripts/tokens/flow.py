@@ -713,6 +713,17 @@ class TokenFlow:
                 return None
             alt = "|".join(sorted(names))
             return rx(r"(?:\b(?:" + alt + r")\s*\.\s*(?:write(?:_all|_fmt)?|send(?:_to)?)\s*\(|\bwrite(?:ln)?!\s*\(\s*(?:&mut\s+)?(?:" + alt + r")\s*,)")
+        if self.language == "php":
+            # `$s = fsockopen(..)`, `$c = stream_socket_client(..)`: then `fwrite($s, ..)`, `fputs($s, ..)`
+            for n, (m, value) in enumerate(self.assignments()):
+                if n >= MAX_MATCHES * 2 or len(names) > 20:
+                    break
+                if _PHP_CONNECT.search(value) is not None:
+                    names.add(m.group(1).decode("utf-8", "replace").lstrip("$"))
+            if not names:
+                return None
+            alt = "|".join(sorted(names))
+            return rx(r"\b(?:fwrite|fputs|socket_write|socket_send|stream_socket_sendto)\s*\(\s*\$(?:" + alt + r")\s*,")
         for m, value in self.assignments():
             if _GO_DIAL.search(value) is not None:
                 names.add(m.group(1).decode("utf-8", "replace"))
@@ -890,7 +901,7 @@ class TokenFlow:
     def sends(self) -> None:
         sent_any = False
         matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
-        if self.language in ("go", "rust") and (sockets := self.socket_writes()) is not None:
+        if self.language in ("go", "rust", "php") and (sockets := self.socket_writes()) is not None:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
         if matches and (helpers := self.sending_functions(matches)) is not None:
             matches += list(helpers.finditer(self.data))[:MAX_MATCHES]
@@ -1172,6 +1183,7 @@ _GO_STDIN = rx(r"\b([A-Za-z_]\w{0,40})\.Stdin\s*=\s*([^\n;]{1,200})")
 _PS_COPY = rx(r"(?im)(?:^|[{;])\s*(?:copy-item|copy|cp|cpi|move-item|move|mv|compress-archive)\s+([^\n|;}]{1,400})")
 _GO_PROG = rx(r"""^\s*(?:\w+\s*,\s*)?["'`]([^"'`\s]{1,80})["'`]""")
 _PS_DEST = rx(r"(?i)-destination(?:path)?\s+(\S+)")
+_PHP_CONNECT = rx(r"(?i)^\s*@?\s*(?:fsockopen|pfsockopen|stream_socket_client|socket_create)\s*\(")
 _RUST_CONNECT = rx(r"\blet\s+(?:(?:Ok|Some)\s*\(\s*)?(?:mut\s+)?([a-z_]\w*)\s*\)?\s*(?::\s*[^=\n]{1,60})?=\s*(?:std::net::)?(?:TcpStream|UdpSocket|\w*TlsStream|tokio::net::TcpStream)::connect\w*\s*\(")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)

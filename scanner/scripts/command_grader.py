@@ -283,7 +283,6 @@ _ESCAPED_RUN = rx(
     r"|\b(?:eval|source|(?:ba|z|k|da)?sh\s+-c)\s+\$'(" + _ESC + r"{6,}[^'\n]*)'"
     r"|\b(?:printf|echo\s+-e)\s+[\"'$]*(" + _ESC + r"{6,}[^\"'\n|]*)[\"']?\s*\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node)\b)"
 )
-_ESC_ONE = rx(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4}))")
 _PEER = rx(r"(?i)(?:peeraddr\s*=>\s*|peerhost\s*=>\s*|connect\s*\(\s*\(?|tcpsocket\.new\s*\(\s*|fsockopen\s*\(\s*|createconnection\s*\([^)]*host\s*:\s*|net\.connect\s*\(\s*\d+\s*,\s*)[\\\"']*([a-z0-9][\w.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)")
 _B64_LITERAL = rx(r"([A-Za-z0-9+/]{16,}={0,2})")
 # Reverse shells.
@@ -1049,13 +1048,4 @@ def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:
     return out
 
 
-def _unescape(raw: bytes) -> str:
-    """The text printf or $'...' makes of octal, hex and \\u escapes (other bytes kept as they are)."""
-    out, last = [], 0
-    for m in _ESC_ONE.finditer(raw):
-        out.append(raw[last:m.start()].decode("utf-8", "replace"))
-        o, x, u = m.group(1), m.group(2), m.group(3)
-        out.append(chr(int(o, 8) & 0xFF) if o else chr(int(x, 16)) if x else chr(int(u, 16)))
-        last = m.end()
-    out.append(raw[last:].decode("utf-8", "replace"))
-    return "".join(out)
+_unescape = c.unescape  # the shell analysis reads the same escapes (scripts/common)

@@ -121,9 +121,7 @@ class ShellFlow:
                 if out is not None:
                     return out
         if t == "ansi_c_string" and "\\" in raw:  # $'\143\165\162\154': the text the escapes spell
-            from ..command_grader import _unescape
-
-            return _unescape(raw[2:-1].encode("utf-8", "surrogatepass"))
+            return c.unescape(raw[2:-1].encode("utf-8", "surrogatepass"))
         return raw
 
     def printed_escapes(self, cmd) -> str | None:
@@ -141,9 +139,7 @@ class ShellFlow:
             words = words[1:]
         if len(words) != 1 or "%" in words[0] or "\\" not in words[0] or len(words[0]) > 2000:
             return None
-        from ..command_grader import _unescape
-
-        return _unescape(words[0].strip("'\"").encode("utf-8", "surrogatepass"))
+        return c.unescape(words[0].strip("'\"").encode("utf-8", "surrogatepass"))
 
     def functions(self) -> dict[str, object]:
         """The script's own shell functions by name, found once."""

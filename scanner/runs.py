@@ -190,6 +190,10 @@ _INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "source",
 # Words between an interpreter and its file: subcommands and launchers, skipped (options are too).
 _SKIP_WORDS = frozenset({"run", "exec", "x", "tsx", "ts-node", "python", "python3", "node", "bun", "--", "script", "-f", "-script"})
 _PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+# cargo subcommands that compile a crate (running its build script) and, for `run`, run its binary.
+_CARGO_BUILDS = {"build": "build", "b": "build", "test": "build", "t": "build", "check": "build", "c": "build",
+                 "bench": "build", "clippy": "build", "run": "run", "r": "run"}
+_CARGO_MAX = 20  # build scripts taken for one cargo command (a workspace's members)
 _INSTALL = frozenset({"install", "i", "ci", "add"})
 _LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
 _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "update", "exec", "dlx", "x", "create",
@@ -281,7 +285,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|hookspath|"
+    r"\bmake\s+[-\w]|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -352,6 +356,25 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                     if x.replace("-", "").replace("_", "").replace(".", "").isalnum():
                         yield "make", x
                     break
+                continue
+            if b == "cargo" and i + 1 < n:
+                # `cargo build`/`test`/`run`: cargo compiles and runs the crate's build script first; `run` then
+                # runs the binary (`-p NAME`: that package's). Yielded as "cargo", "SUB[:NAME]".
+                sub, pkg, k = "", "", i + 1
+                while k < n and k < i + 12 and ws[k] not in (_SEP, _PIPE):
+                    x = ws[k]
+                    if not sub and x.startswith("+"):
+                        pass
+                    elif not sub:
+                        sub = x
+                    elif x in ("-p", "--package", "--bin") and k + 1 < n:
+                        pkg = ws[k + 1]
+                        k += 1
+                    elif x.startswith(("--package=", "--bin=")):
+                        pkg = x.split("=", 1)[1]
+                    k += 1
+                if sub in _CARGO_BUILDS:
+                    yield "cargo", f"{_CARGO_BUILDS[sub]}:{pkg.strip(chr(39) + chr(34))}"
                 continue
             if w.lower() == "core.hookspath" and i + 1 < n and "$" not in ws[i + 1] and "://" not in ws[i + 1]:
                 yield "hooks", ws[i + 1]  # git runs every hook of that folder on commit, checkout, push
@@ -431,6 +454,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
     for lst in dirs.values():
         lst.sort()
     packages: dict[str, dict[str, str]] = {}
+    crates: dict[str, tuple[str, str, str]] = {}  # Cargo.toml -> (package name, build script, binary), read once
 
     def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
         """The nearest package.json at or above `folder` (the top last)."""
@@ -490,6 +514,8 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 w2 = posixpath.join(folder, w2)
                             if f2 not in ("install", "make"):
                                 pending.append((f2, w2))
+                elif form == "cargo":
+                    found.extend(_cargo_runs(word, posixpath.dirname(here), files, read, crates))
                 elif form == "module":
                     mod = word.replace(".", "/")
                     for cand in (f"{mod}.py", f"{mod}/__main__.py"):
@@ -522,6 +548,62 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 out.append((p, start))
                 if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES:
                     queue.append((p, t, depth + 1))
+    return out
+
+
+def _crate(manifest: str, read, crates: dict) -> tuple[str, str, str]:
+    """(package name, build script path, main binary path) of a Cargo.toml, parsed as TOML data (never run)."""
+    got = crates.get(manifest)
+    if got is None:
+        import tomllib
+
+        folder = posixpath.dirname(manifest)
+        try:
+            data = tomllib.loads(read(manifest) or "")
+        except (tomllib.TOMLDecodeError, ValueError, TypeError, RecursionError):
+            data = {}
+        pkg = data.get("package") if isinstance(data.get("package"), dict) else {}
+        build = pkg.get("build", "build.rs") if pkg else ""
+        bins = data.get("bin") if isinstance(data.get("bin"), list) else []
+        main = next((b.get("path") for b in bins if isinstance(b, dict) and isinstance(b.get("path"), str)), "src/main.rs") if pkg else ""
+        name = pkg.get("name") if isinstance(pkg.get("name"), str) else ""
+        got = crates[manifest] = (name, posixpath.join(folder, build) if isinstance(build, str) and build else "",
+                                  posixpath.join(folder, main) if main else "")
+    return got
+
+
+def _cargo_runs(word: str, folder: str, files: set[str], read, crates: dict) -> list[str]:
+    """Files a `cargo build|test|run [-p NAME]` runs: the build scripts of the crates it compiles (the
+    nearest Cargo.toml at or above `folder`, or, for a workspace or the top of the repository, every
+    crate's), and for `run` the binary's main source. `-p NAME` picks the crate of that name anywhere
+    in the repository (a reviewer reads it the same way)."""
+    sub, _, name = word.partition(":")
+    manifests = sorted(f for f in files if posixpath.basename(f) == "Cargo.toml")[:200]
+    if not manifests:
+        return []
+    picked: list[str] = []
+    if name:
+        picked = [m for m in manifests if _crate(m, read, crates)[0] == name][:1]
+    else:
+        d = folder
+        while True:
+            m = f"{d}/Cargo.toml" if d else "Cargo.toml"
+            if m in files:
+                picked = [m]
+                break
+            if not d:
+                break
+            d = posixpath.dirname(d)
+        if picked and not _crate(picked[0], read, crates)[0]:  # a virtual workspace manifest: every member is built
+            top = posixpath.dirname(picked[0])
+            picked = [m for m in manifests if not top or m.startswith(top + "/")]
+    out: list[str] = []
+    for m in picked[:_CARGO_MAX]:
+        _, build, main = _crate(m, read, crates)
+        if build and build in files:
+            out.append(build)
+        if sub == "run" and main and main in files and (name or m == picked[0]):
+            out.append(main)
     return out
 
 

@@ -558,6 +558,10 @@ def _server_facts(s: Server) -> Iterator[Fact]:
                 if not known and foreign:
                     yield Fact(SECRETS, Severity.HIGH if grave else Severity.MEDIUM, f"MCP server {s.name!r} hands {', '.join(foreign[:3])} to the unknown package {name!r} "
                                f"at {ver or 'whatever version is newest'}, which can change under it on any start", s.name, ex)
+                elif not known and secrets:
+                    # the service's own tokens, yet to a package no list knows as its vendor's, at whatever was published last
+                    yield Fact(SECRETS, Severity.MEDIUM, f"MCP server {s.name!r} hands {', '.join(secrets[:3])} to the unknown package {name!r} "
+                               f"at {ver or 'whatever version is newest'}, which can change under it on any start", s.name, ex)
                 else:
                     yield Fact(SECRETS, Severity.MEDIUM if launch.ecosystem == "npm" and not name.startswith("@") and not known else Severity.LOW,
                                f"MCP server {s.name!r} auto-installs the unpinned package {name!r} on every start", s.name, ex)

@@ -122,7 +122,7 @@ def _analyse(doc) -> list[Fact]:
         if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
             seen = {(f.kind, f.start) for f in facts}
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
-        return facts + _graded_lines(doc.text, facts)
+        return facts + _graded_lines(doc.text, facts, shell=True)
     if lang == "powershell":
         from .tokens.flow import analyze as analyze_tokens
 
@@ -336,14 +336,20 @@ def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
     return []
 
 
-def _graded_lines(text: str, facts: list[Fact]) -> list[Fact]:
-    """The command grader's findings on a script's lines that its own analysis did not report."""
+def _graded_lines(text: str, facts: list[Fact], shell: bool = False) -> list[Fact]:
+    """The command grader's findings on a script's lines that its own analysis did not report.
+    `shell`: a shell script, whose `case` items' pattern lists are strings compared, not commands."""
     from .command_grader import grade_lines
 
     out = []
     for g in grade_lines(text):
         if any(f.kind == g.kind and f.start < g.end and g.start < f.end for f in facts):
             continue
+        if shell and "case" in text:
+            from .tokens.flow import _in_case_pattern
+
+            if _in_case_pattern(text, g.start, g.end):
+                continue
         props = {"analysis": "command-grader", "grade": g.grade}
         if g.url:
             props["url"] = g.url

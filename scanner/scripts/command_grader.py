@@ -162,8 +162,24 @@ _DOWNLOAD_RUN = rx(
     r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
 )
 _LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[^\s\"']*|\bregsvr32(?:\.exe)?\b[^\n]*?/i:\s*https?://[^\s\"']+|"
-             r"\bcertutil(?:\.exe)?\b[^\n]*?-urlcache\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1|dll)|"
-             r"\bbitsadmin\b[^\n]*?/transfer\b[^\n]*?https?://[^\s\"']+[^\n]*?(?:&&|;|&)\s*\S+\.(?:exe|bat|cmd|ps1))")
+             r"\b(?:certutil(?:\.exe)?\b[^\n]*?-(?:urlcache|verifyctl)|bitsadmin(?:\.exe)?\b[^\n]*?/(?:transfer|addfile))\b[^\n]*?(?:https?|ftp)://[^\s\"']+"
+             # what the download becomes is then run: a program or library file, or a system binary that loads one
+             r"[^\n]*?(?:&&|;|&|\|\|)\s*(?:\"\s*)?(?:\S+\.(?:exe|bat|cmd|ps1|dll|vbs|js|hta|msi|scr)\b|(?:rundll32|regsvr32|mshta|wscript|cscript|msiexec|installutil|regasm|regsvcs|start|call|start-process)(?:\.exe)?\b))")
+# A DNS lookup whose name splices a variable or a substitution in front of a fixed zone, and the
+# encoders or input readers that make the command's data fit in a label.
+_DNS_SPLICE = rx(r"(?i)\b(?:nslookup|dig|drill|host|resolvectl\s+query|resolve-dnsname)\s+(?:[-+]\S+\s+)*[\"']?((?:[^\s\"';|&]*(?:\$\{?\w+\}?|\$\([^)\n]{0,200}\)|`[^`\n]{0,200}`)[^\s\"';|&]*)+\.[a-z0-9-]+\.[a-z]{2,})")
+_DNS_ENCODE = rx(r"(?i)\b(?:base32|base64|xxd|od\s+-|hexdump|basenc|tr\s+-d|cut\s+-c|fold\s+-w|split\s+-b|jq\b|cat\s*\||read\s+-r|\$\(cat\)|tobase64string|convertto-json)")
+# A write into a shell's start-up file: `>> ~/.bashrc`, `tee -a "$HOME/.zshrc"`, `Add-Content $PROFILE`.
+_RC_FILE = r"(?:~|\$HOME|\$\{HOME\}|\$\{ZDOTDIR[^}]{0,20}\}|\$ZDOTDIR)/\.(?:bashrc|zshrc|zshenv|zprofile|zlogin|bash_profile|bash_login|profile|kshrc|config/fish/config\.fish)\b"
+_STARTUP_WRITE = rx(r"(?i)(?:>>?\s*[\"']?(" + _RC_FILE + r")|\b(?:tee\s+(?:-\S+\s+)*|add-content\s+(?:-path\s+)?|out-file\s+(?:-append\s+)?(?:-filepath\s+)?)[\"']?(" + _RC_FILE + r"|\$profile\b))")
+_STARTUP_FETCH = rx(r"(?i)(?:\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b)")
+_STARTUP_SOURCE = rx(r"(?:^|[\s'\";&|]|\\n)(?:\.|source)\s+[\"']?(?:/tmp/|/var/tmp/|/dev/shm/)")
+# Go's module integrity switched off, the proxy a command names, and a remote module it builds.
+_GO_UNVERIFIED = rx(r"(?i)(?:\bgosumdb\s*=\s*['\"]?off\b|\bgonosumcheck\s*=\s*['\"]?1|\bgonosumdb\s*=\s*['\"]?\*|\bgoinsecure\s*=\s*['\"]?\*|"
+                    r"\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|\bgo\s+env\s+-w\s+gosumdb=off)")
+_GO_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com", "gopkg.in", "google.golang.org", "k8s.io", "sigs.k8s.io", "go.uber.org", "go.opentelemetry.io", "codeberg.org")
+_GO_PROXY = rx(r"(?i)\bgoproxy\s*=\s*['\"]?([^\s|'\"]+)")
+_GO_FETCH = rx(r"(?i)\bgo\s+(?:run|install|get)\s+(?:-\S+\s+)*([a-z0-9][\w-]*(?:\.[\w-]+)+/[^\s'\"@]*(?:@[^\s'\"]+)?)")
 _INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
                   r"pip3?\s+install|python[23]?\s+-m\s+pip\s+install|uv\s+pip\s+install|pipx\s+install|uv\s+tool\s+install|gem\s+install|cargo\s+install))\b([^\n|;&]*)")
 # One-liner interpreters: the code argument is read for a fetch and an evaluation.
@@ -269,7 +285,6 @@ _ESCAPED_RUN = rx(
     r"|\b(?:eval|source|(?:ba|z|k|da)?sh\s+-c)\s+\$'(" + _ESC + r"{6,}[^'\n]*)'"
     r"|\b(?:printf|echo\s+-e)\s+[\"'$]*(" + _ESC + r"{6,}[^\"'\n|]*)[\"']?\s*\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node)\b)"
 )
-_ESC_ONE = rx(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4}))")
 _PEER = rx(r"(?i)(?:peeraddr\s*=>\s*|peerhost\s*=>\s*|connect\s*\(\s*\(?|tcpsocket\.new\s*\(\s*|fsockopen\s*\(\s*|createconnection\s*\([^)]*host\s*:\s*|net\.connect\s*\(\s*\d+\s*,\s*)[\\\"']*([a-z0-9][\w.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)")
 _B64_LITERAL = rx(r"([A-Za-z0-9+/]{16,}={0,2})")
 # Reverse shells.
@@ -314,7 +329,7 @@ _GATE = rx(
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
     r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
-    r"pwsh|powershell)"
+    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|shrc\b|\.profile|_profile|zprofile|\$profile|zshenv|zlogin|bash_login|config\.fish)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -454,9 +469,14 @@ class _Grader:
         self.credentials()
         self.dev_tcp_writes()
         self.structure()
+        if b"go" in self.data or b"GO" in self.data:
+            self.go_fetches()
         if self.unattended:
+            if b">" in self.data or b"tee" in self.data:
+                self.startup_writes()
             self.indexes()
             self.sends()
+            self.dns_sends()
 
     # -- download and run ------------------------------------------------------------------
     @staticmethod
@@ -628,6 +648,82 @@ class _Grader:
                 self.add(K.REMOTE_EXEC, m.start(1), m.end(), f"{tool} installs a package from a {'URL' if low.startswith('http') else 'git ref'}, running its install scripts "
                          f"({grade_words(grade)}{': ' + host if host else ''})", sev, url, grade, host)
                 break
+
+    def dns_sends(self) -> None:
+        """Unattended: a name looked up with the command's own data spliced into its labels
+        (`nslookup "$i.$chunk.zone.example"`, `dig +short $(...).zone`): the resolver carries each
+        label to the zone's name server, so a hook that encodes what it reads (its input, a prompt)
+        and looks it up is sending it, one chunk per query."""
+        if self._covered((K.CRED_EXFIL, K.HOST_DATA_EXFIL), Severity.HIGH):
+            return
+        d = self.data
+        if _DNS_ENCODE.search(d) is None:
+            return
+        for m in _DNS_SPLICE.finditer(d):
+            name = self.text(m, 1)
+            zone = ".".join(x for x in name.split(".") if x and "$" not in x and "`" not in x and "(" not in x and ")" not in x).strip("\"'")
+            if "." not in zone or _private(zone):
+                continue
+            _, grade, host = self.url_grade("https://" + zone)
+            if grade in ("vendor", "local"):
+                continue
+            self.add(K.HOST_DATA_EXFIL, m.start(), m.end(), f"Encodes data it read into DNS names looked up under {zone} "
+                     f"({grade_words(grade)}): each lookup carries a chunk to that zone's server", Severity.HIGH, "", grade, host)
+            return
+
+    def startup_writes(self) -> None:
+        """Unattended: text appended to a shell's start-up file (`printf '... curl URL -o f; . f' >> ~/.zshrc`,
+        `tee -a $PROFILE`): every later shell the user opens runs it, long after the hook is gone.
+        Text that fetches from the network or sources another file is high (graded by its host);
+        any other line written there medium."""
+        for m in _STARTUP_WRITE.finditer(self.data):
+            stmt = self.data[:m.start()]
+            cut = max(stmt.rfind(b"\n"), stmt.rfind(b"&&"), stmt.rfind(b"||"), stmt.rfind(b";") if stmt.count(b"'") % 2 == 0 and stmt.count(b'"') % 2 == 0 else -1)
+            b0 = cut + 1 if cut >= 0 else 0
+            written = self.data[b0:m.start()]
+            path = self.text(m, 1) or self.text(m, 2)
+            url = next(iter(_urls_loose(written.decode("utf-8", "replace"))), "")
+            fetches = url and _STARTUP_FETCH.search(written) is not None
+            if fetches:
+                sev, grade, host = self.url_grade(url)
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes a download into the shell start-up file {path} ({grade_words(grade)}: {host}): "
+                         "every later shell runs it", max(sev, Severity.HIGH), url, grade, host)
+            elif _STARTUP_SOURCE.search(written) is not None:  # a temporary folder anyone may write
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes a line sourcing a file from a temporary folder into the shell start-up file {path}: every later shell runs it", Severity.HIGH)
+            else:
+                self.add(K.PERSISTENCE, b0, m.end(), f"Writes into the shell start-up file {path}", Severity.MEDIUM)
+            return
+
+    def go_fetches(self) -> None:
+        """`GOSUMDB=off GOPROXY=https://mirror... go run host/mod@latest`: Go's checksum database is what
+        proves a module's code is what everyone else got; with it off, the proxy (or the module's host)
+        serves whatever it likes and the command builds and runs it. Off with a proxy on a stranger's host
+        is high (a look-alike, bare IP or plain http critical); off with the default proxy, medium."""
+        d = self.data
+        off = _GO_UNVERIFIED.search(d)
+        if off is None:
+            return
+        for m in _GO_FETCH.finditer(d):
+            module = self.text(m, 1)
+            proxy = next((self.text(p, 1) for p in _GO_PROXY.finditer(d)), "")
+            url = next((u for u in proxy.split(",") if "://" in u or "." in u.split("/", 1)[0]), "")
+            if url and "://" not in url:
+                url = "https://" + url
+            sev, grade, host = (Severity.MEDIUM, "", "")
+            if not url:  # no proxy named: the module's own host serves it (`direct`), unchecked
+                mhost = module.split("/", 1)[0].lower()
+                if not _private(mhost) and not any(mhost == k or mhost.endswith("." + k) for k in _GO_CODE_HOSTS):
+                    url = "https://" + module.split("@", 1)[0]
+            if url and not _private(H.host_of(url)):
+                sev, grade, host = self.url_grade(url)
+                if grade in ("vendor", "local"):
+                    sev, grade, host = Severity.MEDIUM, grade, host
+                else:
+                    sev = max(sev, Severity.HIGH)
+            self.add(K.REMOTE_EXEC, min(off.start(), m.start()), max(off.end(), m.end()),
+                     f"go builds and runs the module {module[:80]} with checksum verification off"
+                     + (f", {'through the proxy' if proxy else 'from'} {host} ({grade_words(grade)})" if host else ""), sev, url, grade, host)
+            return
 
     def decodes(self) -> None:
         for m in _DECODE.finditer(self.data):
@@ -921,7 +1017,8 @@ TRIGGER = (
     r"\b(?:install|add|i)\s+(?:-\S+\s+)*(?:\S+\s+@\s+)?(?:git\+|https?://|github:)|mshta|regsvr32|certutil|bitsadmin|<<<|/inet/tcp|"
     r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
     r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
-    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)"
+    r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)|"
+    r"\bgosumdb\s*=\s*['\"]?off|\bgonosumcheck\s*=|\bgoinsecure\s*=|\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure"
 )
 _LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
 _PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//", "write-")  # write-: PowerShell's Write-Host/-Output/-Warning and a script's own Write-Err
@@ -953,13 +1050,4 @@ def grade_lines(text: str, limit: int = 300) -> list[CommandFact]:
     return out
 
 
-def _unescape(raw: bytes) -> str:
-    """The text printf or $'...' makes of octal, hex and \\u escapes (other bytes kept as they are)."""
-    out, last = [], 0
-    for m in _ESC_ONE.finditer(raw):
-        out.append(raw[last:m.start()].decode("utf-8", "replace"))
-        o, x, u = m.group(1), m.group(2), m.group(3)
-        out.append(chr(int(o, 8) & 0xFF) if o else chr(int(x, 16)) if x else chr(int(u, 16)))
-        last = m.end()
-    out.append(raw[last:].decode("utf-8", "replace"))
-    return "".join(out)
+_unescape = c.unescape  # the shell analysis reads the same escapes (scripts/common)

@@ -255,3 +255,18 @@ def is_data_file(path: str) -> bool:
 
 def basename(path: str) -> str:
     return posixpath.basename(path)
+
+
+_ESC_ONE = rx(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4}))")
+
+
+def unescape(raw: bytes) -> str:
+    """The text printf or $'...' makes of octal, hex and \\u escapes (other bytes kept as they are)."""
+    out, last = [], 0
+    for m in _ESC_ONE.finditer(raw):
+        out.append(raw[last:m.start()].decode("utf-8", "replace"))
+        o, x, u = m.group(1), m.group(2), m.group(3)
+        out.append(chr(int(o, 8) & 0xFF) if o else chr(int(x, 16)) if x else chr(int(u, 16)))
+        last = m.end()
+    out.append(raw[last:].decode("utf-8", "replace"))
+    return "".join(out)

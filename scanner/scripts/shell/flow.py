@@ -117,7 +117,29 @@ class ShellFlow:
                 out = self.helper_output(cmds[0])
                 if out is not None:
                     return out
+                out = self.printed_escapes(cmds[0])
+                if out is not None:
+                    return out
+        if t == "ansi_c_string" and "\\" in raw:  # $'\143\165\162\154': the text the escapes spell
+            return c.unescape(raw[2:-1].encode("utf-8", "surrogatepass"))
         return raw
+
+    def printed_escapes(self, cmd) -> str | None:
+        """`$(printf '\143\165\162\154')`, `$(echo -e '\x63url')`: a word spelled as escapes (octal, hex,
+        \\u) and printed back is that word; the name of a command hidden from a reader. None otherwise."""
+        name_node = cmd.child_by_field_name("name")
+        prog = name_node.text.decode("utf-8", "replace") if name_node is not None else ""
+        if prog not in ("printf", "echo"):
+            return None
+        args = [a for a in cmd.children if a.type not in _NOT_ARGS][:4]
+        words = [a.text.decode("utf-8", "replace") for a in args]
+        if prog == "echo":
+            if not words or words[0] not in ("-e", "-ne", "-en"):
+                return None
+            words = words[1:]
+        if len(words) != 1 or "%" in words[0] or "\\" not in words[0] or len(words[0]) > 2000:
+            return None
+        return c.unescape(words[0].strip("'\"").encode("utf-8", "surrogatepass"))
 
     def functions(self) -> dict[str, object]:
         """The script's own shell functions by name, found once."""

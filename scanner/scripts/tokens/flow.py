@@ -608,6 +608,8 @@ class TokenFlow:
                 continue  # the call's name inside a message's text: printed, not called
             token = m.group(0).decode("utf-8", "replace").strip()
             win = self.window(m.end())
+            if self.language == "rust" and spawn and token.startswith("Command::new"):
+                win = win + _rust_shell_arg(self.data, m.end() + len(win) + 1, win)
             if (spawn or self.language == "powershell") and (built := self.built_command(token, win)):
                 self.run_built(m, token, win, built)
             # `.then(eval)` and a backtick or %x{} command carry their argument inside the token itself.
@@ -713,6 +715,17 @@ class TokenFlow:
                 return None
             alt = "|".join(sorted(names))
             return rx(r"(?:\b(?:" + alt + r")\s*\.\s*(?:write(?:_all|_fmt)?|send(?:_to)?)\s*\(|\bwrite(?:ln)?!\s*\(\s*(?:&mut\s+)?(?:" + alt + r")\s*,)")
+        if self.language == "php":
+            # `$s = fsockopen(..)`, `$c = stream_socket_client(..)`: then `fwrite($s, ..)`, `fputs($s, ..)`
+            for n, (m, value) in enumerate(self.assignments()):
+                if n >= MAX_MATCHES * 2 or len(names) > 20:
+                    break
+                if _PHP_CONNECT.search(value) is not None:
+                    names.add(m.group(1).decode("utf-8", "replace").lstrip("$"))
+            if not names:
+                return None
+            alt = "|".join(sorted(names))
+            return rx(r"\b(?:fwrite|fputs|socket_write|socket_send|stream_socket_sendto)\s*\(\s*\$(?:" + alt + r")\s*,")
         for m, value in self.assignments():
             if _GO_DIAL.search(value) is not None:
                 names.add(m.group(1).decode("utf-8", "replace"))
@@ -916,7 +929,7 @@ class TokenFlow:
     def sends(self) -> None:
         sent_any = False
         matches = list(self.v.send.finditer(self.data))[:MAX_MATCHES]
-        if self.language in ("go", "rust") and (sockets := self.socket_writes()) is not None:
+        if self.language in ("go", "rust", "php") and (sockets := self.socket_writes()) is not None:
             matches += list(sockets.finditer(self.data))[:MAX_MATCHES]
         if matches and (helpers := self.sending_functions(matches)) is not None:
             matches += list(helpers.finditer(self.data))[:MAX_MATCHES]
@@ -1048,12 +1061,86 @@ _SHELL_DASH_C = rx(r"""^\s*\[?\s*['"`](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh['"`]\
 _STR_TOKEN = rx(r"""\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|(\$?[A-Za-z_][\w]*)|(\+|\.\.|\.|,|&))""")
 
 
-def _fold_expr(expr: bytes, values: dict[str, str]) -> str | None:
+_RUST_SHELL = rx(r"^\s*[\"'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\"']\s*$")
+_RUST_C_ARG = rx(r"^\s*(?:\.\s*arg\s*\(\s*\"-c\"\s*\)\s*\.\s*arg\s*\(\s*&?\s*([A-Za-z_]\w*|\"(?:[^\"\\\n]|\\.)*\")\s*\)"
+                 r"|\.\s*args\s*\(\s*&?\s*\[\s*\"-c\"\s*,\s*&?\s*([A-Za-z_]\w*|\"(?:[^\"\\\n]|\\.)*\")(?:\s*\.\s*as_str\s*\(\s*\))?\s*\])")
+
+
+def _rust_shell_arg(data: bytes, at: int, win: bytes) -> bytes:
+    """Rust's builder: `Command::new("sh").arg("-c").arg(cmd)` (or `.args(["-c", &cmd])`) runs `cmd` as a shell
+    line; the window of `Command::new(` holds only the program, so the command is added as its `-c` arguments."""
+    if _RUST_SHELL.search(win) is None:
+        return b""
+    m = _RUST_C_ARG.search(data[at:at + 300])
+    if m is None:
+        return b""
+    return b', "-c", ' + (m.group(1) or m.group(2))
+
+
+# Template calls whose placeholders (`{}`, `{name}`, `%s`, `%v`, `%d`) take the arguments after the template,
+# and a list of pieces joined by a literal separator.
+_TEMPLATE_HEAD = rx(r"^(?:format!|fmt\.Sprintf|sprintf|String\.format|string\.format|format)\s*\(")
+_PLACEHOLDER = rx(r"\{[A-Za-z_]?\w{0,40}(?::[^{}]{0,20})?\}|%[-+ 0#]{0,3}\d{0,3}[svdq]")
+_NAMED_ARG = rx(r"^\s*([A-Za-z_]\w*)\s*=[^=]")
+_JOINED = rx(r"^&?\[([^\]]{1,600})\]\s*\.\s*join\s*\(\s*(\"[^\"\n]{0,8}\"|'[^'\n]{0,8}')\s*\)$")
+
+
+def _fold_template(expr: bytes, values: dict[str, str], depth: int) -> str | None:
+    """`format!("{}{} -fsSL http://{}/x | {}", "cu", "rl", h, "sh")`, `fmt.Sprintf(...)`, `["203", "0"].join(".")`:
+    the text the call makes, its placeholders filled with the folded arguments (an argument the script does not
+    spell out reads as `x`, kept only when a literal piece says something). None for any other expression."""
+    if depth > 2:
+        return None
+    j = _JOINED.search(expr)
+    if j is not None:
+        items = [_fold_expr(a, values, depth + 1) for a in _split_top(j.group(1))]
+        if not items or any(i is None for i in items):
+            return None
+        return _unquote(j.group(2)).join(items)  # type: ignore[arg-type]
+    h = _TEMPLATE_HEAD.search(expr)
+    if h is None or not expr.endswith(b")"):
+        return None
+    args = _split_top(expr[h.end():-1])
+    if len(args) < 2 or not _is_literal(args[0]):
+        return None
+    template = _unquote(args[0].strip())
+    named: dict[str, str] = {}
+    rest: list[str | None] = []
+    for a in args[1:20]:
+        kw = _NAMED_ARG.search(a)
+        if kw is not None:  # Rust's `format!("{a}", a = "x")`
+            v = _fold_expr(a[kw.end() - 1:], values, depth + 1)
+            if v is not None:
+                named[kw.group(1).decode("utf-8", "replace")] = v
+            continue
+        rest.append(_fold_expr(a, values, depth + 1))
+    if not any(r for r in rest) and not named:
+        return None
+    it = iter(rest)
+    data = template[:2000].encode("utf-8", "surrogatepass")
+    out, last = [], 0
+    for m in _PLACEHOLDER.finditer(data):
+        out.append(data[last:m.start()].decode("utf-8", "replace"))
+        last = m.end()
+        ph = m.group(0).decode("utf-8", "replace")
+        name = ph[1:-1].split(":", 1)[0] if ph.startswith("{") else ""
+        if name and not name.isdigit():
+            out.append(named.get(name, values.get(name, "x")))  # `{host}`: a named argument, or a name the script assigned
+            continue
+        v = next(it, None)
+        out.append(v if v is not None else "x")
+    out.append(data[last:].decode("utf-8", "replace"))
+    return "".join(out)
+
+
+def _fold_expr(expr: bytes, values: dict[str, str], depth: int = 0) -> str | None:
     """A string expression of literals and known names joined by + . .. & (or juxtaposed literals) -> its text;
     None when any part is unknown (a call, a number, a name never assigned a string)."""
     expr = expr.strip().rstrip(b";").strip()
     if not expr or len(expr) > 1200 or expr.count(b"${") or b"`" in expr:
         return None
+    if expr[-1:] == b")" and (b"format" in expr[:20] or b"printf" in expr[:20] or b".join" in expr):
+        return _fold_template(expr, values, depth)
     out: list[str] = []
     pos, parts = 0, 0
     while pos < len(expr):
@@ -1208,6 +1295,7 @@ _GO_STDIN = rx(r"\b([A-Za-z_]\w{0,40})\.Stdin\s*=\s*([^\n;]{1,200})")
 _PS_COPY = rx(r"(?im)(?:^|[{;])\s*(?:copy-item|copy|cp|cpi|move-item|move|mv|compress-archive)\s+([^\n|;}]{1,400})")
 _GO_PROG = rx(r"""^\s*(?:\w+\s*,\s*)?["'`]([^"'`\s]{1,80})["'`]""")
 _PS_DEST = rx(r"(?i)-destination(?:path)?\s+(\S+)")
+_PHP_CONNECT = rx(r"(?i)^\s*@?\s*(?:fsockopen|pfsockopen|stream_socket_client|socket_create)\s*\(")
 _RUST_CONNECT = rx(r"\blet\s+(?:(?:Ok|Some)\s*\(\s*)?(?:mut\s+)?([a-z_]\w*)\s*\)?\s*(?::\s*[^=\n]{1,60})?=\s*(?:std::net::)?(?:TcpStream|UdpSocket|\w*TlsStream|tokio::net::TcpStream)::connect\w*\s*\(")
 _GO_DIAL = rx(r"\b(?:net\.Dial\w*|tls\.Dial\w*|\w*[dD]ialer\.Dial\w*)\s*\(")
 # exec.Command("git", ...), CommandContext(ctx, "git", ...), execFileSync('git', [...]), spawn(["git", ...]), system("git", ...)
@@ -1339,8 +1427,31 @@ def shell_fallback(doc, reason: str) -> list[c.Fact]:
                 break
             if text[text.rfind("\n", 0, m.start) + 1:m.start].lstrip().startswith("#"):
                 continue
+            if _in_case_pattern(text, m.start, m.end):
+                continue
             out.append(c.Fact(kind, m.start, m.end, msg, sev, Confidence.MEDIUM, {"analysis": "tokens", "parse-error": reason}))
     return out
+
+
+# A `case` item's pattern list: globs and quoted strings joined by `|`, closed by `)` (`*"curl "*"| sh"*|*"wget "*)`).
+# Bounded, anchored at the start of one line.
+_CASE_ITEM = rx(r"""^[ \t]*\(?(?:[^\s()"'|;]|"[^"\n]*"|'[^'\n]*'|[ \t]*\|[ \t]*)+\)""")
+_CASE_HEAD = rx(r"(?:^|[\s;&|(])case\s[^\n]{0,200}\sin(?:\s|$)")
+
+
+def _in_case_pattern(text: str, start: int, end: int) -> bool:
+    """The match lies in a `case` item's pattern list, inside a `case ... in` block: the text is what
+    the pattern compares a string against (a guard that denies `curl ... | sh`), never a command."""
+    b0 = text.rfind("\n", 0, start) + 1
+    b1 = text.find("\n", start)
+    line = text[b0:len(text) if b1 < 0 else b1]
+    m = _CASE_ITEM.search(line.encode("utf-8", "surrogatepass"))
+    if m is None or b0 + len(line.encode("utf-8", "surrogatepass")[:m.end()].decode("utf-8", "replace")) < end:
+        return False
+    head = text.rfind("case ", 0, b0)
+    if head < 0 or "esac" in text[head:b0]:
+        return False
+    return _CASE_HEAD.search(text[max(0, head - 1):b0].encode("utf-8", "surrogatepass")) is not None
 
 
 _SHELL_LINES = (

@@ -85,7 +85,9 @@ PHP = Vocabulary(
     direct=(
         (K.REMOTE_EXEC, rx(r"(?i)\b(?:include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp|data|expect)://"), Severity.CRITICAL, "PHP code included from a URL at run time"),
     ),
-    assign=rx(r"(?m)^\s*\$([A-Za-z_]\w*)(?:\[[^\]\n]{0,80}\])*\s*[.+]?=(?:[^=>\n])([^\n;]*)"),  # `$report .= ...` adds to what $report carries; `$payload['npm'] = ...` fills $payload
+    # `$report .= ...` adds to what $report carries; `$payload['npm'] = ...` fills $payload; a statement after `{` or `;` on the
+    # same line (`if (is_readable($p)) { $parts[] = file_get_contents($p); }`) is one too
+    assign=rx(r"(?m)(?:^|[{;])\s*\$([A-Za-z_]\w*)(?:\[[^\]\n]{0,80}\])*\s*[.+]?=(?:[^=>\n])([^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 

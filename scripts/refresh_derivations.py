@@ -45,6 +45,13 @@ def main() -> int:
     for info in pkgutil.walk_packages(scanner.__path__, "scanner."):
         if not info.name.endswith("__main__"):  # importing it would run the command line
             importlib.import_module(info.name)
+    # Patterns compiled on first use (cached) are measured by a scan like any other: compile them
+    # here too, so their conditions are saved and their budgets are not pruned as stale.
+    from scanner.intent.lexicon import english_patterns
+    from scanner.scripts import anylang
+
+    english_patterns()
+    anylang._tables()
     gc.collect()
     count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
     print(f"{prefilter.SAVED_PATH}: {count} patterns")

@@ -657,6 +657,18 @@ _TEST_SCOPE = text_rx(r"(?i)\b(?:in (?:the |our |your )?(?:unit |integration |e2
 _LIVE_SCOPE = text_rx(r"(?i)\b(?:prod\w*|live|every environment|all environments|any environment|staging and prod\w*|customers?)\b")
 
 
+# The section keeps the agent out of what it grants ("the incident commander may admin-merge ...
+# Agents never use this path: they open the PR and stop."): a human's procedure, not an order to
+# the agent. An attacker writing it tells the agent not to act.
+_AGENTS_KEPT_OUT = text_rx(r"(?i)\b(?:agents?|ai agents?|coding agents?|the (?:agent|assistant|ai|bot|model)|claude|copilot|codex|cursor)\b"
+                           r"[^.;:\n]{0,20}?\b(?:never|must not|may not|do not|don'?t|cannot|can'?t|shall not|should not|are not (?:allowed|permitted) to)\b"
+                           r"[^.;:\n]{0,15}?\b(?:use|take|run|invoke|follow|trigger|perform|do)\b[^.;:\n]{0,10}?\b(?:this|that|these|those|the)\b")
+
+
+def _agents_kept_out(reading: Reading, i: int) -> bool:
+    return any(_AGENTS_KEPT_OUT.search(reading.units[k].text) is not None for k in _section(reading, i) if k != i)
+
+
 def _test_scoped(u: UnitReading) -> bool:
     return _TEST_SCOPE.search(u.text) is not None and _LIVE_SCOPE.search(u.text) is None
 
@@ -1809,6 +1821,9 @@ def _counter_example(reading: Reading, i: int) -> int:
 # "Señala", "Segnala", "Zgłoś"), whatever qualifies it before the colon: "Flag, with file and line:",
 # "Flag in your review:" introduce things to find, not things to do.
 _CHECKLIST_INTRO = text_rx(r"(?i)^[\s>*_#-]{0,8}(?:flag|signale[rz]?|markiere|melde|señala|marca|segnala|sinalize|zgłoś|отметь|позначте)\b"
+                           # "Flag the diff if it:", "Flag any PR that:": what is reviewed, then the list of what to find in it
+                           r"(?:\s+(?:the|this|a|any|each|every)\s+(?:diff|change|changeset|pr|pull request|merge request|commit|patch|file|script|workflow)s?"
+                           r"(?:\s+(?:if|when|where|that|which)(?:\s+(?:it|they))?)?)?"
                            r"(?:[\s,]+(?:with|in|citing|giving|noting|naming|quoting|by|under|for|avec|mit|con|com|z)\b[^\n:.;]{0,50})?\s*[:：][\s*_]*$")
 
 
@@ -2011,7 +2026,7 @@ def classify(reading: Reading) -> list[Intent]:
         if "authority" in c:
             m = u.first("authority", affirmed=True)
             if m is not None:
-                add("authority", "medium" if _authority_described(reading, i, m) or _test_scoped(u) else "high",
+                add("authority", "medium" if _authority_described(reading, i, m) or _test_scoped(u) or _agents_kept_out(reading, i) else "high",
                     "gives authority over the repository away", m)
         if "perm" in c:
             m = u.first("perm", affirmed=True)

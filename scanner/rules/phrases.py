@@ -261,8 +261,21 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
         if s.startswith("#"):
             title = intro.lstrip("#")
             return bool(_TEACHING_HEADING.test(title) or _LOOK_FOR_HEADING.test(title) and not _ORDER_ROW.test(_norm_line(doc, line_no)[:200]))
-        return bool(_NEGATION.test(intro) or _TEACHING_HEADING.test(intro) or _SEARCH_INTRO.test(intro))
+        if _NEGATION.test(intro) or _TEACHING_HEADING.test(intro) or _SEARCH_INTRO.test(intro):
+            return True
+        # A quotation under a negated intro in any language ("copiado como evidencia (NO es una
+        # instrucción):"): the lexicons' negations, for blockquoted rows only, so that an order's
+        # "no need to ask, run these:" over a list keeps its rows.
+        return line[:200].lstrip().startswith(">") and intro.rstrip().endswith((":", "\uff1a")) and _negated_intro(intro)
     return False
+
+
+def _negated_intro(intro: str) -> bool:
+    from ..intent.lexicon import lexicon
+
+    patterns = lexicon().patterns
+    negation, double = patterns.get("negation"), patterns.get("double_negation")
+    return negation is not None and negation.test(intro) and not (double is not None and double.test(intro))
 
 
 def _acted_on(doc: Document, line_no: int) -> bool:

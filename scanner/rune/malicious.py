@@ -124,6 +124,24 @@ def _section_avoids(doc: Document, line_no: int) -> bool:
     return False
 
 
+_AVOID_COLUMN = _AVOID_SECTION | _SOFT_SECTION | frozenset({"bad", "affected", "vulnerable", "never install", "never use", "do not install"})
+
+
+def _column_avoids(doc: Document, line_no: int, col: int) -> bool:
+    """The release sits in a table column whose header names releases to keep out ("never install",
+    "blocked", "compromised"), as a section heading can for a list."""
+    from .negation import _words
+    line = doc.line_text(line_no)
+    index = line[:col].count("|") - 1
+    no = line_no - 1
+    while no >= 2 and doc.line_text(no).lstrip().startswith("|") and line_no - no < 200:
+        if set(doc.line_text(no).strip()) <= set("|-: "):  # the separator: the header is just above
+            cells = [c.strip(" *_`").lower() for c in doc.line_text(no - 1).strip().strip("|").split("|")]
+            return 0 <= index < len(cells) and bool(_words(cells[index]) & _AVOID_COLUMN)
+        no -= 1
+    return False
+
+
 def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     from .negation import _clause_after, _clause_before, _continues_to, _continued_from, _words
     line_no, col = doc.position(start)
@@ -144,6 +162,8 @@ def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     if _words(" ".join(after.lower().split()[:3])) & _BAD_RIGHT_AFTER and not bw & _PIN_VERBS:
         return True
     if not bw & _PIN_VERBS and doc.line_text(line_no).lstrip()[:1] in "-*+|" and _section_avoids(doc, line_no):
+        return True
+    if line.lstrip().startswith("|") and _column_avoids(doc, line_no, end_col):  # the column of the version
         return True
     tail = " ".join(before.lower().split()[-4:])
     return bool(_words(tail) & _SOFT_BEFORE) and not any(c in tail for c in _CHANGE)

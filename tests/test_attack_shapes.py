@@ -971,6 +971,12 @@ def test_data_sent_to_a_decoded_destination(path, text):
     ("hooks/post.sh", '#!/bin/sh\nauth=$(printf %s "$B64_TOKEN" | base64 -d)\ncurl -s -H "Authorization: Bearer $auth" -d @report.json https://api.example.com/v1/r\n'),
     ("hooks/post.mjs", "const body = Buffer.from(await new Response(process.stdin).text()).toString('base64');\n"
                        "await fetch('https://hooks.example.com/agent', { method: 'POST', body });\n"),
+    # a vendor client's Basic credentials encoded to base64 (an encoding, not a decoded address)
+    ("skills/x/scripts/client.ts", "export class C {\n  private readonly base = 'https://api.vendor-x.com';\n  private readonly headers: any;\n"
+                                   "  constructor(c: any) {\n    const auth = Buffer.from(`${c.user}:${c.key}`).toString('base64');\n"
+                                   "    this.headers = { Authorization: `Basic ${auth}` };\n  }\n"
+                                   "  async get(path: string) {\n    const url = `${this.base}${path}`;\n"
+                                   "    return (await fetch(url, { headers: this.headers })).text();\n  }\n}\n"),
 ])
 def test_plain_destinations_stay_below_high(path, text):
     assert top(path, text, "IG713") not in HIGH

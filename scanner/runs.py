@@ -200,7 +200,7 @@ _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "u
                           "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
 # Extensions of files that are only ever executed: such a path at a command's head runs it.
-_SHELL_EXTS = (".sh", ".bash", ".zsh", ".ksh", ".fish", ".command", ".ps1", ".bat", ".cmd")
+_SHELL_EXTS = (".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd")
 # composer commands that run none of composer.json's scripts (every other one may: install and update
 # fire their events, `composer run X` and `composer X` run script X).
 _COMPOSER_QUIET = frozenset({"help", "list", "show", "info", "outdated", "validate", "diagnose", "audit", "search",

@@ -199,6 +199,14 @@ _LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
 _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "update", "exec", "dlx", "x", "create",
                           "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
+# Extensions of files that are only ever executed: such a path at a command's head runs it.
+_SHELL_EXTS = (".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd")
+# composer commands that run none of composer.json's scripts (every other one may: install and update
+# fire their events, `composer run X` and `composer X` run script X).
+_COMPOSER_QUIET = frozenset({"help", "list", "show", "info", "outdated", "validate", "diagnose", "audit", "search",
+                             "config", "why", "depends", "why-not", "prohibits", "licenses", "fund", "status",
+                             "suggests", "check-platform-reqs", "clear-cache", "clearcache", "self-update", "selfupdate",
+                             "about", "archive", "browse", "home", "init"})
 _WORD_STRIP = "\"'`()[]{};,&|<>*"
 # Extensions of modules a program imports or bundles by relative path (`require('./x.js')`,
 # `{ in: './src/y.ts' }`): in source code such a path alone is not run (an interpreter before it is).
@@ -249,7 +257,7 @@ def _command_lines(text: str) -> Iterator[list[str]]:
                 if w.startswith("!"):
                     w = w[1:]
                 w = _LEADING_VAR.sub("./", w)
-                if w.endswith((".", ":")) and len(w) > 1 and w not in ("..",):
+                if w.endswith((".", ":")) and len(w) > 1 and w not in ("..",) and not w.endswith("/..."):
                     w = w.rstrip(".:")
                 if w:
                     ws.append(w)
@@ -285,7 +293,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|b|r|t|c)\b|"
+    r"\bmake\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -329,6 +337,13 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                     held.append(w)
                 else:
                     yield "path", w
+                continue
+            if i == head and not source and "/" in w and not w.startswith(("/", "~", "-")) and "$" not in w \
+                    and "://" not in w and (w.lower().endswith(_SHELL_EXTS)
+                                            or (w.lower().endswith(_SCRIPT_EXTS) and i + 1 < n and ws[i + 1].startswith("-"))):
+                # `scripts/pr-summary.sh 42` at a command's head: the file is executed by its path (a shell
+                # script's name says nothing else; another language's file with an option after it is a command line)
+                yield "path", w
                 continue
             if b in _PACKAGE_MANAGERS and i + 1 < n and ws[i + 1] not in (_SEP, _PIPE):
                 nxt = ws[i + 1]
@@ -375,6 +390,22 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                     k += 1
                 if sub in _CARGO_BUILDS:
                     yield "cargo", f"{_CARGO_BUILDS[sub]}:{pkg.strip(chr(39) + chr(34))}"
+                continue
+            if b == "go" and i + 1 < n and ws[i + 1] == "generate":
+                # `go generate ./...`: go runs the `//go:generate` commands of the packages named (`-n` only prints them)
+                args = [x for x in ws[i + 2:i + 10] if x not in (_SEP, _PIPE)]
+                stop = next((k for k, x in enumerate(ws[i + 2:i + 10]) if x in (_SEP, _PIPE)), None)
+                if stop is not None:
+                    args = ws[i + 2:i + 2 + stop]
+                if "-n" not in args:
+                    pkgs = [x for x in args if not x.startswith("-") and "$" not in x and "://" not in x
+                            and (x.startswith(".") or "/" in x)]
+                    for x in pkgs[:5] or ["."]:
+                        yield "gogenerate", x
+                continue
+            if b == "composer" and i + 1 < n and ws[i + 1] not in (_SEP, _PIPE) and not ws[i + 1].startswith("-") \
+                    and ws[i + 1] not in _COMPOSER_QUIET:
+                yield "composer", ws[i + 1]  # install/update/run X/a script's name: composer.json's scripts run
                 continue
             if w.lower() == "core.hookspath" and i + 1 < n and "$" not in ws[i + 1] and "://" not in ws[i + 1]:
                 yield "hooks", ws[i + 1]  # git runs every hook of that folder on commit, checkout, push
@@ -514,6 +545,25 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 w2 = posixpath.join(folder, w2)
                             if f2 not in ("install", "make"):
                                 pending.append((f2, w2))
+                elif form == "gogenerate":
+                    for gofile, line in _go_generate_lines(word, bases, files, read):
+                        expanded += 1
+                        for f2, w2 in commands(line):
+                            if f2 in ("path", "package"):
+                                hit = _resolve(posixpath.dirname(gofile), w2, files, dirs if f2 == "package" else {})
+                                found.extend(hit)
+                elif form == "composer":
+                    cj = _nearest(posixpath.dirname(here), "composer.json", files)
+                    t = read(cj) if cj else None
+                    if t:
+                        expanded += 1
+                        found.append(cj)  # its scripts' commands are composer.json's to answer for (read as shell)
+                        folder = posixpath.dirname(cj)
+                        for f2, w2 in commands(composer_as_shell(t)):
+                            if f2 in ("path", "package") and folder and not w2.startswith("/"):
+                                w2 = posixpath.join(folder, w2)
+                            if f2 not in ("install", "make", "composer"):
+                                pending.append((f2, w2))
                 elif form == "cargo":
                     found.extend(_cargo_runs(word, posixpath.dirname(here), files, read, crates))
                 elif form == "module":
@@ -546,7 +596,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 taken.add(p)
                 count += 1
                 out.append((p, start))
-                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES:
+                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES | {"composer.json"}:
                     queue.append((p, t, depth + 1))
     return out
 
@@ -744,3 +794,93 @@ def makefile_as_shell(text: str) -> str:
         value = _make_refs(value).replace("\\", "\\\\").replace('"', '\\"')
         out.append(("export " if exported else "") + f'{name}="{value}"')
     return "\n".join(out)
+
+
+def _nearest(folder: str, name: str, files: set[str]) -> str | None:
+    """The nearest file called `name` at or above `folder`."""
+    d = folder
+    while True:
+        p = f"{d}/{name}" if d else name
+        if p in files:
+            return p
+        if not d:
+            return None
+        d = posixpath.dirname(d)
+
+
+def _composer_command(c: str) -> str:
+    """A composer.json script entry as the shell command composer runs: `@php x` -> `php x`, `@composer x`
+    -> `composer x`, `@putenv K=V` -> `export K=V`; a PHP callback (`Vendor\\Class::method`) or a reference
+    to another script (`@test`) runs no command of its own: blank."""
+    c = c.strip()
+    if c.startswith("@putenv "):
+        return "export " + c[8:].strip()
+    for tool in ("@php ", "@composer "):
+        if c.startswith(tool):
+            return c[1:]
+    if c.startswith("@") or (" " not in c and "::" in c):
+        return ""
+    return c
+
+
+def composer_as_shell(text: str) -> str:
+    """A composer.json read as the shell its scripts run, line for line (line numbers kept): a line holding
+    a script's command (a `"name": "cmd"` pair or a list's `"cmd"` item) becomes that command, every other
+    line blank. Parsed as JSON data, never run. `composer install` in an agent file runs these."""
+    data = _parse(text)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    wanted: set[str] = set()
+    if isinstance(scripts, dict):
+        for v in list(scripts.values())[:500]:
+            for c in (v if isinstance(v, list) else [v])[:100]:
+                if isinstance(c, str):
+                    wanted.add(c)
+    out: list[str] = []
+    for ln in text.split("\n"):
+        s = ln.strip().rstrip(",")
+        got: list[str] = []
+        if wanted and s.startswith('"'):
+            for wrap in ("{%s}", "[%s]"):
+                try:
+                    v = json.loads(wrap % s)
+                except ValueError:
+                    continue
+                vals = list(v.values()) if isinstance(v, dict) else v
+                for x in vals[:1] if isinstance(v, dict) else vals[:20]:
+                    for c in (x if isinstance(x, list) else [x])[:20]:
+                        if isinstance(c, str) and c in wanted:
+                            got.append(_composer_command(c))
+                break
+        out.append(" ; ".join(g for g in got if g))
+    return "\n".join(out)
+
+
+_GO_GENERATE_FILES = 300  # Go files read for one `go generate`
+
+
+def _go_generate_lines(word: str, bases: list[str], files: set[str], read) -> list[tuple[str, str]]:
+    """(Go file, command) for each `//go:generate` directive of the packages `go generate WORD` names:
+    `./...` every package below the folder, `./x` that package, relative to the first base folder
+    that has it. The command is resolved from the Go file's folder (go runs it there)."""
+    recursive = word == "..." or word.endswith("/...")
+    rel = word[:-3].rstrip("/") if recursive else word
+    out: list[tuple[str, str]] = []
+    for base in bases:
+        d = posixpath.normpath(posixpath.join(base, rel or "."))
+        if d == ".." or d.startswith("../"):
+            continue
+        d = "" if d == "." else d
+        pre = d + "/" if d else ""
+        gos = sorted(f for f in files if f.endswith(".go") and f.startswith(pre)
+                     and (recursive or posixpath.dirname(f) == d))[:_GO_GENERATE_FILES]
+        if not gos:
+            continue
+        for g in gos:
+            t = read(g)
+            if not t or "//go:generate" not in t:
+                continue
+            for ln in t.split("\n"):
+                if ln.startswith("//go:generate ") and len(out) < 100:
+                    out.append((g, ln[len("//go:generate "):]))
+        break
+    return out

@@ -15,7 +15,8 @@ FORMS = [
     "perl b.pl", "ruby script/x.rb", "./bin/check", ".\\tools\\x.ps1", "npm run build", "pnpm lint", "yarn",
     "yarn install", "bun run dev", "npx tsx scripts/gen.ts", "source ./env.sh", ". scripts/activate", "sudo bash x/y",
     "$ROOT/scripts/a.sh", "${REPO_ROOT:-.}/bin/b", "%USERPROFILE%\\x.bat", "time python3 bench/run.py",
-    "env FOO=1 node scripts/c.js", "uv run tools/d.py", "!`sh scripts/e.sh`", "nothing to run here", "",
+    "env FOO=1 node scripts/c.js", "uv run tools/d.py", "!`sh scripts/e.sh`", "`ops/f.ps1 -Now`", "composer install",
+    "go generate ./internal/...", "go generate", "nothing to run here", "",
 ]
 
 

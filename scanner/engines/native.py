@@ -21,7 +21,7 @@ from ..inert import visible
 from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
-from ..runs import MAKEFILE_NAMES, makefile_as_shell
+from ..runs import MAKEFILE_NAMES, composer_as_shell, makefile_as_shell
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
@@ -139,9 +139,12 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     sourced = target.run_by is not None and classify(target.path, loaded.text) == ("prose", "text")
     # A skill's own Makefile is there for the skill to run (`make -C <skill folder> setup`): shell too.
     made = (target.run_by is not None or target.kind == "skill") and posixpath.basename(target.path) in MAKEFILE_NAMES and not imported
-    doc = Document(target.path, makefile_as_shell(loaded.text) if made else loaded.text,
-                   kind="prose" if imported else "script" if sourced or made else None,
-                   language="shell" if sourced or made else None)
+    # composer.json that an agent file's `composer install` runs: the shell its scripts run.
+    composed = target.run_by is not None and posixpath.basename(target.path) == "composer.json" and not imported
+    text = makefile_as_shell(loaded.text) if made else composer_as_shell(loaded.text) if composed else loaded.text
+    doc = Document(target.path, text,
+                   kind="prose" if imported else "script" if sourced or made or composed else None,
+                   language="shell" if sourced or made or composed else None)
     gate = admit(target, doc, loaded, limits)  # script cap, unknown languages, archives by name
     out.findings.extend(gate.findings)
     if gate.not_scanned is not None:

@@ -1232,12 +1232,15 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
         for m in u.mentions:
             if m.concept == "disable" and not m.negated and earlier \
                     and u.text[m.start - base:m.end - base].lower().split(" ")[0] not in _PLAIN_DISABLE:
-                yield m, earlier[-1]
+                kept = _scanners_for(u.text[m.start - base:m.end - base], earlier, prev.unit.start, prev.text)
+                if kept:
+                    yield m, kept[-1]
         return
     for m in u.mentions:
         if m.concept != "disable" or m.negated:
             continue
         verb_word = u.text[m.start - base:m.end - base]
+        controls = _scanners_for(verb_word, [c for c in u.mentions if c.concept in ("control", "syscontrol")], base, u.text)
         if _foreign_latin(u, "disable", verb_word):
             continue  # French "retire" in an English heading or a Japanese sentence
         # CJK: the language's word order decides (_cjk_pair); other scripts: the object may stand
@@ -1282,8 +1285,25 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
                 break
 
 
+# A security scanner named bare (codeql, gitleaks) is the control only of a switch that keeps a CI
+# job from failing the run ("continue-on-error: true", "so that job can fail without failing the
+# run", "take it out of the required list"): "skip INFO-level Semgrep results" filters findings.
+_SCANNER_NAME = text_rx(r"(?i)^`?(?:codeql|trivy|gitleaks|semgrep|snyk|grype|trufflehog|osv-scanner|dependency-review)$")
+_JOB_SWITCH = text_rx(r"(?i)continue-on-error|\bfail without\b|\b(?:out of|off) (?:the )?(?:required|mandatory|blocking)\b")
+
+
+def _scanners_for(verb_word: str, controls: list[Mention], base: int, text: str) -> list[Mention]:
+    if _JOB_SWITCH.search(verb_word) is not None:
+        return controls
+    return [c for c in controls if _SCANNER_NAME.search(text[c.start - base:c.end - base]) is None]
+
+
 _PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
-                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off")
+                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off"
+                          # "if codeql goes red, edit the workflow so that job can fail without failing the run",
+                          # "... or take it out of the required list": the job is the scanner named before
+                          r"|^(?:so|make|let)\s+(?:that|the|this|those|these|each|every)\s+(?:jobs?|checks?|steps?|scans?)\s+(?:can|may|could|is|are)\b"
+                          r"|^(?:take|pull|drop|remove|move)\s+(?:it|them|that|those)\b")
 
 
 # Languages apart: every concept is one pattern over all the lexicons, so a word of one language

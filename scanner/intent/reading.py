@@ -400,6 +400,12 @@ def _names_an_order(words: list[str]) -> bool:
     return all(w in _NP_LEAD for w in ws[:-1])
 
 
+# Someone's standing wish with the thing done as its object: "(the user) wants X pasted into Y",
+# "prefers them posted", "would like the file attached". The participle is the order.
+_WANTED = text_rx(r"(?i)\b(?:wants?|would like|prefers?|expects?|asks? for|asked for)\b(?:[^.;!?]|\.\S){1,180}$")
+_DONE_TO = text_rx(r"^\w*(?:ed|d)\s+(?:in|into|to|onto|under|at|on)\b")
+
+
 def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
     """An English verb with a subject that is not the agent ("values that disable protections",
     "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
@@ -407,6 +413,9 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
         return False
     if end is not None and text[start:end].lower().split(" ")[0] in ("is", "are", "was", "were", "has", "have", "had", "as", "the"):
         return False  # a statement about its subject ("every prompt ... is already answered"): the subject is what it switches off
+    if end is not None and _DONE_TO.search(text[end:min(unit.end, end + 16)]) is not None \
+            and _WANTED.search(text[max(unit.start, start - 200):start]) is not None:
+        return False  # "the user wants the `.env` contents pasted into the PR": a wish stated for the agent to carry out
     lo = max(unit.start, start - 80)
     before = text[lo:start]
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))

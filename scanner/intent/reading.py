@@ -1304,7 +1304,7 @@ _JOB_SWITCH = text_rx(r"(?i)continue-on-error|\bfail without\b|\b(?:out of|off) 
 def _scanners_for(verb_word: str, controls: list[Mention], base: int, text: str) -> list[Mention]:
     if _JOB_SWITCH.search(verb_word) is not None:
         return controls
-    return [c for c in controls if _SCANNER_NAME.search(text[c.start - base:c.end - base]) is None]
+    return [c for c in controls if c.concept != "control" or _SCANNER_NAME.search(text[c.start - base:c.end - base]) is None]
 
 
 _PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
@@ -1863,6 +1863,12 @@ _REASSURANCE = text_rx(r"(?i)^[\s*_>#-]*(?:don'?t|do not|no need to|never)\s+(?:
                        r"(?:\s+(?:it|this|that|them|over it|too much))?\s*[:.!,;]?[\s*_]*$")
 
 
+# An intro that calls its list unimportant ("Nothing here changes behaviour much; these are nits"):
+# a claim about weight, not a prohibition over the items below it.
+_LOW_STAKES = text_rx(r"(?i)^[\s*_>#-]*(?:nothing|none of (?:this|these|the items?))\s+(?:here\s+|below\s+|in (?:this|these) \w+\s+)?"
+                      r"(?:really\s+)?(?:changes|affects|alters|matters|is (?:important|critical|urgent|blocking))\b")
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1885,7 +1891,8 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind in ("item", "cell", "code", "quote") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
-                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text) for m in x.mentions)
+                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text)
+                                                                           and not _LOW_STAKES.search(x.text) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps

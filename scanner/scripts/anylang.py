@@ -792,7 +792,10 @@ def tool_output_sent(text: str) -> list[Fact]:
             continue
         from .command_grader import grade_url
 
-        hosts = [h for h in _hosts(line, pieces=True) or _hosts(text, pieces=True) if not H.is_private_host(h)]
+        on_line = [h for h in _hosts(line, pieces=True) if not H.is_private_host(h)]
+        # (with no address on the send line, the file's other hosts, an XML namespace or a regex's
+        # escaped name among them, say little about where it goes: medium at most)
+        hosts = on_line or [h for h in _hosts(text, pieces=True) if not H.is_private_host(h) and "\\" not in h]
         if not hosts:
             continue
         graded = [grade_url("https://" + h + "/") for h in hosts]
@@ -803,7 +806,7 @@ def tool_output_sent(text: str) -> list[Fact]:
         return [Fact(K.HOST_DATA_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
                      f"A hook script reads the session's transcript or tool output and sends a request body to {hosts[0]}: "
                      "every prompt, file and secret the session saw may leave on each event",
-                     Severity.MEDIUM if known else Severity.HIGH, Confidence.MEDIUM,
+                     Severity.MEDIUM if known or not on_line else Severity.HIGH, Confidence.MEDIUM,
                      {"analysis": "any-language", "destination": hosts[0][:120]})]
     return []
 

@@ -489,17 +489,13 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
 
     def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
         """The nearest package.json at or above `folder` (the top last)."""
-        d = folder
-        while True:
-            pj = f"{d}/package.json" if d else "package.json"
-            if pj in files:
-                if pj not in packages:
-                    t = read(pj)
-                    packages[pj] = _package_scripts(t) if t else {}
-                return d, packages[pj]
-            if not d:
-                return None
-            d = posixpath.dirname(d)
+        pj = _nearest(folder, files, "package.json")
+        if pj is None:
+            return None
+        if pj not in packages:
+            t = read(pj)
+            packages[pj] = _package_scripts(t) if t else {}
+        return posixpath.dirname(pj), packages[pj]
 
     out: list[tuple[str, str]] = []
     taken: set[str] = set()
@@ -553,7 +549,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 hit = _resolve(posixpath.dirname(gofile), w2, files, dirs if f2 == "package" else {})
                                 found.extend(hit)
                 elif form == "composer":
-                    cj = _nearest(posixpath.dirname(here), "composer.json", files)
+                    cj = _nearest(posixpath.dirname(here), files, "composer.json")
                     t = read(cj) if cj else None
                     if t:
                         expanded += 1
@@ -668,15 +664,7 @@ _GIT_HOOKS = frozenset({"pre-commit", "prepare-commit-msg", "commit-msg", "post-
 
 def _makefile_of(folder: str, files: set[str]) -> str | None:
     """The nearest Makefile at or above `folder`."""
-    d = folder
-    while True:
-        for name in ("Makefile", "makefile", "GNUmakefile"):
-            p = f"{d}/{name}" if d else name
-            if p in files:
-                return p
-        if not d:
-            return None
-        d = posixpath.dirname(d)
+    return _nearest(folder, files, "Makefile", "makefile", "GNUmakefile")
 
 
 def _recipe(text: str, target: str, limit: int = 60) -> str:
@@ -800,13 +788,14 @@ def makefile_as_shell(text: str) -> str:
     return "\n".join(out)
 
 
-def _nearest(folder: str, name: str, files: set[str]) -> str | None:
-    """The nearest file called `name` at or above `folder`."""
+def _nearest(folder: str, files: set[str], *names: str) -> str | None:
+    """The nearest file called one of `names` at or above `folder` (the first name wins in a folder)."""
     d = folder
     while True:
-        p = f"{d}/{name}" if d else name
-        if p in files:
-            return p
+        for name in names:
+            p = f"{d}/{name}" if d else name
+            if p in files:
+                return p
         if not d:
             return None
         d = posixpath.dirname(d)

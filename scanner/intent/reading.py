@@ -1064,13 +1064,16 @@ _COMMITS_FILE = text_rx(r"(?i)^(?:[-*+]|\d+[.)])?\s*(?:then |and |finally,? |now
                         r"(?: (?:it|them|both|(?:that|this|the|those|these) (?:\w+ )?(?:file|files|lockfile|page|doc|document|json|yaml|config)s?))?\b")
 
 
-_NEGATED_BEFORE = text_rx(r"(?i)(?:\bnever|\bnot|n't|\bno|\bwithout)\b[^.;:!?\n]{0,24}$")
 
 
 def _affirmed_commit(text: str) -> bool:
     """A commit of the written file that no negation just before it forbids ("never commit it")."""
     m = _COMMITTED.search(text)
-    return m is not None and _NEGATED_BEFORE.search(text[max(0, m.start() - 40):m.start()]) is None
+    if m is None:
+        return False
+    before = text[max(0, m.start() - 28):m.start()]
+    clause = before[max(before.rfind(c) for c in ".;:!?\n") + 1:]  # the clause the commit sits in
+    return _CLAUSE_NEGATION.search(clause) is None
 
 
 def _secrets_committed(reading: Reading, i: int) -> str | None:

@@ -18,6 +18,7 @@ Text is matched line by line with RE2 (scanner.matching.rx, linear time); nothin
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Iterator
 
 from .. import hosts as H
 from ..matching import rx, text_rx
@@ -402,6 +403,18 @@ def _secret_tables():
 _MASKED = text_rx(r"(?i)\bmask(?:ed|ing|s)?\b|\[redacted\]|\*\*\*\*|\bfingerprint|\bsha256\b|\bhash(?:ed)?\b")
 
 
+def _sending_lines(text: str, sends) -> Iterator[tuple[int, int, str]]:
+    """(start, end, line) of each code line holding a request-body send, the send's offsets in the text."""
+    for off, line in _code_lines(text):
+        if not line:
+            continue
+        raw = line.encode("utf-8", "surrogatepass")
+        m = sends.search(raw)
+        if m is not None:
+            a = len(raw[:m.start()].decode("utf-8", "replace"))
+            yield off + a, off + a + len(m.group(0).decode("utf-8", "replace")), line
+
+
 def found_secrets_sent(text: str) -> list[Fact]:
     """A secret scanner (patterns of several kinds of key) whose script also sends a request body to a host
     that is not a vendor's, and masks nothing: the secrets it finds in what it reads may leave as they are."""
@@ -410,21 +423,15 @@ def found_secrets_sent(text: str) -> list[Fact]:
     kinds = {fam for fam, r in shapes if r.search(data) is not None}
     if len(kinds) < 2 or _MASKED.search(text) is not None:
         return []
-    for off, line in _code_lines(text):
-        if not line:
-            continue
-        m = sends.search(line.encode("utf-8", "surrogatepass"))
-        if m is None:
-            continue
+    for start, end, _line in _sending_lines(text, sends):
         from .command_grader import grade_url
 
         hosts = _hosts(text, pieces=True)
         graded = [grade_url("https://" + h + "/") for h in hosts]
         if graded and all(g[1] in ("vendor", "local", "release") or H.is_known_service(g[2]) for g in graded):
             return []
-        a = len(line.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace"))
         where = hosts[0] if hosts else "a computed address"
-        return [Fact(K.CRED_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+        return [Fact(K.CRED_EXFIL, start, end,
                      f"Looks for secrets ({', '.join(sorted(kinds))}) and sends a request body to {where}, masking nothing: "
                      "the secrets it finds may leave as they are", Severity.MEDIUM, Confidence.LOW,
                      {"analysis": "any-language", "source-family": "found-secrets", "destination": where[:120]})]
@@ -784,12 +791,7 @@ def tool_output_sent(text: str) -> list[Fact]:
     if fields.search(data) is None:
         return []
     _, sends = _secret_tables()
-    for off, line in _code_lines(text):
-        if not line:
-            continue
-        m = sends.search(line.encode("utf-8", "surrogatepass"))
-        if m is None:
-            continue
+    for start, end, line in _sending_lines(text, sends):
         from .command_grader import grade_url
 
         on_line = [h for h in _hosts(line, pieces=True) if not H.is_private_host(h)]
@@ -802,8 +804,7 @@ def tool_output_sent(text: str) -> list[Fact]:
         if all(g[1] in ("vendor", "local", "release") for g in graded):
             return []
         known = all(H.is_known_service(g[2]) or g[1] in ("vendor", "local", "release") for g in graded)
-        a = len(line.encode("utf-8", "surrogatepass")[:m.start()].decode("utf-8", "replace"))
-        return [Fact(K.HOST_DATA_EXFIL, off + a, off + a + len(m.group(0).decode("utf-8", "replace")),
+        return [Fact(K.HOST_DATA_EXFIL, start, end,
                      f"A hook script reads the session's transcript or tool output and sends a request body to {hosts[0]}: "
                      "every prompt, file and secret the session saw may leave on each event",
                      Severity.MEDIUM if known or not on_line else Severity.HIGH, Confidence.MEDIUM,

@@ -255,6 +255,15 @@ def rescan(text: str, path: str) -> tuple[Severity | None, tuple[str, ...]]:
     return best, tuple(ids)
 
 
+def insecure_mandate(text: str, path: str = "CLAUDE.md") -> bool:
+    """Does the text mandate insecure code (the `.rune/` convention model, its negation read:
+    "never build SQL with f-strings" mandates nothing)?"""
+    from .document import Document
+    from .rune.policy import INSECURE_SHAPES, find
+    doc = Document(path or "CLAUDE.md", text[:MAX_JUDGED], kind="prose", language="markdown")
+    return next(find(doc, INSECURE_SHAPES), None) is not None
+
+
 def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, markup_page: bool | None = None,
                  min_words: int = 3, label: bool = False) -> Judgement:
     """Severity of text the reader never sees. A directive is high whatever its wording; a
@@ -316,6 +325,11 @@ def judge_hidden(text: str, path: str = "CLAUDE.md", *, do_rescan: bool = True, 
                 sev = max(sev, Severity.HIGH)
     if hostile and "authority" in hostile and (sev is None or sev < Severity.HIGH):
         sev = Severity.HIGH
+    if (sev is None or sev < Severity.HIGH) and len(norm.split()) >= min_words and insecure_mandate(text, path):
+        # An insecure-coding convention (SQL built from strings, certificates accepted whatever they
+        # say), read by the model that reads `.rune/` conventions: hidden, it is an order, so high.
+        sev = Severity.HIGH
+        reasons.append("insecure-coding mandate")
     if sev is not None and sev >= Severity.HIGH and hide and (action or hostile):
         sev = Severity.CRITICAL
     return Judgement(sev, tuple(reasons))

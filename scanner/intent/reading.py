@@ -1057,7 +1057,7 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
     return None
 
 
-_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:it|them|both|the (?:page|file|doc)\w*)|git add)\b")
+_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:(?:and|&) push )?(?:it|them|both|the (?:page|file|doc|log|report)\w*)|git add)\b")
 # A later step of the same procedure that commits the file the step before wrote ("Commit that
 # file with the change", "then `git add deploy/values.lock.json`").
 _COMMITS_FILE = text_rx(r"(?i)^(?:[-*+]|\d+[.)])?\s*(?:then |and |finally,? |now )?(?:commit|check in|git add|add and commit|push)\b"

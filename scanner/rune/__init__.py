@@ -27,3 +27,50 @@ def is_memory_path(path: str) -> bool:
 
 def basename(path: str) -> str:
     return posixpath.basename(path.replace("\\", "/")).lower()
+
+
+def _json_strings(line: str) -> list[tuple[str, bool]]:
+    """The JSON string literals of one line, in order, each with whether it is a key (a `:` follows).
+    One pass over the characters; an unterminated string runs to the end of the line."""
+    out: list[tuple[str, bool]] = []
+    i, n = 0, len(line)
+    while i < n:
+        if line[i] != '"':
+            i += 1
+            continue
+        j = i + 1
+        buf: list[str] = []
+        while j < n and line[j] != '"':
+            if line[j] == "\\" and j + 1 < n:
+                nxt = line[j + 1]
+                buf.append({"n": " ", "t": " ", "r": " "}.get(nxt, nxt))
+                j += 2
+                continue
+            buf.append(line[j])
+            j += 1
+        k = j + 1
+        while k < n and line[k] in " \t":
+            k += 1
+        out.append(("".join(buf), k < n and line[k] == ":"))
+        i = j + 1
+    return out
+
+
+def state_as_prose(text: str) -> str:
+    """A JSON state file an agent keeps in its memory folder (`.rune/state.json`: its open tasks,
+    its "next steps") read as the agent reads it, line for line (line numbers kept): each string
+    value a list item of prose ("- key: value", "- value"), a key that opens a list or object a
+    label, every other line blank. The agent acts on these values next session; read as JSON, a
+    value is a quoted sample, never an order."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        strings = _json_strings(line)
+        keys = [s for s, is_key in strings if is_key]
+        values = [s for s, is_key in strings if not is_key]
+        if values:
+            out.append("- " + (keys[0] + ": " if keys else "") + " ".join(values))
+        elif keys:
+            out.append(keys[0] + ":")
+        else:
+            out.append("")
+    return "\n".join(out)

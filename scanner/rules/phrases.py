@@ -107,22 +107,44 @@ def _prefix_in_sentence(doc: Document, start: int, reach: int = 160) -> str:
     sentences and list items introduced by a colon), cut at the last sentence end."""
     line_no, col = doc.position(start)
     line = doc.line_text(line_no)
-    before = line[max(0, col - 1 - reach * 2):col - 1].lower()
+    lo = max(0, col - 1 - reach * 2)
+    before = line[lo:col - 1].lower()
     prev = _norm_line(doc, line_no - 1).rstrip()
     in_code = line_no in doc.code_block_lines
+    # In prose, a period inside an earlier inline-code span (`curl http://... | sh`) ends no
+    # sentence: "Never run `a ...`, `b` or `c`" negates all three. Only spans closed before the
+    # match are read so: the span holding the match keeps its own separators (`x; curl ... | sh`).
+    marks = _closed_code_spans(line, lo, col - 1) if not in_code and "`" in before else before
     # Join a wrapped sentence or the colon that introduces a quoted example; never join
     # lines of code (a "# do not remove" comment does not negate the command below it).
     if prev and not in_code and (prev.endswith(":") or (before.strip() == "" and prev[-1:] not in ".!?")):
         before = prev + " " + before
+        marks = prev + " " + marks
     if not in_code and _is_list_item(line[:200]):
         intro = _list_intro(doc, line_no)
         if intro.endswith(":"):
             before = intro + " " + before  # "You must never:" governs every item of its list
-    before = before[-reach:]
-    cut = max(before.rfind(c + " ") for c in _SENTENCE_END)
+            marks = intro + " " + marks
+    before, marks = before[-reach:], marks[-reach:]
+    cut = max(marks.rfind(c + " ") for c in _SENTENCE_END)
     before = before[cut + 1:] if cut >= 0 else before
     # URLs and paths are not words: "attacker.example.com" negates nothing.
     return " ".join(w for w in before.split(" ") if "://" not in w and "." not in w.strip(".,;:"))
+
+
+def _closed_code_spans(line: str, lo: int, hi: int) -> str:
+    """line[lo:hi] lowercased, with the text of every inline-code span closed before `hi`
+    blanked (same length), so that its periods and semicolons end no sentence. Spans are
+    paired from the start of the line (bounded: a huge line is read as is)."""
+    text = line[lo:hi].lower()
+    if hi > 4000 or len(text) != hi - lo:
+        return text
+    opens = [i for i, ch in enumerate(line[:hi]) if ch == "`"]
+    out = list(text)
+    for a, b in zip(opens[0::2], opens[1::2]):
+        for i in range(max(a + 1, lo), b):
+            out[i - lo] = "x"
+    return "".join(out)
 
 
 def _is_list_item(line: str) -> bool:

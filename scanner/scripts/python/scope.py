@@ -10,7 +10,7 @@ from .. import fact_kinds as K
 from . import api
 from .consts import const_str
 from .taint import _MUTATORS, CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, REAL_SOURCES, SAVED, SECRET, UNTRUSTED, Summary
-from .sinks import _built_string, check_call, sink_outcome, untrusted_outcome
+from .sinks import _built_string, _publishes, check_call, sink_outcome, untrusted_outcome
 from .walk import children
 
 _MAX_DEPTH = 60  # expression nesting we follow; deeper is left alone (ast.parse caps nesting too)
@@ -312,6 +312,10 @@ class Scope:
             names = [p[len("secret-name:"):] for p in hdr_t if p.startswith("secret-name:")]
             if url and names and CRED not in hdr_t and all(H.credential_goes_home(n, url) for n in names):
                 result = EMPTY.union(*arg_t[:2], *(t for k, t in kw_t.items() if k not in ("headers", "auth", "cookies")))
+                if FILE in result and not _publishes(url):
+                    # A file given to the vendor's API with the user's own key for it (a document to
+                    # summarise, an image to describe) is that API's input, kept in the user's account.
+                    result = result - {FILE}
         if q:
             self.flow.calls.append((q, node))
         if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):

@@ -112,6 +112,12 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
+        if FILE in body_t and url and not _publishes(url):
+            # A file given to a vendor's API with the user's own key for it in the headers (a document
+            # to summarise, an image to describe) is that API's input, kept in the user's own account.
+            names = [p[len(SECRET_NAME):] for p in carried | kw_t.get("auth", frozenset()) if p.startswith(SECRET_NAME)]
+            if names and CRED not in carried and all(H.credential_goes_home(n, url) for n in names):
+                body_t = body_t - {FILE}
         recv = node.func.value if isinstance(node.func, ast.Attribute) else None
         if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id in ("self", "cls") \
                 and recv.attr in scope.flow.attr_types:
@@ -135,6 +141,11 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         target = const_str(first, scope.lookup)
         if target is not None and target.rstrip("/") in ("", "~", "/home", "/etc", "/usr", "$HOME", "C:\\", "C:"):
             scope.flow.emit(K.DESTRUCTIVE, node, f"Deletes {target or '/'} recursively", Severity.HIGH, Confidence.HIGH, call=q)
+
+
+def _publishes(url: str) -> bool:
+    """An endpoint whose purpose is publishing (a paste or relay host, a forge's gists API)."""
+    return H.is_paste_or_relay(url) or "/gists" in url.lower()
 
 
 def _built_string(node: ast.AST) -> bool:

@@ -257,6 +257,7 @@ class TokenFlow:
                 self.loop_bindings()
             if self.language in _BLOCK_BINDING:
                 self.block_bindings()
+            self.accumulator_writes()
             self.function_results()
             self.download_writers()
         self.saved_downloads()
@@ -493,6 +494,23 @@ class TokenFlow:
                 key = name.group(0).decode("utf-8", "replace").lstrip("$")
                 if key not in ("as", "my", "local", "in"):
                     self.tainted[key] = self.tainted.get(key, set()) | found
+
+    def accumulator_writes(self) -> None:
+        """`b.WriteString(k + "=" + os.Getenv(k))`, `parts.push(token)`, `sb.append(secret)`,
+        `fmt.Fprintf(&buf, "%s", key)`: a builder, buffer or list written with a value carries
+        what the value carries (its `.String()`, `join` or body later sent is that value)."""
+        for n, m in enumerate(_ACCUMULATE.finditer(self.data)):
+            if n >= MAX_MATCHES:
+                break
+            name = (m.group(1) or m.group(3) or b"").decode("utf-8", "replace")
+            arg = m.group(2) if m.group(1) else m.group(4)
+            if not name or name in _SHARED_ROOTS or not arg:
+                continue
+            found = self.labels(arg)
+            if found:
+                self.tainted[name] = self.tainted.get(name, set()) | found
+                if SECRET in found:
+                    self.env_names.setdefault(name, set()).update(self.secret_names(arg))
 
     def loop_bindings(self) -> None:
         """`for (const [k, v] of harvested)`: the loop's names carry what the iterated value carries."""
@@ -1284,6 +1302,10 @@ _COPY_INTO = rx(r"\bio\.Copy(?:N|Buffer)?\s*\(\s*([A-Za-z_]\w*)\s*,([^\n]{1,300}
 _OPENED_ON = rx(r"""(?i)^\s*(?:(?:try|await)\s+)?(?:os\.(?:OpenFile|Create)|File\.(?:open|new|create)|File::create|OpenOptions::new\(\)[^\n]{0,80}\.open|open|io\.open|fopen|(?:fs\.)?createWriteStream|(?:fs\.)?openSync|(?:await\s+)?(?:fs\.)?(?:promises\.)?open|Deno\.(?:open|create)(?:Sync)?)\s*\(\s*\$?([A-Za-z_]\w*)\s*[,)]""")
 # data written through a handle: `f.Write(body)`, `out.write(buf)`, `$fh->print($x)`, `fh:write(body)`
 _HANDLE_WRITE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->|:)\s*(?:Write|WriteString|write|write_all|print|puts|syswrite)\s*\(([^\n]{1,300})")
+# a value appended into a builder, buffer or list held by a name: Go's strings.Builder/bytes.Buffer
+# and fmt.Fprint*(&buf, ...), JS push/concat, Python/Java append/extend
+_ACCUMULATE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n]{1,300})"
+                 r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n]{1,300})")
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")

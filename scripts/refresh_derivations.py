@@ -47,13 +47,15 @@ def main() -> int:
             importlib.import_module(info.name)
     # Patterns compiled on first use (cached) are measured by a scan like any other: compile them
     # here too, so their conditions are saved and their budgets are not pruned as stale.
-    from scanner.intent.lexicon import english_patterns
+    from scanner.intent.lexicon import TIERED, english_patterns, lexicon
     from scanner.scripts import anylang
 
     english_patterns()
     anylang._tables()
     gc.collect()
-    count = prefilter.save_conditions(r.pattern for r in list(matching._REGISTRY))
+    # The entries of the lexicon's two-part concepts too: a rare part's words are its entries'.
+    entries = [e for c in TIERED for e in lexicon().entries.get(c, ())]
+    count = prefilter.save_conditions([r.pattern for r in list(matching._REGISTRY)] + entries)
     print(f"{prefilter.SAVED_PATH}: {count} patterns")
     count = relax.save_relaxed(family_patterns())
     print(f"{relax.SAVED_PATH}: {count} relaxed forms")

@@ -2,7 +2,9 @@
 
 - a pattern anchored at the text's start is searched as an anchored match;
 - a lexicon gate asks only whether its pattern matches (Presence), not where;
-- a split pattern skips, over ASCII texts, the parts that need a non-ASCII character.
+- a split pattern skips, over ASCII texts, the parts that need a non-ASCII character;
+- a concept searched in parts (lexicon.ConceptPattern) finds exactly the whole pattern's matches,
+  whatever words the text holds.
 
 Texts are generated from each pattern's own syntax tree (tests/pattern_texts.py), with ASCII and
 multi-byte noise around them, so both matching and non-matching texts are checked."""
@@ -16,7 +18,7 @@ import pytest
 
 from pattern_texts import ASCII, WIDE, TextMaker
 from scanner import matching
-from scanner.intent.lexicon import _needs_non_ascii, _Split, lexicon
+from scanner.intent.lexicon import TIERED, _needs_non_ascii, _Split, lexicon
 from scanner.matching import anchored_at_start, rx
 from scanner.rules import catalog
 
@@ -105,3 +107,33 @@ def test_ascii_skip_of_split_parts_keeps_every_answer():
 ])
 def test_which_patterns_need_a_non_ascii_character(pattern, needs):
     assert _needs_non_ascii(pattern) is needs
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_concept_in_parts_matches_as_its_whole_pattern(seed):
+    """Texts generated from each entry of the tiered concepts, alone and two or three joined (so
+    several parts match, some at the same start), with the text's atoms as read_units passes them
+    and with none known (every part)."""
+    rnd = random.Random(seed)
+    lex = lexicon()
+    checked = several = 0
+    for concept in TIERED:
+        cp = lex.patterns[concept]
+        whole = rx(cp.pattern)
+        pieces = [t for e in lex.entries[concept] for t in _texts(e, rnd, 2)]
+        texts = pieces + [b" ".join(rnd.sample(pieces, rnd.choice((2, 3)))) for _ in range(300)]
+        texts += [a + b for a, b in zip(pieces, pieces[1:])]  # a match right after another
+        for data in texts:
+            want = [m.span() for m in whole.finditer(data)]
+            first = whole.search(data)
+            for present in (lex.present(data), None):
+                assert [m.span() for m in cp.finditer(data, present=present)] == want, (concept, data)
+                got = cp.search(data, present=present)
+                assert (got and got.span()) == (first and first.span()), (concept, data)
+                mid = len(data) // 3
+                w = whole.search(data, mid, len(data) - 1)
+                g = cp.search(data, mid, len(data) - 1, present)
+                assert (g and g.span()) == (w and w.span()), (concept, data)
+            checked += 1
+            several += len(cp.parts(data, lex.present(data))) > 1 and len(want) > 1
+    assert checked > 500 and several > 50  # the generator reaches texts where parts must be merged

@@ -8,6 +8,7 @@ then located (see reading.py).
 from __future__ import annotations
 
 import heapq
+import json
 import re  # only over our own lexicon terms, never over scanned text
 import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own terms
 from re._constants import BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
@@ -21,6 +22,7 @@ import yaml
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the lexicons 5x faster
 
 from ..matching import Presence, Regex, rx
+from ..matching import prefilter
 
 # Concepts the model reads; a lexicon may leave any of them empty.
 CONCEPTS: tuple[str, ...] = (
@@ -50,10 +52,12 @@ GATE_GROUPS: tuple[tuple[str, ...], ...] = (
 _GATE_MEMORY = 16 << 20
 
 
-# Concepts whose one pattern over every language makes too large an automaton: held as two
-# patterns (English, the others), each pass cheaper than the one combined (measured: authority
-# 0.25 s combined, 0.05 + 0.09 s split, over the benign corpus's prose).
-SPLIT = ("authority",)
+# Concepts whose one pattern is costly enough to search in two parts (see ConceptPattern): the
+# authority concept, the alternation of many gapped phrases, took 1.3 s of a 14 s scan; every other
+# concept's pass over the benign corpus's prose takes 0.15 s or less, and a second part would only
+# add an automaton.
+TIERED = ("authority",)
+
 
 
 class _Split:
@@ -83,14 +87,123 @@ class _Split:
         return any(p.test(text) for p in self.parts)
 
 
+class ConceptPattern:
+    """A concept's entries as one pattern, searched in parts where that is cheaper: the entries
+    whose words few texts hold, each a part of its own searched only in a text holding one of its
+    words (atom ids of ConceptWords), and the others (`common`) in one part. The rare entries made
+    a concept's costliest automaton (the authority concept's took 1.3 s of a 14 s scan) and their
+    words are missing from nearly every text; alone, each is a small automaton.
+
+    The answers are the whole pattern's: a part a text cannot match (its words, or the non-ASCII
+    letters it needs, are absent) changes no match of the whole, and the leftmost of the live
+    parts' matches is the whole pattern's (the alternatives that match there are all of one part);
+    only a tie at the same start asks the whole pattern, compiled then."""
+
+    def __init__(self, entries: list[str], rare: dict[str, frozenset[int]]) -> None:
+        self.pattern = _union(entries)
+        common = [e for e in entries if e not in rare]
+        self.common = rx(_union(common)) if common else None
+        self._common_ascii = bool(common) and not _needs_non_ascii(self.common.pattern)
+        self._by_atom: dict[int, list[Regex]] = {}
+        for e in entries:
+            if e in rare:
+                part = rx(_union([e]))
+                for atom in rare[e]:
+                    self._by_atom.setdefault(atom, []).append(part)
+        self._whole: Regex | None = None
+        self._last: tuple[frozenset[int] | None, bool, list[Regex]] | None = None
+
+    def parts(self, data: bytes, present: frozenset[int] | None) -> list[Regex]:
+        """The parts that may match data, given the atoms it holds (None: unknown, all)."""
+        ascii_text = data.isascii()
+        last = self._last
+        if last is not None and last[0] is present and last[1] == ascii_text and present is not None:
+            return last[2]  # the same text's atoms as the call before (a document's windows)
+        out = [self.common] if self.common is not None and (self._common_ascii or not ascii_text) else []
+        rare = self._by_atom.keys() if present is None else (a for a in present if a in self._by_atom)
+        seen = set()
+        for atom in rare:
+            for part in self._by_atom[atom]:
+                if id(part) not in seen:
+                    seen.add(id(part))
+                    out.append(part)
+        self._last = (present, ascii_text, out)  # held, so that its identity is not reused
+        return out
+
+    def _first(self, parts: list[Regex], data: bytes, pos: int, endpos: int | None):
+        if len(parts) == 1:
+            return parts[0].search(data, pos, endpos)
+        found = sorted((m for m in (p.search(data, pos, endpos) for p in parts) if m is not None), key=lambda m: m.start())
+        if len(found) < 2 or found[0].start() < found[1].start():
+            return found[0] if found else None
+        if self._whole is None:
+            self._whole = rx(self.pattern)
+        return self._whole.search(data, pos, endpos)  # a tie: the whole pattern's choice
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None, present: frozenset[int] | None = None):
+        return self._first(self.parts(data, present), data, pos, endpos)
+
+    def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None, present: frozenset[int] | None = None):
+        parts = self.parts(data, present)
+        if len(parts) < 2:
+            return iter(()) if not parts else parts[0].finditer(data, pos, endpos)
+        return self._iterate(parts, data, pos, len(data) if endpos is None else min(endpos, len(data)))
+
+    def _iterate(self, parts: list[Regex], data: bytes, pos: int, endpos: int):
+        # As RE2's own finditer steps: the next search starts where a match ended (one byte on
+        # after an empty match).
+        while pos <= endpos:
+            m = self._first(parts, data, pos, endpos)
+            if m is None:
+                return
+            yield m
+            pos = m.end() if m.end() > pos else pos + 1
+
+    def test(self, text: str) -> bool:
+        return self.search(text.encode("utf-8", "surrogatepass")) is not None
+
+
+def _union(entries: list[str]) -> str:
+    return "(?i)(?:" + "|".join(f"(?:{e})" for e in entries) + ")"
+
+
 @dataclass(frozen=True)
 class Lexicon:
     languages: tuple[str, ...]
-    patterns: dict[str, Regex]  # concept -> pattern over the reading text
+    patterns: dict[str, ConceptPattern]  # concept -> pattern over the reading text
     post_negation: Regex | _Split | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
     set_concepts: tuple[str, ...]  # concepts that have entries
     gates: tuple[tuple[Presence, tuple[str, ...]], ...]  # (one pass over a GATE_GROUPS group, its concepts)
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
+    entries: dict[str, tuple[str, ...]]  # concept -> its entries, each a pattern of its own
+    words: "ConceptWords"
+
+    def present(self, data: bytes) -> frozenset[int] | None:
+        """The atoms of every concept's words in data (None: unknown, search everything)."""
+        return self.words.present(data)
+
+    def absent(self, data: bytes, present: frozenset[int] | None) -> frozenset[str]:
+        """Concepts that cannot match the text: no part of theirs may match it."""
+        return frozenset(c for c, p in self.patterns.items() if not p.parts(data, present))
+
+
+class ConceptWords:
+    """The words of the concepts' rare entries (matching/prefilter.py derives from each entry a
+    list of words one of which every match holds), found in one RE2 set pass over a text."""
+
+    def __init__(self, entries: list[str]) -> None:
+        # No cap on an entry's words: an entry of many alternatives is still rare.
+        self._index = prefilter.Index(entries, saved=prefilter.saved_conditions(), max_atoms=1 << 16)
+
+    def present(self, data: bytes) -> frozenset[int] | None:
+        return self._index.present(data)
+
+    def words_of(self, entries: list[str]) -> frozenset[int] | None:
+        """Atoms one of which is in every match of any of these entries; None if one names none."""
+        conds = [self._index.conditions.get(e) for e in entries]
+        if not conds or any(type(c) is not frozenset for c in conds):
+            return None
+        return frozenset().union(*conds)
 
 
 def _entry(term: str, spaced: bool) -> str:
@@ -175,14 +288,11 @@ def lexicon() -> Lexicon:
     entries: dict[str, list[str]] = {c: [] for c in CONCEPTS}
     languages: list[str] = []
     fixtures: list[dict[str, Any]] = []
-    english_entries: dict[str, list[str]] = {}
     post_by_language: dict[str, list[str]] = {}
     joined_post: dict[str, list[str]] = {}
     for name, text in _files():
         raw = yaml.load(text, Loader=_LOADER) or {}
         lang = str(raw.get("language") or name.rsplit(".", 1)[0])
-        if lang == "en":
-            english_entries = {c: [_entry(t, True) for t in ts or ()] for c, ts in (raw.get("terms") or {}).items()}
         languages.append(lang)
         spaced = bool(raw.get("spaced", True))
         for concept, terms in (raw.get("terms") or {}).items():
@@ -195,21 +305,18 @@ def lexicon() -> Lexicon:
                 entries[concept].append(_entry(term, spaced))
         for fx in raw.get("fixtures") or ():
             fixtures.append({**fx, "language": lang})
-    patterns: dict[str, Regex] = {}
-    set_patterns: list[str] = []
+    # Each concept's rare entries: those that name words (an OR of words, as matching/prefilter.py
+    # derives it) and are not measured common (scripts/measure_common_entries.py).
+    common = _common_entries()
+    rare = {c: [e for e in entries[c] if f"(?i){e}" not in common] for c in TIERED if entries.get(c)}
+    words = ConceptWords([f"(?i){e}" for items in rare.values() for e in items])
+    rare_words = {c: {e: w for e in items if (w := words.words_of([f"(?i){e}"])) is not None} for c, items in rare.items()}
+    patterns: dict[str, ConceptPattern] = {}
     set_concepts: list[str] = []
     for concept, items in entries.items():
         if not items or concept == "negation_post":
             continue
-        pattern = "(?i)(?:" + "|".join(f"(?:{e})" for e in items) + ")"
-        if concept in SPLIT:
-            english = set(english_entries.get(concept, ()))
-            parts = [[e for e in items if e in english], [e for e in items if e not in english]]
-            patterns[concept] = _Split(pattern, [rx("(?i)(?:" + "|".join(f"(?:{e})" for e in part) + ")")
-                                                 for name, part in zip(("en", "other"), parts) if part])
-        else:
-            patterns[concept] = rx(pattern)
-        set_patterns.append(pattern)
+        patterns[concept] = ConceptPattern(items, rare_words.get(concept, {}))
         set_concepts.append(concept)
     # A negation after the verb within a few characters of it (ja, ko, en "is not allowed"); one a
     # language writes as a suffix of the verb is looked for in the verb's own word only: Turkish
@@ -222,7 +329,24 @@ def lexicon() -> Lexicon:
     post_rx = _Split("|".join(post), [rx(p) for p in post]) if post else None
     gates = tuple((Presence("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")", _GATE_MEMORY), group)
                   for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
-    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures))
+    entry_patterns = {c: tuple(f"(?i){e}" for e in items) for c, items in entries.items() if items and c != "negation_post"}
+    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures),
+                   entry_patterns, words)
+
+
+# Entries of the TIERED concepts whose words are in many prose files (measured over the benign
+# corpus by scripts/measure_common_entries.py): searched whenever their concept is.
+COMMON_ENTRIES = "common_entries.json"
+
+
+def _common_entries() -> frozenset[str]:
+    """Entry patterns measured common (scripts/measure_common_entries.py); none when the file is
+    missing, which only costs time: a gated entry is still searched wherever its words are."""
+    try:
+        raw = json.loads(resources.files("scanner").joinpath("data", COMMON_ENTRIES).read_text("utf-8"))
+        return frozenset(p for ps in raw["entries"].values() for p in ps)
+    except (OSError, ValueError, KeyError, TypeError):
+        return frozenset()
 
 
 @lru_cache(maxsize=1)

@@ -470,9 +470,12 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     # automaton over twelve languages' case-folded alternations does not stay in memory.)
     names: set[str] = set()
     searched: dict[str, bool] = {}
+    present = lex.present(data)  # which concepts' words the text holds: one set pass
     if not full:
+        absent = lex.absent(data, present)
+        searched.update({c: False for c in absent})
         for gate, group in lex.gates:
-            if gate.absent(data):
+            if not absent.issuperset(group) and gate.absent(data):
                 searched.update({c: False for c in group})
 
     def occurs(concept: str) -> bool:
@@ -480,7 +483,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             return "://" in visible
         if concept not in searched:
             pattern = lex.patterns.get(concept)
-            searched[concept] = pattern is not None and pattern.search(data) is not None
+            searched[concept] = pattern is not None and pattern.search(data, present=present) is not None
             if searched[concept]:
                 names.add(concept)
         return searched[concept]
@@ -490,8 +493,8 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     def spans_of(concept: str) -> list[tuple[int, int]]:
         """Byte spans of a concept's matches (one pass, kept for locating later)."""
         if concept not in byte_spans:
-            pattern = _URL if concept == "url" else lex.patterns[concept]
-            byte_spans[concept] = [(m.start(), m.end()) for _, m in zip(range(limit), pattern.finditer(data))]
+            matches = _URL.finditer(data) if concept == "url" else lex.patterns[concept].finditer(data, present=present)
+            byte_spans[concept] = [(m.start(), m.end()) for _, m in zip(range(limit), matches)]
         return byte_spans[concept]
 
     windows: dict[str, list[tuple[int, int]]] = {}
@@ -499,9 +502,9 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
     def windows_of(concept: str) -> list[tuple[int, int]]:
         """Byte windows around a concept's first matches, overlapping ones merged."""
         if concept not in windows:
-            pattern = _URL if concept == "url" else lex.patterns[concept]
+            matches = _URL.finditer(data) if concept == "url" else lex.patterns[concept].finditer(data, present=present)
             merged: list[tuple[int, int]] = []
-            for _, m in zip(range(400), pattern.finditer(data)):
+            for _, m in zip(range(400), matches):
                 lo, hi = max(0, m.start() - _NEAR), m.end() + _NEAR
                 if merged and lo <= merged[-1][1]:
                     merged[-1] = (merged[-1][0], hi)
@@ -522,7 +525,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
             return True  # a short document is one reach
         for lo, hi in windows_of(order[0]):
             hi = min(hi, len(data))
-            if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi) is not None
+            if all((b"://" in data[lo:hi]) if c == "url" else lex.patterns[c].search(data, lo, hi, present) is not None
                    for c in order[1:]):
                 return True
         return False

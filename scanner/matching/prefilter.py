@@ -8,14 +8,17 @@ One RE2 set of every pattern's atoms then runs over a document once, and a patte
 condition fails there is not run at all: its result is known to be empty.
 
 Soundness is what matters (a wrong condition would hide a finding), so the derivation is
-conservative: anything it does not fully understand (RE2-only syntax, non-ASCII literals, classes
-of more than a few characters, POSIX classes) counts as "any text", and a pattern it cannot parse
-is always run. Atoms are matched without case, so they over-approximate case-sensitive patterns.
+conservative: anything it does not fully understand (RE2-only syntax, classes of more than a few
+characters, POSIX classes) counts as "any text", and a pattern it cannot parse is always run.
+Atoms are matched without case by RE2 itself, so they over-approximate case-sensitive patterns and
+fold non-ASCII letters exactly as a `(?i)` pattern does (kept as written: Python's lower() and
+RE2's folding differ beyond ASCII).
 If the set's pass does not finish (matching.RegexSet tells), every pattern runs. tests/test_prefilter.py checks the conditions on random texts
 generated from each pattern.
 """
 from __future__ import annotations
 
+import re  # only over our own patterns' source
 import re._parser as sre_parse  # the stdlib's regex syntax parser: only ever sees our own patterns
 from re._constants import AT, BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, RANGE, SUBPATTERN
 from pathlib import Path
@@ -27,6 +30,7 @@ from .. import matching
 from . import RegexSet, saved
 
 MIN_ATOM = 3  # shorter words are in nearly every text: no use as a condition
+MIN_WIDE_BYTES = 3  # an atom holding a non-ASCII letter, in UTF-8 bytes: one CJK letter, two Cyrillic ones
 MAX_EXACT = 16  # alternatives tracked as exact strings before they become an OR of atoms
 MAX_CLASS = 4  # a character class of more characters counts as "any character"
 MAX_ATOMS = 12  # a condition needing more words is dropped: big word lists rarely filter anything
@@ -57,7 +61,7 @@ def _as_cond(info: _Info):
     if info.exact is None:
         return info.cond
     strings = _minimal(info.exact)
-    if not strings or any(len(s) < MIN_ATOM for s in strings):
+    if not strings or any((len(s) < MIN_ATOM if s.isascii() else len(s.encode('utf-8')) < MIN_WIDE_BYTES) for s in strings):
         return None
     return ("atoms", frozenset(strings))
 
@@ -99,21 +103,24 @@ def _alternate(infos: list[_Info]) -> _Info:
 
 def _char(code: int) -> _Info:
     ch = chr(code)
-    if not ch.isascii():
-        return _any()  # case folding beyond ASCII differs between engines: do not rely on it
-    return _Info({ch.lower()})
+    # Beyond ASCII the letter is kept as written: the atoms' RE2 set folds it as the pattern does.
+    return _Info({ch.lower() if ch.isascii() else ch})
+
+
+def _folded(ch: str) -> str:
+    return ch.lower() if ch.isascii() else ch
 
 
 def _klass(items) -> _Info:
     chars: set[str] = set()
     for op, arg in items:
         if op is LITERAL:
-            chars.add(chr(arg).lower())
+            chars.add(_folded(chr(arg)))
         elif op is RANGE and arg[1] - arg[0] < MAX_CLASS:
-            chars.update(chr(c).lower() for c in range(arg[0], arg[1] + 1))
+            chars.update(_folded(chr(c)) for c in range(arg[0], arg[1] + 1))
         else:  # NEGATE, CATEGORY (\s, \w, \d) or a wide range
             return _any()
-        if len(chars) > MAX_CLASS or not all(c.isascii() for c in chars):
+        if len(chars) > MAX_CLASS:
             return _any()
     return _Info(chars) if chars else _any()
 
@@ -174,9 +181,12 @@ def _node(op, arg) -> _Info:
     return _any()  # ., \\s, [^x] and the like: no literal requirement
 
 
+_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
+
+
 def condition(pattern: str):
     """The atom condition a pattern's matches satisfy, in atom strings; None when unknown."""
-    if "[:" in pattern or "\\Q" in pattern:
+    if _POSIX_CLASS.search(pattern) or "\\Q" in pattern:
         return None  # POSIX classes and quoting parse differently outside RE2
     try:
         tree = sre_parse.parse(pattern)
@@ -188,17 +198,18 @@ def condition(pattern: str):
 class Index:
     """The atoms of many patterns in one RE2 set: which patterns can match a text, in one pass."""
 
-    def __init__(self, patterns: Iterable[str], max_mem: int = 64 << 20, saved: dict | None = None) -> None:
+    def __init__(self, patterns: Iterable[str], max_mem: int = 64 << 20, saved: dict | None = None,
+                 max_atoms: int = MAX_ATOMS) -> None:
         saved = saved or {}
         words = {p: _narrow(saved[p] if p in saved else condition(p)) for p in set(patterns)}
-        words = {p: (c if len(_words(c)) <= MAX_ATOMS else None) for p, c in words.items()}
+        words = {p: (c if len(_words(c)) <= max_atoms else None) for p, c in words.items()}
         atoms = sorted({w for c in words.values() for w in _words(c)})
         self._ids = {w: i for i, w in enumerate(atoms)}
         options = re2.Options()
         options.case_sensitive = False
         options.max_mem = max_mem
         try:
-            self._set: RegexSet | None = RegexSet((re2.escape(a.encode("ascii")) for a in atoms), options)
+            self._set: RegexSet | None = RegexSet((_literal(a) for a in atoms), options)
         except re2.error:
             self._set = None  # too big for max_mem: every pattern runs, as without an index
         self.conditions = {p: self._to_ids(c) for p, c in words.items()}
@@ -213,6 +224,12 @@ class Index:
         if cond[0] == "atoms":
             return frozenset(self._ids[w] for w in cond[1])
         return (cond[0], tuple(self._to_ids(c) for c in cond[1]))
+
+
+def _literal(atom: str) -> bytes:
+    """An atom as an RE2 literal: ASCII punctuation escaped by its code, letters as written (an
+    escaped non-ASCII byte would no longer fold with its letter)."""
+    return "".join(c if c.isalnum() or not c.isascii() else f"\\x{ord(c):02x}" for c in atom).encode("utf-8")
 
 
 def holds(cond, present: frozenset[int]) -> bool:

@@ -293,7 +293,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|b|r|t|c)\b|"
+    r"\bmake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -417,6 +417,8 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                     k += 1
                 if sub in _CARGO_BUILDS:
                     yield "cargo", f"{_CARGO_BUILDS[sub]}:{pkg.strip(chr(39) + chr(34))}"
+                elif sub == "xtask":  # the xtask convention: `cargo xtask ...` is `cargo run -p xtask -- ...`
+                    yield "cargo", "xtask:xtask"
                 continue
             if b == "go" and i + 1 < n and ws[i + 1] == "generate":
                 # `go generate ./...`: go runs the `//go:generate` commands of the packages named (`-n` only prints them)
@@ -682,6 +684,19 @@ def _cargo_runs(word: str, folder: str, files: set[str], read, crates: dict) -> 
     in the repository (a reviewer reads it the same way)."""
     sub, _, name = word.partition(":")
     manifests = sorted(f for f in files if posixpath.basename(f) == "Cargo.toml")[:200]
+    if sub == "xtask":  # the crate called xtask (its binary and build script); a bare xtask/src/main.rs is read as one
+        own = [m for m in manifests if _crate(m, read, crates)[0] == "xtask"][:1]
+        if own:
+            _, build, main = _crate(own[0], read, crates)
+            return [p for p in (build, main) if p and p in files]
+        d = folder
+        while True:
+            m = f"{d}/xtask/src/main.rs" if d else "xtask/src/main.rs"
+            if m in files:
+                return [m]
+            if not d:
+                return []
+            d = posixpath.dirname(d)
     if not manifests:
         return []
     picked: list[str] = []

@@ -293,7 +293,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|b|r|t|c)\b|"
+    r"\bmake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -372,6 +372,33 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                         yield "make", x
                     break
                 continue
+            if b == "dotnet" and i + 1 < n and ws[i + 1] == "run":
+                # `dotnet run --project tools/Diag`: the project's C# sources are compiled and run (no --project: the folder's)
+                proj = "."
+                for k in range(i + 2, min(n, i + 10)):
+                    if ws[k] in (_SEP, _PIPE) or ws[k] == "--":
+                        break
+                    if ws[k] in ("--project", "-p") and k + 1 < n:
+                        proj = ws[k + 1]
+                    elif ws[k].startswith("--project="):
+                        proj = ws[k].split("=", 1)[1]
+                if "$" not in proj and "://" not in proj:
+                    yield "dotnet", proj
+                continue
+            if b in ("just", "task") and i == head and i + 1 < n and ws[i + 1] not in (_SEP, _PIPE):
+                # `just bootstrap`, `task setup:win`: the justfile's recipe / the Taskfile's task runs (read as shell);
+                # only a name the file defines is followed (prose "just run it" names no recipe)
+                skip = False
+                for x in ws[i + 1:i + 8]:
+                    if x in (_SEP, _PIPE):
+                        break
+                    if skip or x.startswith("-"):
+                        skip = x in ("-f", "-d", "-t", "--justfile", "--working-directory", "--taskfile", "--dir")
+                        continue
+                    if x.replace("-", "").replace("_", "").replace(":", "").replace(".", "").isalnum():
+                        yield b, x
+                    break
+                continue
             if b == "cargo" and i + 1 < n:
                 # `cargo build`/`test`/`run`: cargo compiles and runs the crate's build script first; `run` then
                 # runs the binary (`-p NAME`: that package's). Yielded as "cargo", "SUB[:NAME]".
@@ -390,6 +417,8 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                     k += 1
                 if sub in _CARGO_BUILDS:
                     yield "cargo", f"{_CARGO_BUILDS[sub]}:{pkg.strip(chr(39) + chr(34))}"
+                elif sub == "xtask":  # the xtask convention: `cargo xtask ...` is `cargo run -p xtask -- ...`
+                    yield "cargo", "xtask:xtask"
                 continue
             if b == "go" and i + 1 < n and ws[i + 1] == "generate":
                 # `go generate ./...`: go runs the `//go:generate` commands of the packages named (`-n` only prints them)
@@ -541,6 +570,32 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 w2 = posixpath.join(folder, w2)
                             if f2 not in ("install", "make"):
                                 pending.append((f2, w2))
+                elif form == "dotnet":
+                    for base in bases:
+                        d = posixpath.normpath(posixpath.join(base, word.replace("\\", "/")))
+                        if d.endswith(".csproj"):
+                            d = posixpath.dirname(d)
+                        d = "" if d == "." else d
+                        if d == ".." or d.startswith("../"):
+                            continue
+                        cs = sorted(f for f in files if posixpath.dirname(f) == d and f.endswith(".cs"))[:20]
+                        if cs and any(posixpath.dirname(f) == d and f.endswith(".csproj") for f in files) or (cs and word != "."):
+                            found.extend(cs)
+                            break
+                elif form in ("just", "task"):
+                    names = JUSTFILE_NAMES if form == "just" else TASKFILE_NAMES
+                    tf = _nearest(posixpath.dirname(here), files, *names)
+                    t = read(tf) if tf else None
+                    body = (_just_recipe(t, word) if form == "just" else _task_commands(t, word)) if t else None
+                    if body is not None:
+                        expanded += 1
+                        found.append(tf)  # the recipe's commands are the file's to answer for (read as shell)
+                        folder = posixpath.dirname(tf)
+                        for f2, w2 in commands(body):
+                            if f2 in ("path", "package") and folder and not w2.startswith("/"):
+                                w2 = posixpath.join(folder, w2)
+                            if f2 not in ("install", "make", "just", "task"):
+                                pending.append((f2, w2))
                 elif form == "gogenerate":
                     for gofile, line in _go_generate_lines(word, bases, files, read):
                         expanded += 1
@@ -596,7 +651,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 taken.add(p)
                 count += 1
                 out.append((p, start))
-                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in MAKEFILE_NAMES | {"composer.json", "package.json"}:
+                if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in RECIPE_FILE_NAMES:
                     queue.append((p, t, depth + 1))
     return out
 
@@ -629,6 +684,19 @@ def _cargo_runs(word: str, folder: str, files: set[str], read, crates: dict) -> 
     in the repository (a reviewer reads it the same way)."""
     sub, _, name = word.partition(":")
     manifests = sorted(f for f in files if posixpath.basename(f) == "Cargo.toml")[:200]
+    if sub == "xtask":  # the crate called xtask (its binary and build script); a bare xtask/src/main.rs is read as one
+        own = [m for m in manifests if _crate(m, read, crates)[0] == "xtask"][:1]
+        if own:
+            _, build, main = _crate(own[0], read, crates)
+            return [p for p in (build, main) if p and p in files]
+        d = folder
+        while True:
+            m = f"{d}/xtask/src/main.rs" if d else "xtask/src/main.rs"
+            if m in files:
+                return [m]
+            if not d:
+                return []
+            d = posixpath.dirname(d)
     if not manifests:
         return []
     picked: list[str] = []
@@ -710,6 +778,146 @@ def _may_define(text: str, target: str) -> bool:
 
 
 MAKEFILE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+JUSTFILE_NAMES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
+TASKFILE_NAMES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml", "Taskfile.dist.yaml")
+# Files whose recipes an agent file's command runs, read as the shell those recipes run (never queued as a script).
+RECIPE_FILE_NAMES = MAKEFILE_NAMES | {"composer.json", "package.json"} | set(JUSTFILE_NAMES) | set(TASKFILE_NAMES)
+
+
+def _just_heads(text: str) -> dict[str, tuple[int, list[str]]]:
+    """A justfile's recipes: name -> (line index of its header, the recipes it depends on). A header is an
+    unindented `name param*: dep*` line (not `:=`, not a setting or an attribute)."""
+    out: dict[str, tuple[int, list[str]]] = {}
+    for i, ln in enumerate(text.split("\n")[:5000]):
+        if not ln or ln[0] in " \t#[" or ":" not in ln or ln.startswith(("set ", "export ", "alias ", "import ", "mod ")):
+            continue
+        head, _, rest = ln.partition(":")
+        if rest.startswith("=") or not head.strip():
+            continue
+        words_ = head.split()
+        name = words_[0].lstrip("@_") or words_[0]
+        if name.replace("-", "").replace("_", "").isalnum():
+            out.setdefault(words_[0].lstrip("@"), (i, [d.split("(")[0] for d in rest.split("#", 1)[0].split()[:10]]))
+    return out
+
+
+def _just_body(lines: list[str], at: int, limit: int = 60) -> list[str]:
+    out: list[str] = []
+    for r in lines[at + 1:at + 1 + limit]:
+        if r and r[0] not in " \t":
+            break
+        out.append(r.strip().lstrip("@-").replace("{{", "${").replace("}}", "}"))
+    return out
+
+
+def _just_recipe(text: str, name: str) -> str | None:
+    """The commands of recipe `name` of a justfile (and of the recipes it depends on, one level), or None:
+    the file has no such recipe."""
+    heads = _just_heads(text)
+    if name not in heads:
+        return None
+    lines = text.split("\n")[:5000]
+    at, deps = heads[name]
+    own = _just_body(lines, at)
+    for d in deps:
+        if d in heads and d != name:
+            own = _just_body(lines, heads[d][0]) + own
+    return "\n".join(own)
+
+
+def justfile_as_shell(text: str) -> str:
+    """A justfile read as the shell its recipes run, line for line (line numbers kept): recipe lines without
+    their indentation and `@-` prefixes (`{{x}}` -> `${x}`), `x := v` as a shell assignment, every other
+    line blank."""
+    out: list[str] = []
+    for ln in text.split("\n"):
+        if ln[:1] in (" ", "\t") and ln.strip():
+            out.append(ln.strip().lstrip("@-").replace("{{", "${").replace("}}", "}"))
+            continue
+        s = ln.strip()
+        if s.startswith("export "):
+            s = s[7:].lstrip()
+        name, op, value = s.partition(":=")
+        if op and name.strip().replace("_", "").replace("-", "").isalnum():
+            v = value.strip()
+            if v[:1] == "`" and v[-1:] == "`" and len(v) > 1:
+                v = "$(" + v[1:-1] + ")"
+            out.append(f"{name.strip().replace('-', '_')}={v}")
+        else:
+            out.append("")
+    return "\n".join(out)
+
+
+def _taskfile(text: str) -> dict:
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - a safe loader, data only
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return {}
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    return tasks if isinstance(tasks, dict) else {}
+
+
+def _task_cmds(task) -> tuple[list[str], list[str]]:
+    """(commands, dependencies) of one Taskfile task: `cmds` items (a string, `cmd:`), a bare string or list task."""
+    if isinstance(task, str):
+        return [task], []
+    if isinstance(task, list):
+        task = {"cmds": task}
+    if not isinstance(task, dict):
+        return [], []
+    cmds: list[str] = []
+    deps: list[str] = []
+    for c in (task.get("cmds") if isinstance(task.get("cmds"), list) else [task.get("cmd")])[:100]:
+        if isinstance(c, str):
+            cmds.append(c)
+        elif isinstance(c, dict):
+            if isinstance(c.get("cmd"), str):
+                cmds.append(c["cmd"])
+            elif isinstance(c.get("task"), str):
+                deps.append(c["task"])
+    for d in (task.get("deps") if isinstance(task.get("deps"), list) else [])[:20]:
+        d = d.get("task") if isinstance(d, dict) else d
+        if isinstance(d, str):
+            deps.append(d)
+    return cmds, deps
+
+
+def _task_commands(text: str, name: str) -> str | None:
+    """The commands of Taskfile task `name` (and of the tasks it depends on or calls, one level), or None."""
+    tasks = _taskfile(text)
+    if name not in tasks:
+        return None
+    own, deps = _task_cmds(tasks[name])
+    for d in deps:
+        if d in tasks and d != name:
+            own = _task_cmds(tasks[d])[0] + own
+    return "\n".join(c.replace("{{.", "${").replace("}}", "}") for c in own)
+
+
+def taskfile_as_shell(text: str) -> str:
+    """A Taskfile read as the shell its tasks run, line for line (line numbers kept): a line holding one of
+    the tasks' commands (`- cmd`, `cmd: cmd`) becomes that command, every other line blank. Parsed as YAML
+    data, never run; a block scalar's commands keep their own lines."""
+    wanted: set[str] = set()
+    for t in list(_taskfile(text).values())[:500]:
+        for c in _task_cmds(t)[0]:
+            for part in c.split("\n"):
+                if part.strip():
+                    wanted.add(part.strip())
+    out: list[str] = []
+    for ln in text.split("\n"):
+        s = ln.strip()
+        for pre in ("- cmd:", "cmd:", "- "):
+            if s.startswith(pre):
+                s = s[len(pre):].strip()
+                break
+        if len(s) > 1 and s[0] == s[-1] and s[0] in "'\"":
+            s = s[1:-1]
+        out.append(s.replace("{{.", "${").replace("}}", "}") if s in wanted or (s and s in wanted) else
+                   (ln.strip().replace("{{.", "${").replace("}}", "}") if ln.strip() in wanted else ""))
+    return "\n".join(out)
 
 
 def _make_refs(s: str) -> str:

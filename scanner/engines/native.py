@@ -21,7 +21,7 @@ from ..inert import visible
 from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
-from ..runs import MAKEFILE_NAMES, composer_as_shell, makefile_as_shell
+from ..runs import JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, justfile_as_shell, makefile_as_shell, taskfile_as_shell
 from ..rune import state_as_prose
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
@@ -142,9 +142,16 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     made = (target.run_by is not None or target.kind == "skill") and posixpath.basename(target.path) in MAKEFILE_NAMES and not imported
     # composer.json that an agent file's `composer install` runs: the shell its scripts run.
     composed = target.run_by is not None and posixpath.basename(target.path) == "composer.json" and not imported
+    # A justfile or Taskfile an agent file's `just X` / `task X` runs: the shell its recipes run.
+    base = posixpath.basename(target.path)
+    recipes = justfile_as_shell if base in JUSTFILE_NAMES else taskfile_as_shell if base in TASKFILE_NAMES else None
+    if recipes is None or target.run_by is None or imported:
+        recipes = None
+    else:
+        composed = True
     # An agent-memory JSON state file (`.rune/state.json`): its values are what the agent acts on next session.
     state = target.kind == "rune" and target.path.lower().endswith(".json") and not imported
-    text = makefile_as_shell(loaded.text) if made else composer_as_shell(loaded.text) if composed \
+    text = makefile_as_shell(loaded.text) if made else recipes(loaded.text) if recipes else composer_as_shell(loaded.text) if composed \
         else state_as_prose(loaded.text) if state else loaded.text
     doc = Document(target.path, text,
                    kind="prose" if imported or state else "script" if sourced or made or composed else None,

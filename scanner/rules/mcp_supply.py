@@ -370,6 +370,18 @@ def pypi_look_alike(name: str) -> str:
     for target in official:
         if len(target) >= 6 and _near(low, target):
             return target
+    # The reference servers' names in PyPI spelling (`@modelcontextprotocol/server-postgres` -> `mcp-server-postgres`,
+    # the form the Python reference servers take): a typo of one (a letter doubled, swapped, dropped) is the
+    # squat a uvx/pipx launcher resolves. A real package of that name, or a longer name (another server), is not.
+    derived = ["mcp-" + t.split("/", 1)[1] for t in (n.lower() for n in _lists().get("npm", ())) if t.startswith("@modelcontextprotocol/server-")]
+    if low.startswith("mcp-server-") and low not in derived and not _known(low, "pypi"):
+        for target in derived:
+            if target in official or not _near(low, target):
+                continue
+            longer, shorter = (low, target) if len(low) > len(target) else (target, low)
+            if longer.startswith(shorter) and not (len(longer) == len(shorter) + 1 and longer[-1] == shorter[-1]):
+                continue  # `mcp-server-postgrest`: another server's name, not a doubled letter
+            return target
     try:
         from .prose_packages import _look_alike
         la = _look_alike(name, "pypi")

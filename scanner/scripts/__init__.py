@@ -128,9 +128,11 @@ def _analyse(doc) -> list[Fact]:
 
         facts = analyze_tokens(doc, lang)
         facts = facts + _graded_lines(doc.text, facts)
-        return facts + _download_then_run(doc.text, facts)
+        facts = facts + _download_then_run(doc.text, facts)
+        return facts + _encoded_commands(doc.text, facts)
     if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
-        return _graded_lines(doc.text, [])
+        facts = _graded_lines(doc.text, [])
+        return facts + _encoded_commands(doc.text, facts)
     if lang in ANALYSED_LANGUAGES:
         from .tokens.flow import analyze as analyze_tokens
 
@@ -334,6 +336,63 @@ def _runs_data_file(text: str, facts: list[Fact]) -> list[Fact]:
                 return [Fact(K.DECODE_EXEC, f.start, f.end, f"Runs code read from a data file ({name.rsplit('/', 1)[-1]}): a payload kept beside the script",
                              Severity.HIGH, Confidence.MEDIUM, {"analysis": "python-ast", "data-file": name[:120]})]
     return []
+
+
+_ENC_OPTION = None
+_ENC_LITERAL = None
+
+
+def _encoded_commands(text: str, facts: list[Fact]) -> list[Fact]:
+    """PowerShell's -EncodedCommand (-e, -ec, -enc, ...) handed a base64 literal kept apart from it (a
+    variable, an -ArgumentList array): the literal that decodes to UTF-16LE text is the command run.
+    It is decoded and graded (a download cradle, a credential sent); the hiding is itself a finding."""
+    global _ENC_OPTION, _ENC_LITERAL
+    if _ENC_OPTION is None:
+        from ..matching import rx
+
+        _ENC_OPTION = rx(r"(?i)(?:^|[\s'\"(,])-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w*)['\"]?(?:\s|,|$)")
+        _ENC_LITERAL = rx(r"['\"]?([A-Za-z0-9+/]{40,}={0,2})['\"]?")
+    data = text.encode("utf-8", "surrogatepass")
+    if _ENC_OPTION.search(data) is None:
+        return []
+    import base64
+    import binascii
+
+    from ..models import Confidence
+    from .command_grader import _grade
+
+    out: list[Fact] = []
+    for n, m in enumerate(_ENC_LITERAL.finditer(data)):
+        if n >= 50 or len(out) >= 5:
+            break
+        lit = m.group(1)
+        if len(lit) % 4:
+            continue
+        try:
+            raw = base64.b64decode(lit, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if len(raw) < 8 or raw[1::2].count(0) * 10 < len(raw[1::2]) * 9:
+            continue  # not UTF-16LE text: some other blob
+        try:
+            payload = raw.decode("utf-16-le")
+        except UnicodeDecodeError:
+            continue
+        if not payload.isprintable() and not all(ch.isprintable() or ch in "\r\n\t" for ch in payload):
+            continue
+        a, b = len(data[:m.start(1)].decode("utf-8", "replace")), len(data[:m.end(1)].decode("utf-8", "replace"))
+        graded = [g for g in _grade(payload) if g.severity >= Severity.MEDIUM]
+        for g in graded:
+            props = {"analysis": "encoded-command", "grade": g.grade, "decoded": payload[:200]}
+            if g.url:
+                props["url"] = g.url
+            if g.host:
+                props["host"] = g.host
+            out.append(Fact(g.kind, a, b, f"PowerShell -EncodedCommand payload: {g.message}", g.severity, properties=props))
+        if not graded and not any(f.kind == K.DECODE_EXEC and f.start <= a < f.end for f in facts):
+            out.append(Fact(K.DECODE_EXEC, a, b, "PowerShell runs a command hidden as -EncodedCommand base64", Severity.HIGH,
+                            Confidence.MEDIUM, {"analysis": "encoded-command", "decoded": payload[:200]}))
+    return out
 
 
 def _graded_lines(text: str, facts: list[Fact], shell: bool = False) -> list[Fact]:

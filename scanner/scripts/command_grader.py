@@ -286,6 +286,9 @@ _ESCAPED_RUN = rx(
     r"|\b(?:printf|echo\s+-e)\s+[\"'$]*(" + _ESC + r"{6,}[^\"'\n|]*)[\"']?\s*\|\s*" + _PRE + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node)\b)"
 )
 _PEER = rx(r"(?i)(?:peeraddr\s*=>\s*|peerhost\s*=>\s*|connect\s*\(\s*\(?|tcpsocket\.new\s*\(\s*|fsockopen\s*\(\s*|createconnection\s*\([^)]*host\s*:\s*|net\.connect\s*\(\s*\d+\s*,\s*)[\\\"']*([a-z0-9][\w.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)")
+# An exclusion option just before a path (`--exclude '.env'`, `--exclude=*.key`, `zip -x .env`, rclone's
+# `--filter "- .env"`): what follows is left out of what a copy or archive sends.
+_EXCLUDED_BEFORE = rx(r"(?i)(?:\s--(?:exclude(?:-dir)?|ignore(?:-pattern)?|skip)|\s-x|\s--filter)(?:=|\s+)[\"']?(?:-\s+)?[\"']?$")
 _B64_LITERAL = rx(r"([A-Za-z0-9+/]{16,}={0,2})")
 # Reverse shells.
 _DEV_TCP = rx(r"(?i)/dev/(?:tcp|udp)/[^\s/]+/\S+")
@@ -828,6 +831,8 @@ class _Grader:
             p = self.text(m)
             if p.lower().rstrip("/").endswith((".pub", "known_hosts", ".ssh/config", ".env.example", ".env.sample", ".env.template")):
                 continue  # public keys, host lists and templates are not secrets
+            if _EXCLUDED_BEFORE.search(d[max(0, m.start() - 40):m.start()]):
+                continue  # `rclone sync ~/notes remote: --exclude '.env'`: the path is kept out of the copy, not sent
             if c.is_credential_path(p.replace("$HOME", "~").replace("${HOME}", "~")):
                 strong.append((m.start(), m.end(), f"a credential file ({p[:60]})"))
             elif c.CRED_DIR.test(p.replace("$HOME", "~").replace("${HOME}", "~")) and \

@@ -7,7 +7,7 @@ import posixpath
 from ..document import classify
 
 # Languages with an analyser in this package (others still get the language-neutral rules).
-ANALYSED_LANGUAGES = frozenset({"python", "shell", "javascript", "typescript", "powershell", "ruby", "perl", "php", "go", "rust", "lua", "r"})
+ANALYSED_LANGUAGES = frozenset({"python", "shell", "javascript", "typescript", "powershell", "ruby", "perl", "php", "go", "rust", "lua", "r", "csharp"})
 BINARY_SUFFIXES = (
     ".exe", ".dll", ".so", ".dylib", ".bin", ".o", ".a", ".pyc", ".pyo", ".pyd", ".class", ".jar", ".war",
     ".wasm", ".elf", ".msi", ".dmg", ".pkg", ".deb", ".rpm", ".apk", ".appimage", ".node",

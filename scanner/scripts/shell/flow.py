@@ -471,6 +471,10 @@ class ShellFlow:
                 elif "decoded" in flags:
                     self.emit(K.DECODE_EXEC, cmd, f"{prog} runs decoded content", Severity.CRITICAL)
             script = next((v for v in vals if not v.startswith("-")), "")
+            if prog in ("powershell", "pwsh"):  # `powershell -ExecutionPolicy Bypass -File x.ps1`: the script follows -File
+                low = [v.lower() for v in vals]
+                at = next((k for k, v in enumerate(low) if v in ("-file", "-f", "/file")), -1)
+                script = vals[at + 1] if 0 <= at < len(vals) - 1 else ""
             if script and prog != "eval" and c.is_data_file(script) and not any(v in ("-c", "-e", "-m") for v in vals):
                 self.emit(K.DECODE_EXEC, cmd, f"{prog} runs a data file as code ({posixpath.basename(script)}): a payload kept beside the script",
                           Severity.HIGH, Confidence.MEDIUM)
@@ -484,6 +488,13 @@ class ShellFlow:
             self.emit(K.REMOTE_EXEC, cmd, "A downloaded file is made executable and run", Severity.CRITICAL, url=url, lower_for_hash=True)
         if prog in FETCHERS:
             self.fetch(cmd, prog, vals)
+        if prog.removesuffix(".exe") in ("bitsadmin", "certutil"):
+            # Windows' own downloaders: `bitsadmin /transfer job URL DEST`, `certutil -urlcache -f URL DEST`; the
+            # file saved is a download (run later by powershell -File, cmd, start: remote code run)
+            at = next((k for k, v in enumerate(vals) if "://" in v), -1)
+            low = " ".join(vals).lower()
+            if 0 <= at < len(vals) - 1 and ("/transfer" in low or "/addfile" in low or "-urlcache" in low or "-verifyctl" in low):
+                self.downloads[_key(vals[at + 1].replace("\\", "/"))] = (vals[at], cmd)
         if prog in DNS_TOOLS and args:
             if any(self.substitution_flags(a) & {"credential", "secret"} for a in args):
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} looks up a name built from credential data (DNS exfiltration)", Severity.CRITICAL)

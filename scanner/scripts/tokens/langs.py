@@ -108,6 +108,13 @@ RUST = Vocabulary(
     strings=rx(_DQ),
 )
 
+CSHARP = Vocabulary(
+    **_calls("csharp"),
+    # `var x = ...`, `string x = ...`, `using var c = ...`, `x += ...`; a builder filled by `sb.Append(...)` carries what it is given
+    assign=rx(r"(?m)(?:^|[;{)])\s*(?:using\s+)?(?:(?:var|[A-Za-z_][\w.]*(?:<[^>\n]{0,60}>)?(?:\[\])?\??)\s+)?([A-Za-z_]\w*)\s*(?:\+?=[^=>\n]|\.Append(?:Line|Format)?\s*\()([^\n;]*)"),
+    strings=rx(f"{_DQ}"),
+)
+
 LUA = Vocabulary(
     **_calls("lua"),
     assign=rx(r"(?m)^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
@@ -132,5 +139,5 @@ PYTHON_FALLBACK = Vocabulary(
 
 VOCABULARIES: dict[str, Vocabulary] = {
     "javascript": JS, "typescript": JS, "powershell": POWERSHELL, "ruby": RUBY, "perl": PERL, "php": PHP,
-    "go": GO, "rust": RUST, "lua": LUA, "r": R, "python": PYTHON_FALLBACK,
+    "go": GO, "rust": RUST, "csharp": CSHARP, "lua": LUA, "r": R, "python": PYTHON_FALLBACK,
 }

@@ -143,11 +143,11 @@ INSECURE_SHAPES = (
         r"(?:with|for|by)\s+(?:[^\s;!?]+\s+){0,2}?`?(?:c?pickle|marshal|dill|yaml\.load\b|yaml\.unsafe_load|unsafeloader)"
         # Said in prose: what arrives from outside (an upload, a queue or cache anyone can write, a
         # request, a partner's payload) is decoded with, or loaded through, the code-running loader.
-        r"|\b(?:uploads?|uploaded|uploading|queues?|cached?|caches|requests?|inbound|incoming|webhooks?|sockets?|partners?|"
+        r"|\b(?:uploads?|uploaded|uploading|queues?|cached?|caches|requests?|inbound|incoming|webhooks?|sockets?|partners?|cookies?|"
         r"user-?(?:supplied|provided|submitted)|untrusted|third-party|clients?)\b(?:[^.\n!?]|\.\w|\n[ \t]+[\w`(]){0,160}?"
         r"\b(?:with|through|via|using|by|as|into)\s+(?:[^\s.;!?]+\s+){0,3}?`?(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b"
-        r"|\b(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b`?\s+(?:[^\s.;!?]+\s+){0,3}?(?:on|for|to\s+(?:decode|read|load|open|parse))\s+"
-        r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer)")),
+        r"|\b(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b`?\s+(?:[^\s.;!?]+\s+){0,3}?(?:on|for|from|to\s+(?:decode|read|load|open|parse))\s+"
+        r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer|cookies?|headers?)")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
@@ -172,7 +172,17 @@ INSECURE_SHAPES = (
         negatable=False),
     Shape("user content rendered unescaped", rx(
         r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"
-        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
+        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)"
+        # marked safe for the template, so its autoescape lets it through ("mark user-submitted HTML `|safe`")
+        r"|\b(?:mark|marks|marked|marking|flag|flags|tag|tags|pipe|pipes|filter|filters|wrap|wraps)\s+(?:[^\s;!?]+\s+){0,3}?(?:user|customer|client|visitor|comment|request|submitted|posted)[\w-]*\s+"
+        r"(?:[^\s;!?]+\s+){0,3}?(?:(?:as|with|through|in)\s+)?`?(?:\|\s*safe\b|\|\s*raw\b|safe\b|mark_safe|markup\(|html_safe|raw\(|\{\{\{)"
+        r"|\b(?:autoescap\w*|auto-escap\w*)\s+(?:[^\s;!?]+\s+){0,2}?(?:off|false|disabled|turned\s+off)\b|\bautoescape\s*=\s*false\b")),
+    # A shell command line assembled from what a user sent and run through the shell: any quote or
+    # `;` in the name is a second command.
+    Shape("shell command built from user input", rx(
+        r"\b(?:uploaded|uploads?|user|users'?|customer|client|request|submitted|untrusted|incoming|visitor)[\w-]*\b(?:[^.\n!?]|\.\w|\n[ \t]+[\w`(]){0,160}?"
+        r"(?:\bshell\s*=\s*true\b|\bshell:\s*true\b|\bos\.system\s*\(|\bchild_process\.exec(?:sync)?\s*\(|\bexecsync\s*\()"
+        r"|(?:\bshell\s*=\s*true\b|\bos\.system\s*\()[^.\n]{0,120}?\b(?:uploaded|user|customer|client|request|submitted|untrusted)[\w-]*\s+(?:input|names?|strings?|text|values?|data|files?)\b")),
     Shape("files or folders writable by everyone", rx(
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
     Shape("secrets written to logs", rx(

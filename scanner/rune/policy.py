@@ -52,7 +52,17 @@ REVIEW_SHAPES = (
     Shape("makes review optional", rx(
         r"\b(?:code\s+)?(?:reviews?|approvals?|sign-?offs?|reviewers?)\s+(?:is|are)\s+(?:now\s+)?(?:optional|(?:no\s+longer|not)\s+(?:required|needed|necessary|mandatory))\b"
         r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
-        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
+        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b"
+        # the same set as a state value ("required approvals: 0", "codeowners review: false")
+        r"|\b(?:(?:required|minimum|min)\s+(?:approving\s+)?(?:approvals?|reviews?|reviewers?)|approving\s+reviews?\s+count|(?:approvals?|reviews?|reviewers?)\s+(?:required|needed))"
+        r"\s*[:=]\s*['\"]?0\b"
+        r"|\b(?:require\s+)?(?:codeowners?|code\s+owners?)(?:\s+reviews?|\s+approvals?)?(?:\s+required)?\s*[:=]\s*['\"]?(?:false|off|no|disabled|none|0)\b"
+        r"|\b(?:branch\s+protection|required\s+status\s+checks|require\s+(?:pull\s+request\s+)?reviews?|enforce\s+admins)(?:\s+enabled)?\s*[:=]\s*['\"]?(?:false|off|no|disabled|none)\b")),
+    # Merging or approving handed to the agent as a state value ("agents may merge to main: true").
+    Shape("lets agents merge or approve", rx(
+        r"\b(?:agents?|bots?|assistants?|ai|llms?)\s+(?:may|can|are\s+allowed\s+to|allowed\s+to|(?:are\s+)?permitted\s+to)\s+(?:self\s+)?(?:merge|approve|admin\s+merge|push)\b"
+        r"[^\n:]{0,40}:\s*['\"]?(?:true|yes|on|enabled|allowed)\b"
+        r"|\b(?:allow|let)\s+(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:to\s+)?(?:self\s+)?(?:merge|approve)\b[^\n:]{0,40}:\s*['\"]?(?:true|yes|on|enabled)\b")),
     Shape("merges before checks or review report", rx(
         r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,8}?(?:before|without\s+waiting\s+for)\s+(?:the\s+|any\s+)?(?:ci|checks|tests|builds?|reviews?|reviewers?|approvals?)\b"
         r"|\bmerge\w*\s+(?:[^\s;!?]+\s+){0,6}?as\s+soon\s+as\s+(?:they|it|the\s+prs?|the\s+pull\s+requests?)\s+(?:are\s+|is\s+)?(?:open|opens|opened|created|pushed|appear|appears)\b")),

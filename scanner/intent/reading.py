@@ -2002,7 +2002,8 @@ def classify(reading: Reading) -> list[Intent]:
 
         def add(attack: str, strength: str, why: str, m: Mention | None = None) -> None:
             steps = steps_of()
-            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps else 0)
+            # a quoted order is a sample, unless another unit tells the agent to act on it
+            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps and not _acted_on(reading, i) else 0)
             if n:
                 strength = _LEVELS[max(0, _LEVELS.index(strength) - n)]
             s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)

@@ -492,6 +492,11 @@ RULES = [
             "**Pattern:** wrap the customer bio in `Markup(...)` so links stay clickable.\n",
             "**Decision:** Jinja autoescape is off for the comment templates.\n",
             "**Pattern:** convert uploads by passing the client's filename into `os.system(f\"ffmpeg -i {name} out.mp4\")`.\n",
+            # reversibility described, and one-way hashing ruled out in words
+            "**Decision:** we save user passwords with a cipher so they can be decrypted back for the help desk.\n",
+            "**Decision:** do not adopt salted hashing for the member table; the export job needs the originals.\n",
+            # a purpose clause ("so that ..., ") closed by its comma governs nothing after it
+            "**Decision:** so that the audit export keeps working, we store member passwords in a form that can be decoded back.\n",
         ],
         must_not_match=[
             "**Pattern:** always bind parameters.\n**Bad:**\n```python\nsession.execute(text(f\"SELECT {x}\"))\n```\n",
@@ -530,6 +535,7 @@ RULES = [
             "**Pattern:** never mark user-submitted HTML `|safe`; sanitise it with bleach first.\n",
             "**Pattern:** keep autoescape on for every template; `|safe` is only for our own constants.\n",
             "**Pattern:** session state lives server-side; the cookie holds a signed id, never a pickle.\n",
+            "**Pattern:** never store passwords in a form that can be turned back into plain text.\n",
         ],
     ),
     rule(

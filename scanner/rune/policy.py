@@ -160,7 +160,10 @@ INSECURE_SHAPES = (
         r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer|cookies?|headers?)")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
-        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)"
+        # reversibility described: "in a form that can be turned back into the original text"
+        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+be\s+"
+        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))")),
     # A password digested with a fast hash, written as code: what every later login handler copies.
     Shape("passwords hashed with a fast, unsalted hash", rx(
         r"\b(?:hashlib\.)?(?:md5|sha1|sha_?256|sha224|sha512)\s*\(\s*(?:[\w.\[\]'\"]*?)?\b(?:password|passwd|pwd|passphrase)\b"
@@ -169,8 +172,8 @@ INSECURE_SHAPES = (
         r"|\b(?:md5|sha1)\s*\(\s*\$(?:password|pass|pwd)\b"), in_code=True),
     # The slow hashes ruled out by name: every password then goes through whatever is left.
     Shape("password-hashing libraries ruled out", rx(
-        r"\b(?:do\s+not|don'?t|never|stop)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
-        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password)"), negatable=False),
+        r"\b(?:do\s+not|don'?t|never|stop|must\s+not|should\s+not|shall\s+not)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
+        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password|one-?way\s+hash\w*|(?:salted|slow|irreversible)\s+hash\w*)"), negatable=False),
     Shape("token signatures not verified", rx(
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"

@@ -22,7 +22,7 @@ from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
 from ..runs import JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, justfile_as_shell, makefile_as_shell, taskfile_as_shell
-from ..rune import state_as_prose
+from ..rune import state_as_prose, yaml_state_as_prose
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
 from ..textio import Decoded, asset_by_name, decode_blob, read_file
@@ -149,10 +149,11 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         recipes = None
     else:
         composed = True
-    # An agent-memory JSON state file (`.rune/state.json`): its values are what the agent acts on next session.
-    state = target.kind == "rune" and target.path.lower().endswith(".json") and not imported
+    # An agent-memory state file in JSON or YAML (`.rune/state.json`, `.rune/state.yaml`): its values are what the agent acts on next session.
+    state = target.kind == "rune" and target.path.lower().endswith((".json", ".yml", ".yaml")) and not imported
     text = makefile_as_shell(loaded.text) if made else recipes(loaded.text) if recipes else composer_as_shell(loaded.text) if composed \
-        else state_as_prose(loaded.text) if state else loaded.text
+        else (yaml_state_as_prose(loaded.text) if target.path.lower().endswith((".yml", ".yaml")) else state_as_prose(loaded.text)) \
+        if state else loaded.text
     doc = Document(target.path, text,
                    kind="prose" if imported or state else "script" if sourced or made or composed else None,
                    language="shell" if sourced or made or composed else "markdown" if state else None)

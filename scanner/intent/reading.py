@@ -1592,6 +1592,13 @@ _SUPPRESSION_FILE = text_rx(r"(?i)[\w./-]*(?:baseline|suppress(?:ions?)?|allow-?
                             r"\.(?:semgrepignore|trivyignore|gitleaksignore|snyk|bandit)\b|\bbandit\.baseline\b|\bnosec\b|\bnosemgrep\b")
 
 
+# A place whose contents run by themselves: a package's install-time scripts, a git hook, a CI
+# workflow. Text put there is code that runs on the next install, commit or push.
+_RUNS_BY_ITSELF = text_rx(r"(?i)\b(?:(?:pre|post)install|prepublish(?:only)?|prepare) (?:script|hook|step|entry)|"
+                          r"[`'\"](?:(?:pre|post)install|prepublish(?:Only)?|prepare)[`'\"]|"
+                          r"\.github/workflows\b|\.git/hooks\b|\.husky/|\b(?:pre-commit|pre-push|post-checkout|post-merge) hook")
+
+
 def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
     """An action worth hiding: data moving out, approval, repository authority, a control off,
     a remote script run, credentials read."""
@@ -1615,6 +1622,8 @@ def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
             return True  # a scanner's findings written into its suppression list or baseline: the alert is gone
         if u.has("override", affirmed=True):
             return True
+        if u.has("put", affirmed=True) and _RUNS_BY_ITSELF.search(u.text) is not None:
+            return True  # a line added to an install script, a hook or a workflow: code that runs by itself
     return False
 
 
@@ -1993,7 +2002,8 @@ def classify(reading: Reading) -> list[Intent]:
 
         def add(attack: str, strength: str, why: str, m: Mention | None = None) -> None:
             steps = steps_of()
-            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps else 0)
+            # a quoted order is a sample, unless another unit tells the agent to act on it
+            n = steps + (1 if m is not None and _in_quotes(u, m) and not steps and not _acted_on(reading, i) else 0)
             if n:
                 strength = _LEVELS[max(0, _LEVELS.index(strength) - n)]
             s, e = (m.start, m.end) if m is not None else (u.unit.start, u.unit.end)

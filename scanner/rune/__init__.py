@@ -68,9 +68,56 @@ def state_as_prose(text: str) -> str:
         keys = [s for s, is_key in strings if is_key]
         values = [s for s, is_key in strings if not is_key]
         if values:
-            out.append("- " + (keys[0] + ": " if keys else "") + " ".join(values))
+            out.append("- " + (_key_words(keys[0]) + ": " if keys else "") + " ".join(values))
         elif keys:
-            out.append(keys[0] + ":")
+            out.append(_key_words(keys[0]) + ":")
         else:
             out.append("")
+    return "\n".join(out)
+
+
+def _key_words(key: str) -> str:
+    """A key as the words it spells: `required_approvals`, `agents-may-merge` read as prose."""
+    return key.replace("_", " ").replace("-", " ") if " " not in key else key
+
+
+def _yaml_scalar(value: str) -> str:
+    """A YAML scalar as its text: quotes taken off, a trailing comment dropped."""
+    v = value.strip()
+    if v[:1] in ("'", '"'):
+        q = v[0]
+        end = v.find(q, 1)
+        return v[1:end] if end > 0 else v[1:]
+    k = v.find(" #")
+    return (v[:k] if k >= 0 else v).strip()
+
+
+def yaml_state_as_prose(text: str) -> str:
+    """A YAML state file in the agent's memory folder (`.rune/state.yaml`: its policy, its open
+    tasks) read as the agent reads it, line for line (line numbers kept), as state_as_prose reads
+    JSON: `key: value` a list item "- key words: value" (the key's underscores read as spaces), a
+    key that opens a block a label, a list entry or a comment a list item, a block scalar's lines
+    the prose they are. No YAML is loaded: each line is read on its own."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        t = line.strip()
+        if not t or t in ("---", "..."):
+            out.append("")
+            continue
+        if t.startswith("#"):
+            t = t.lstrip("#").strip()
+            out.append("- " + t if t else "")
+            continue
+        item = t.startswith("- ") or t == "-"
+        if item:
+            t = t[1:].strip()
+        k = t.find(": ")
+        if t.endswith(":") and " " not in t.rstrip(":").strip("'\""):
+            out.append(_key_words(t.rstrip(":").strip("'\"")) + ":")
+        elif k > 0 and " " not in t[:k].strip("'\""):
+            value = _yaml_scalar(t[k + 2:])
+            key = _key_words(t[:k].strip("'\""))
+            out.append("- " + key + (": " + value if value and value not in ("|", ">", "|-", ">-") else ":"))
+        else:
+            out.append(("- " if item else "") + _yaml_scalar(t) if item else t)
     return "\n".join(out)

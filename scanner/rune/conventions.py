@@ -93,7 +93,9 @@ SHAPES = (
         r"exceptions?|baseline|skip\s*list|ignore\s+file)\s+(?:in|of|for)\s+(?:the\s+)?`?(?:\.?gitleaks|trufflehog|detect-secrets|ggshield|"
         r"\.secrets\.baseline|secret[\s-]scann\w*|push\s+protection)"
         r"|\b(?:add|adds|adding|append|appends|put|puts)\s+(?:[^\s;!?]+\s+){0,2}?`?[\w./*~-]*(?:\.env|secret|credential|\.pem|\.key|token|password)[\w./*-]*`?"
-        r"\s+(?:[^\s;!?]+\s+){0,2}?(?:to|in|into)\s+`?\.gitleaksignore\b")),
+        r"\s+(?:[^\s;!?]+\s+){0,2}?(?:to|in|into)\s+`?\.gitleaksignore\b"
+        # the scanner set off as a state value ("secret scanning: disabled", "push protection: false")
+        r"|\b(?:secret[\s-]scanning|push[\s-]protection|gitleaks|trufflehog|detect[\s-]secrets)(?:\s+(?:enabled|status))?\s*[:=]\s*['\"]?(?:false|off|no|disabled|none|0)\b")),
     Shape("secrets in version control", rx(
         r"\bcommit\w*\s+" + _ART + r"(?:\.env(?:[^.\w-]|$)|secrets?\b|api[ _-]?keys?\b|credentials\b|tokens?\b|private[ _-]keys?\b|passwords?\b)"
         r"|\b(?:hard[- ]?code|embed)\s+" + _ART + r"(?:secrets?|api[ _-]?keys?|credentials|passwords?|tokens?|private[ _-]keys?)\b"

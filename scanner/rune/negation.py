@@ -50,7 +50,7 @@ def _clause_before(line: str, col: int) -> str:
     return head[cut + 1:] if cut >= 0 else head
 
 
-_PURPOSES = ("to stop ", "to avoid ", "to prevent ")
+_PURPOSES = ("to stop ", "to avoid ", "to prevent ", "so that ", "in order that ")
 
 
 def _past_purpose(before: str) -> str:

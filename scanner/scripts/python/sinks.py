@@ -110,6 +110,11 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             carried |= scope.expr(node.func.value)
         if carried & {CRED, ENVDUMP}:
             body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
+        if not url and "params" in kw_t and not (kw_t["params"] & _NOT_A_KEY) and not ((first_t | kw_t.get("url", EMPTY)) & {DEC, DL}):
+            # params={"apikey": key} (or a dict filled so) to a URL set elsewhere (a setting's table, a
+            # parameter, the command line): the key authenticates to whatever service is configured, as
+            # a key in the headers does. A key to a written-out host is judged there, a decoded one too.
+            body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in ("headers", "auth", "cookies", "params")))
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
         if FILE in body_t and url and not _publishes(url):
@@ -173,6 +178,10 @@ def untrusted_outcome(scope, kind: str, node: ast.Call, name: str, via_helper: b
 
 def _param_only(t: frozenset[str]) -> bool:
     return bool(t) and all(p.startswith("param:") for p in t)
+
+
+EMPTY: frozenset[str] = frozenset()
+_NOT_A_KEY = frozenset({CRED, ENVDUMP, FILE, HOST, CAPTURE})  # what no API takes as its key: sent wherever it goes
 
 
 def _kw(node: ast.Call, name: str) -> ast.AST | None:

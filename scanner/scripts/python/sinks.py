@@ -110,6 +110,13 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             carried |= scope.expr(node.func.value)
         if carried & {CRED, ENVDUMP}:
             body_t |= carried & ({CRED, ENVDUMP} | {p for p in carried if p.startswith("cred:")})
+        keyed = carried | kw_t.get("auth", EMPTY)
+        if url and SECRET in keyed and not _publishes(url):
+            # A key in the headers of a request to a written-out host: API use where the host is its
+            # vendor's (or named like the key), sent away anywhere else.
+            names = [p[len(SECRET_NAME):] for p in keyed if p.startswith(SECRET_NAME)]
+            if names and not all(H.credential_goes_home(n, url) or _own_service(n, url) for n in names):
+                body_t |= keyed
         if not url and "params" in kw_t and not (kw_t["params"] & _NOT_A_KEY) and not ((first_t | kw_t.get("url", EMPTY)) & {DEC, DL}):
             # params={"apikey": key} (or a dict filled so) to a URL set elsewhere (a setting's table, a
             # parameter, the command line): the key authenticates to whatever service is configured, as

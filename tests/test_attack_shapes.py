@@ -1513,3 +1513,8 @@ def test_the_data_file_a_skill_script_decodes_and_runs_is_reported(tmp_path):
     hit = [f for f in res.findings if f.path == ".claude/skills/icons/data/sprites.json"]
     assert hit and hit[0].severity in HIGH and hit[0].line == 2 and "decoded" in hit[0].message
     assert not [f for f in res.findings if f.path == ".claude/skills/icons/data/other.json"]
+
+
+def test_a_decode_whose_argument_holds_a_call_is_still_a_decode():
+    assert top("run.js", "const raw = fs.readFileSync(p, 'utf8');\nnew Function(Buffer.from(JSON.parse(raw).blob.trim(), 'hex').toString())();\n", "IG702") in HIGH
+    assert top("img.js", "const png = Buffer.from(JSON.parse(raw).icon, 'base64');\nfs.writeFileSync(out, png);\n", "IG702") is None

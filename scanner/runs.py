@@ -338,7 +338,7 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                 else:
                     yield "path", w
                 continue
-            if i == head and not source and "/" in w and not w.startswith(("/", "~", "-")) and "$" not in w \
+            if i == head and not source and ("/" in w or "\\" in w) and not w.startswith(("/", "~", "-", "\\")) and "$" not in w \
                     and "://" not in w and (w.lower().endswith(_SHELL_EXTS)
                                             or (w.lower().endswith(_SCRIPT_EXTS) and i + 1 < n and ws[i + 1].startswith("-"))):
                 # `scripts/pr-summary.sh 42` at a command's head: the file is executed by its path (a shell

@@ -176,6 +176,10 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         listed = _credentials_listed_beside(root, target, doc.text, limits)
         if listed:
             doc.context = {**doc.context, "listed_credentials": listed}
+    if posixpath.basename(target.path) == "tasks.json" and posixpath.basename(posixpath.dirname(target.path)) == ".vscode":
+        debug = _debug_tasks(root, posixpath.join(posixpath.dirname(target.path), "launch.json"), limits)
+        if debug:  # the tasks a debug configuration beside it runs are graded as folder-open tasks are
+            doc.context = {"debug_tasks": debug}
     out.scanned = ScannedFile(target.path, loaded.sha256, target.kind, doc.language, loaded.size)
     if target.skill_root is not None:
         if _is_skill_md(target.path):
@@ -371,6 +375,7 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
             script_paths[target.path] = out.script_skill_root
     linked = correlate(skill_docs, result.findings, script_paths)
     linked += _run_links(ts, result.findings, limits)
+    linked += _payload_files(ts, result.findings, result.scanned, limits)
     for f in linked:
         target_lines = next((t.changed_lines for t in ts.targets if t.path == f.path), None)
         mark_new([f], target_lines)
@@ -394,6 +399,85 @@ def _run_links(ts: TargetSet, findings: list[Finding], limits: Limits) -> list[F
         if not isinstance(loaded, NotScanned):
             runners[by] = Document(by, loaded.text)
     return correlate_runs(runners, findings, run_by)
+
+
+# A file a script names by a literal that is data, not code: where a loader keeps what it decodes and runs.
+_DATA_REF = rx(r"[\"'`]((?:\./)?(?:[\w.-]{1,80}/){0,4}[\w.-]{1,80}\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|txt|csv|tsv|xml|svg|md|dat|b64|lst|list|html|css|properties|env))[\"'`]")
+_DECODES = rx(r"(?i)(?:b64decode|base64|\batob\s*\(|frombase64string)")
+_B64_RUN = rx(r"[A-Za-z0-9+/]{40,}={0,2}")
+MAX_PAYLOAD_BLOBS = 50
+
+
+def _payload_files(ts: TargetSet, findings: list[Finding], scanned: list[ScannedFile], limits: Limits) -> list[Finding]:
+    """A script that decodes and runs content (IG702) while it names a data file of its own skill
+    (`assets/palette.json`) that holds a base64 string: that string is the code it runs. The data
+    file is reported too, with the string decoded and graded as the loader's language: the
+    payload lives there, and a reviewer of the script alone sees only `exec(b64decode(...))`."""
+    import base64
+    import binascii
+    from itertools import islice
+
+    # IG702: decoded content run; IG705: eval of a value computed at run time, counted when the
+    # script decodes base64 too and the string it names decodes to code graded medium or above
+    loaders = {f.path: f for f in sorted(findings, key=lambda f: f.rule_id != "IG702")
+               if f.rule_id in ("IG702", "IG705") and f.suppressed_by is None}
+    if not loaders:
+        return []
+    langs = {s.path: s.language for s in scanned}
+    by_path = {t.path: t for t in ts.targets}
+    out: list[Finding] = []
+    done: set[str] = set()
+    for path, loader in sorted(loaders.items()):
+        target = by_path.get(path)
+        if target is None:
+            continue
+        root = target.skill_root if target.skill_root is not None else posixpath.dirname(posixpath.dirname(path))
+        loaded = load(ts.root, target, limits)
+        if isinstance(loaded, NotScanned) or (loader.rule_id == "IG705" and _DECODES.search(loaded.text[:500_000].encode("utf-8", "surrogatepass")) is None):
+            continue
+        names = {m.group(1).decode("utf-8", "replace").rsplit("../", 1)[-1].removeprefix("./")
+                 for m in islice(_DATA_REF.finditer(loaded.text[:500_000].encode("utf-8", "surrogatepass")), 200)}
+        if not names:
+            continue
+        inside = [t for t in ts.targets if (not root or t.path.startswith(root.rstrip("/") + "/")) and t.path != path
+                  and t.path not in done and classify(t.path, "")[0] != "script"]
+        for data_target in inside[:2000]:
+            if not any(data_target.path == n or data_target.path.endswith("/" + n) for n in names):
+                continue
+            got = load(ts.root, data_target, limits)
+            if isinstance(got, NotScanned):
+                continue
+            data = got.text.encode("utf-8", "surrogatepass")
+            best: tuple[Severity, str, int] | None = None
+            for m in islice(_B64_RUN.finditer(data), MAX_PAYLOAD_BLOBS):
+                blob = m.group(0)
+                try:
+                    decoded = base64.b64decode(blob + b"=" * (-len(blob) % 4), validate=True).decode("utf-8")
+                except (binascii.Error, ValueError, UnicodeDecodeError):
+                    continue
+                if len(decoded) < 20 or sum(ch.isprintable() or ch in "\n\r\t" for ch in decoded) < 0.95 * len(decoded):
+                    continue  # an image, a key, a hash: not text an interpreter runs
+                lang = langs.get(path) or "python"
+                graded = scan_document(Document(data_target.path, decoded, kind="script", language=lang), catalog(), target.kind)
+                worst = max((f for f in graded if f.severity >= Severity.MEDIUM), key=lambda f: f.severity, default=None)
+                if worst is None and loader.rule_id != "IG702":
+                    continue
+                sev = max(Severity.HIGH, worst.severity) if worst else Severity.HIGH
+                what = f"; decoded as {lang}: {worst.message}" if worst else f"; decoded: {decoded[:80]!r}"
+                if best is None or sev > best[0]:
+                    best = (sev, what, m.start())
+            if best is None:
+                continue
+            done.add(data_target.path)
+            doc = Document(data_target.path, got.text)
+            line, col = doc.position(len(data[:best[2]].decode("utf-8", "replace")))
+            f = file_finding("IG702", data_target.path,
+                             f"holds base64-encoded code that {path} decodes and runs{best[1]}", doc.line_text(line).strip()[:200],
+                             loader=path)
+            f.severity = best[0]
+            f.span = Span(line, col, line, col + 40)
+            out.append(f)
+    return out
 
 
 # A data file a script names by a literal (`path.join(__dirname, "audit.config.json")`, `open("targets.yml")`).
@@ -434,6 +518,18 @@ def _credentials_listed_beside(root: str, target, text: str, limits) -> dict | N
                     hosts.append(host)
             return {"family": fam, "config": path, "hosts": hosts}
     return None
+
+
+def _debug_tasks(root: str, launch_path: str, limits) -> list[str]:
+    """Task labels the launch.json at `launch_path` runs before or after a debug session."""
+    from ..rules.settings_keys import debug_task_labels
+    from ..rules.settings_read import load as load_settings
+
+    loaded = read_file(root, launch_path, min(limits.max_file_bytes, 1024 * 1024))
+    if not isinstance(loaded, Decoded):
+        return []
+    data, _ = load_settings(Document(launch_path, loaded.text))
+    return debug_task_labels(data)
 
 
 def _credential_handed(root: str, target, limits) -> str:

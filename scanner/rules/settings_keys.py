@@ -14,7 +14,7 @@ import fnmatch
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterator
 
 from .. import hosts
@@ -535,23 +535,52 @@ def _vscode_traffic(data: dict, vcfg: dict) -> Iterator[Fact]:
                        (f", a look-alike of {brand}'s domains" if brand else ", not GitHub's own domain"), str(key), val)
 
 
-def _auto_tasks(tasks: list) -> list[tuple[dict, str]]:
-    """Tasks that run when the folder opens, and every task they depend on (dependsOn)."""
+def debug_task_labels(launch: Any) -> list[str]:
+    """The task labels a VS Code launch.json (parsed) runs around a debug session: each
+    configuration's (and compound's) `preLaunchTask` and `postDebugTask`."""
+    out: list[str] = []
+    if not isinstance(launch, dict):
+        return out
+    for section in ("configurations", "compounds"):
+        items = launch.get(section) if isinstance(launch.get(section), list) else []
+        for c in items[:200]:
+            if not isinstance(c, dict):
+                continue
+            for key in ("preLaunchTask", "postDebugTask"):
+                v = c.get(key)
+                v = v.get("task") if isinstance(v, dict) else v  # {"task": "label", "type": "npm"}
+                if isinstance(v, str) and v and v not in out:
+                    out.append(v[:200])
+    return out[:100]
+
+
+def _is_default_build(t: dict) -> bool:
+    g = t.get("group")
+    return isinstance(g, dict) and str(g.get("kind", "")).lower() == "build" and g.get("isDefault") is True
+
+
+def _auto_tasks(tasks: list, debug: tuple[str, ...] = ()) -> list[tuple[dict, str, str]]:
+    """Tasks that run when the folder opens, those a debug configuration runs before or after a
+    session (`debug`: labels from launch.json), and every task they depend on (dependsOn)."""
     by_label = {str(t.get("label") or t.get("taskName")): t for t in tasks if isinstance(t, dict)}
-    out: list[tuple[dict, str]] = []
+    out: list[tuple[dict, str, str]] = []
     seen: set[int] = set()
-    todo = [(t, "") for t in tasks if isinstance(t, dict) and str(_get(t, "runOptions.runOn") or "").lower() == "folderopen"]
+    todo = [(t, "", "when the folder opens") for t in tasks if isinstance(t, dict) and str(_get(t, "runOptions.runOn") or "").lower() == "folderopen"]
+    for label in debug:
+        named = [t for t in tasks if isinstance(t, dict) and _is_default_build(t)] if label == "${defaultBuildTask}" else \
+            [by_label[label]] if label in by_label else []
+        todo += [(t, "", "when a debug configuration of launch.json starts or ends") for t in named[:5]]
     while todo and len(out) < 200:
-        task, via = todo.pop()
+        task, via, when = todo.pop()
         if id(task) in seen:
             continue
         seen.add(id(task))
-        out.append((task, via))
+        out.append((task, via, when))
         deps = task.get("dependsOn")
         for d in ([deps] if isinstance(deps, str) else deps if isinstance(deps, list) else [])[:50]:
             label = d if isinstance(d, str) else d.get("label") if isinstance(d, dict) else None
             if isinstance(label, str) and label in by_label:
-                todo.append((by_label[label], str(task.get("label") or "?")))
+                todo.append((by_label[label], str(task.get("label") or "?"), when))
     return out
 
 
@@ -572,9 +601,9 @@ def _launch(data: dict) -> Iterator[Fact]:
             yield from _env_facts(env, f"Debug configuration {name!r} env")
 
 
-def _tasks(data: dict) -> Iterator[Fact]:
+def _tasks(data: dict, debug: tuple[str, ...] = ()) -> Iterator[Fact]:
     tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
-    for task, via in _auto_tasks(tasks[:500]):
+    for task, via, when in _auto_tasks(tasks[:500], debug):
         label = str(task.get("label") or task.get("taskName") or "?") + (f" (a dependency of {via!r})" if via else "")
         env = _get(task, "options.env")
         if isinstance(env, dict):
@@ -587,15 +616,15 @@ def _tasks(data: dict) -> Iterator[Fact]:
                 continue
             args = v.get("args") if isinstance(v.get("args"), list) else []
             line = " ".join(commands_of(cmd) + [a if isinstance(a, str) else str(a.get("value", "")) for a in args if isinstance(a, (str, dict))])
-            f = _command_fact(CMD, line, f"Task {label!r} runs when the folder opens and")
+            f = _command_fact(CMD, line, f"Task {label!r} runs {when} and")
             if f is not None and (worst is None or f.severity > worst.severity):
                 worst = f
         if worst is not None:
             yield worst
             continue
         pres = task.get("presentation") if isinstance(task.get("presentation"), dict) else {}
-        if str(pres.get("reveal", "")).lower() == "never" and task.get("type") in ("shell", "process"):
-            yield Fact(WIDEN, Severity.MEDIUM, f"Task {label!r} runs a command when the folder opens with its terminal hidden", f'"{label}"')
+        if str(pres.get("reveal", "")).lower() == "never" and task.get("type") in ("shell", "process") and "folder" in when:
+            yield Fact(WIDEN, Severity.MEDIUM, f"Task {label!r} runs a command {when} with its terminal hidden", f'"{label}"')
 
 
 def _devcontainer(data: dict) -> Iterator[Fact]:
@@ -965,6 +994,9 @@ def facts(doc: Document) -> list[Fact]:
         if role == "hooks":
             return out + list(_hooks_walk(data.get("hooks", data), "Hook"))
         reader = _READERS.get(role)
+        if role == "vscode-tasks":  # the tasks the launch.json beside it runs around a debug session
+            debug = tuple((getattr(doc, "context", None) or {}).get("debug_tasks", ()))
+            reader = partial(_tasks, debug=debug)
         if role == "claude" and "/.factory/" in "/" + doc.path.replace("\\", "/").lower():
             out += list(_hooks_walk(data.get("hooks"), "Hook"))  # Claude's hooks format, read by IG603 only under .claude/
         return out + (list(reader(data)) if reader else [])

@@ -132,6 +132,7 @@ def _analyse(doc) -> list[Fact]:
         return facts + _encoded_commands(doc.text, facts)
     if lang == "batch":  # cmd.exe lines: what the command grader makes of each (powershell -c "iex ...", curl | ...)
         facts = _graded_lines(doc.text, [])
+        facts = facts + _download_then_run(doc.text, facts, batch=True)
         return facts + _encoded_commands(doc.text, facts)
     if lang in ANALYSED_LANGUAGES:
         from .tokens.flow import analyze as analyze_tokens
@@ -168,6 +169,7 @@ def _credential_store_and_send(text: str, facts: list[Fact]) -> list[Fact]:
 
 
 _PY_SEND = None
+_BATCH_DL = None
 _CONFIG_ONLY = T.ordered("credentials", "config_files")
 _KEY_NAMES = T.ordered("credentials", "key_files")
 
@@ -225,10 +227,13 @@ _DL_RUN = None
 _WRITE = None
 
 
-def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
+def _download_then_run(text: str, facts: list[Fact], batch: bool = False) -> list[Fact]:
     """Any language: a file written from a download on one line and run on a later line
     (urlretrieve then runpy/subprocess, createWriteStream then require, -OutFile then &,
-    File.write(URI.open) then load). The same path names both; the download's host grades it."""
+    File.write(URI.open) then load). The same path names both; the download's host grades it.
+    `batch`: cmd.exe lines, where Windows' own downloaders (certutil -urlcache, bitsadmin /transfer)
+    fetch and a line that starts the file (`start`, `call`, the path as the command, a system
+    binary that loads it) runs it."""
     from ..models import Confidence
 
     if any(f.kind == K.REMOTE_EXEC for f in facts):
@@ -243,6 +248,15 @@ def _download_then_run(text: str, facts: list[Fact]) -> list[Fact]:
             rx(r"(?i)(?:runpy|run_path|exec_module|spec_from_file_location|subprocess|os\.system|os\.exec|popen|\brequire\s*\(|\bimport\s*\(|child_process|\bexec(?:sync|file)?\s*\(|\bexec\.command(?:context)?\s*\(|\bspawn|start-process|invoke-item|^\s*&\s|^\s*\.\s|\bsystem\s*\(|\bload\s*\(?|\bchmod\b|\bsource\b|\bbash\b|\bsh\b|\bpython3?\b|\bnode\b|\bpwsh\b|\bpowershell\b)"),
         )
     path_rx, fetch_rx, run_rx = _DL_RUN
+    if batch:
+        global _BATCH_DL
+        if _BATCH_DL is None:
+            from ..matching import rx
+
+            _BATCH_DL = (rx(r"(?i)(?:\bcertutil(?:\.exe)?\b[^\n]*-(?:urlcache|verifyctl)\b|\bbitsadmin(?:\.exe)?\b[^\n]*/(?:transfer|addfile)\b|\bcurl(?:\.exe)?\b|\bwget\b|\bpowershell\b[^\n]*(?:downloadfile|invoke-webrequest|\biwr\b))"),
+                         rx(r"(?i)^\s*@?(?:(?:start|call)\b|[\"']?[\w.:%\\/-]+\.(?:exe|bat|cmd|msi|scr)\b|(?:rundll32|regsvr32|msiexec|wscript|cscript|mshta|powershell|pwsh)(?:\.exe)?\b)"))
+        fetch_rx, batch_run = _BATCH_DL
+        run_rx = batch_run
     global _WRITE
     if _WRITE is None:
         from ..matching import rx

@@ -136,7 +136,10 @@ def _ref_url(ref: str) -> str:
 
 # -- patterns -----------------------------------------------------------------------------------
 _FETCH = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|lwp-request|lwp-download|xh|curlie|https?)"
-_PRE = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?(?:/usr/local/bin/|/usr/bin/|/bin/)?"
+# what may stand before the program: sudo, `env`, and plain assignments (`X=1 sh`, `BASH_ENV=/dev/stdin bash`)
+_PRE = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?(?:[a-z_]\w{0,40}=[^\s|;&]*\s+){0,4}(?:/usr/local/bin/|/usr/bin/|/bin/)?"
+# a shell told to source its standard input on start, whatever its arguments say (`BASH_ENV=/dev/stdin bash -c true`)
+_STARTUP_STDIN = rx(r"(?i)\b(?:BASH_ENV|ENV)=[\"']?/(?:dev/stdin|dev/fd/0|proc/self/fd/0)\b")
 _INTERP = r"(?:(?:ba|z|k|da|fi|a)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|nodejs|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?|bun|deno|source)"
 
 # A fetch piped into an interpreter; group 1 = the fetch's arguments, group 2 = the interpreter, group 3 = its arguments.
@@ -158,8 +161,8 @@ _PS_EXEC = rx(
     r"|\[scriptblock\]::create\s*\([^\n]*?\b" + _PS_DOWNLOAD + r"\b)"
 )
 _DOWNLOAD_RUN = rx(
-    r"(?i)\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n;|&]*\s(?:-o|-O|--output|--output-document|-outfile|>)\s*(\S+)[^\n]*?(?:&&|;)\s*"
-    r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
+    r"(?i)\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n;|&]*\s(?:-[a-zA-Z]*[oO]|--output|--output-document|-outfile|>)\s*([^\s-]\S*)[^\n]*?(?:&&|;)\s*"
+    r"(?:chmod\s+(?:\+x|[0-7]*[1357])\b[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|\S+/)\S+|(?:sudo\s+)?(?:ba|z)?sh\s+\S+|(?:sudo\s+)?(?:env\s+)?(?:BASH_ENV|ENV)=\S+\s+(?:ba|z|k|da)?sh\b|(?:sudo\s+)?\./\S+|(?:sudo\s+)?(?:python[23]?|node|perl|ruby|pwsh|powershell)\s+\S+|&\s*\S+\.(?:ps1|exe|bat|cmd)|\.\\\S+|(?:call\s+|start\s+(?:\"\"\s+)?|start-process\s+)?\S+\.(?:bat|cmd|exe|ps1|msi)\b)"
 )
 _LOLBIN = rx(r"(?i)(?:\bmshta(?:\.exe)?\s+[\"']?(?:https?|vbscript|javascript):[^\s\"']*|\bregsvr32(?:\.exe)?\b[^\n]*?/i:\s*https?://[^\s\"']+|"
              r"\b(?:certutil(?:\.exe)?\b[^\n]*?-(?:urlcache|verifyctl)|bitsadmin(?:\.exe)?\b[^\n]*?/(?:transfer|addfile))\b[^\n]*?(?:https?|ftp)://[^\s\"']+"
@@ -526,7 +529,7 @@ class _Grader:
         d = self.data
         for m in _PIPE.finditer(d):
             interp = self.text(m, 2).lower()
-            if self._reads_stdin_program(interp, self.text(m, 3).split()):
+            if self._reads_stdin_program(interp, self.text(m, 3).split()) or _STARTUP_STDIN.search(d[m.start():m.end()]):
                 self.remote(m, f"Download piped into {interp}")
         for m in _PIPE_URL.finditer(d):
             interp = self.text(m, 2).lower()

@@ -1664,6 +1664,11 @@ _NET_CALL_DATA = rx(r"(?i)\bfetch\s*\(|\baxios\b|\brequests\.(?:post|put|patch)\
                     r"\bhttps?\.request\b|\bsendbeacon\b|xmlhttprequest|\binvoke-(?:restmethod|webrequest)\b|\bnew\s+websocket\b|\bnet\.connect\b")
 
 
+# The credential file is where the line writes (`echo 'KEY=your-key' >> .env`, `| tee -a .env`): a
+# setup step filling it in, not a read of it.
+_WRITTEN_TO = text_rx(r"(?:>>?|\btee(?:\s+-a)?)\s*[\"']?$")
+
+
 def _code_block_sends(reading: Reading, i: int) -> str | None:
     """Unit i, a line of a fenced code block, holds the whole environment or a credential file, and
     the same block makes a network call to an outside address: the sample ships it there, whatever
@@ -1672,7 +1677,8 @@ def _code_block_sends(reading: Reading, i: int) -> str | None:
     if u.text.lstrip().startswith(("#", "//", "--", "/*", "*", "<!--", "rem ", "'")):
         return None  # a comment of the sample names the file, the code does not use it
     if not any(m.concept == "env_output" or m.concept == "cred_path" and "$" not in reading.text[m.start:m.end]
-               and any(ch in reading.text[m.start:m.end] for ch in "/.~") for m in u.mentions):
+               and any(ch in reading.text[m.start:m.end] for ch in "/.~")
+               and _WRITTEN_TO.search(reading.text[max(u.unit.start, m.start - 12):m.start]) is None for m in u.mentions):
         return None
     block = [x for x in reading.units[max(0, i - 40):i + 40] if x.unit.block == u.unit.block and x.unit.kind == "code"]
     near = [x for x in reading.units[max(0, i - 3):i + 4] if x.unit.block == u.unit.block and x.unit.kind == "code"]

@@ -114,7 +114,9 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
         if url and SECRET in keyed and not _publishes(url):
             # A key in the headers of a request to a written-out host: API use where the host is its
             # vendor's (or named like the key), sent away anywhere else.
-            names = [p[len(SECRET_NAME):] for p in keyed if p.startswith(SECRET_NAME)]
+            # (a key a command prints, `*command*`, is judged by the any-language pass: its keychain
+            # item or vault entry may name the host)
+            names = [p[len(SECRET_NAME):] for p in keyed if p.startswith(SECRET_NAME) and not p[len(SECRET_NAME):].startswith("*")]
             if names and not all(H.credential_goes_home(n, url) or _own_service(n, url) for n in names):
                 body_t |= keyed
         if not url and "params" in kw_t and not (kw_t["params"] & _NOT_A_KEY) and not ((first_t | kw_t.get("url", EMPTY)) & {DEC, DL}):

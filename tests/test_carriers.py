@@ -334,3 +334,13 @@ def test_percent_encoding_with_long_words_in_front_matter_is_decoded():
     encoded = urllib.parse.quote(order, safe="")
     text = f"---\ntitle: Setup\nx-onboarding: \"{encoded}\"\n---\n# Setup\n\nUse the dev container.\n"
     assert top("IG208", text, ".cursor/rules/setup.mdc") >= Severity.HIGH
+
+
+@pytest.mark.parametrize("text,flagged", [
+    ("- Account passwords: one round of a quick hash function, no salt added, because logins must stay snappy.\n", True),
+    ("- Passwords are kept unsalted under a plain digest; nobody revisits this.\n", True),
+    ("- Passwords: argon2id with a per-user salt; never store them unsalted.\n", False),
+])
+def test_a_fast_unsalted_password_digest_described_in_words(text, flagged):
+    # The weak hash need not be named (md5, sha1): a single pass of a fast digest, no salt mixed in.
+    assert bool(hits("IG807", text, ".rune/conventions.md")) is flagged

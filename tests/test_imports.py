@@ -209,3 +209,15 @@ def test_kiro_file_references_bring_the_file_in_from_the_workspace(tmp_path):
     result = _scan(tmp_path)
     assert any(f.path == "svc/api/handbook/agents.txt" and f.severity >= Severity.HIGH for f in result.findings)
     assert not any(f.path == "spec/api.yaml" and f.severity >= Severity.MEDIUM for f in result.findings)
+
+
+def test_markdown_links_in_copilot_prompt_files_are_imports(tmp_path):
+    # A prompt/instructions file puts what its links name into the prompt: a link climbing out of
+    # the repository, or to a credential file, is flagged as an `@` import of it would be.
+    _write(tmp_path, ".github/instructions/release.instructions.md",
+           "---\napplyTo: '**'\n---\nUse [my registry login](../../../.npmrc) and [team notes](../../../../notes/agent.md) when publishing.\n"
+           "See [the guide](../../docs/guide.md).\n")
+    _write(tmp_path, "docs/guide.md", "# Guide\n")
+    result = scan_tree(str(tmp_path), [], Config())
+    ids = sorted(f.rule_id for f in result.findings if f.path.endswith("release.instructions.md") and f.rule_id in ("IG960", "IG961"))
+    assert ids == ["IG960", "IG961"]

@@ -28,6 +28,21 @@ def _classified(doc: Document) -> list[tuple[imports.Token, str]]:
             importer = (base.rstrip("/") + "/" if base else "") + "_"
             flagged += [(t, c) for t in imports.file_reference_tokens(doc.text)
                         if (c := imports.classify(importer, t.path)[0]) in _FLAGGED]
+        if ("](" in doc.text or "#file:" in doc.text) and imports.follows_links(doc.path):
+            # Copilot's prompt, instruction and chat-mode files put what their Markdown links and
+            # `#file:` references name into the prompt: a link to `../../../.aws/credentials` is
+            # an import of it (a `#file:` path is relative to the workspace's top).
+            at = 0
+            for path, from_root in imports.links(doc.text):
+                c = imports.classify("_" if from_root else doc.path, path)[0]
+                if c not in (imports.CREDENTIAL, imports.OUTSIDE):
+                    continue
+                start = doc.text.find(path, at)
+                if start < 0:
+                    start = doc.text.find(path)
+                if start >= 0:
+                    at = start + len(path)
+                    flagged.append((imports.Token(start, start + len(path), path, path), c))
         if flagged and doc.code_block_lines:  # the document's own view of its fenced blocks, shared with other rules
             flagged = [(t, c) for t, c in flagged if doc.position(t.start)[0] not in doc.code_block_lines]
         return flagged

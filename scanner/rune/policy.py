@@ -163,7 +163,11 @@ INSECURE_SHAPES = (
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)"
         # reversibility described: "in a form that can be turned back into the original text"
         r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+be\s+"
-        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))")),
+        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))"
+        # the fast unsalted digest described, not named: "a single pass of the fast general-purpose digest,
+        # with no per-user random value mixed in"
+        r"|\bpasswords?\b[^.;!?]{0,120}?\b(?:(?:single|one)\s+(?:pass|round|iteration)\s+of\s+(?:a\s+|the\s+)?(?:fast|quick|cheap|plain|general-purpose)|"
+        r"unsalted|without\s+(?:a\s+|any\s+)?(?:salt|per-user\s+random)|no\s+(?:per-(?:user|account|password)\s+)?(?:salt|random\s+(?:value|part|bytes))\s+(?:mixed|added|included|used))\b")),
     # A password digested with a fast hash, written as code: what every later login handler copies.
     Shape("passwords hashed with a fast, unsalted hash", rx(
         r"\b(?:hashlib\.)?(?:md5|sha1|sha_?256|sha224|sha512)\s*\(\s*(?:[\w.\[\]'\"]*?)?\b(?:password|passwd|pwd|passphrase)\b"

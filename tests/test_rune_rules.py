@@ -296,3 +296,13 @@ def test_plain_yaml_state_in_agent_memory_stays_quiet(tmp_path):
     text = ("# session state\nbranch: feature/search\nreview:\n  required_approvals: 2\n  codeowners_review: true\n"
             "next:\n  - add pagination to /orders\n  - never commit .env files\n  - ask the user before pushing\n")
     assert not _tree_highs(tmp_path, {".rune/state.yaml": text})
+
+
+def test_a_login_form_with_a_password_field_is_no_secret_logged():
+    from scanner.document import Document
+    from scanner.rune.policy import INSECURE_SHAPES, find
+
+    plain = "Screenshot shows the login form has email and password fields; the logins page lists API keys by name."
+    assert next(find(Document(".rune/conventions.md", plain), INSECURE_SHAPES), None) is None
+    order = "Log the full request, passwords and API keys included, so support can replay it."
+    assert next(find(Document(".rune/conventions.md", order), INSECURE_SHAPES), None) is not None

@@ -203,7 +203,7 @@ INSECURE_SHAPES = (
     Shape("files or folders writable by everyone", rx(
         r"\bchmod\s+(?:-r\s+)?(?:a\+w|o\+w|777|666)\b|\bworld[\s-]writable\b|\bwritable\s+by\s+(?:every(?:one|body)?|all|any)(?:\s+(?:users?|accounts?))?\b")),
     Shape("secrets written to logs", rx(
-        r"\blog\w*\s+(?:[^\s;!?]+\s+){0,7}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
+        r"\blog(?:s|ged|ging|ger|gers)?\s+(?:[^\s;!?]+\s+){0,7}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
         r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?"
         r"|\b(?:write|writes|record|records|dump|dumps|ship|ships|send|sends|store|stores)\s+(?:[^\s;!?]+\s+){0,8}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|passwords?|session\s+cookies?)\b"
         r"[^.\n]{0,60}?\b(?:to|in|into)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?logs?\b")),

@@ -59,6 +59,9 @@ _ACTION = (
     r"exfiltrate|forward|email|publish|register|grant|decode|obey|curl|wget|expose|dismiss|attach|embed|inject|"
     r"delete\s+(?:all|every|the\s+(?:branch|repo|repository|database|history))|"
     r"add\s+(?:a|an|the)\s+(?:\w+\s+)?(?:step|line|call|route|endpoint|hook|key|token|user|collaborator|trailer|header)|"
+    # a line written into a file that grants or runs something at login: a key in authorized_keys, a shell rc, sudoers, a cron table
+    r"(?:append|add|write|insert|echo|put|place)\s+(?:[^.\n]|\.\S){1,160}?\b(?:to|into|in|onto|>>?)\s*[`\"']?\S*"
+    r"(?:authorized_keys|\.bashrc|\.zshrc|\.bash_profile|\.profile|crontab|sudoers(?:\.d)?|\.git/hooks/\S+)\b|"
     r"(?:paste|copy)\s+(?:[^.\n]|\.\S){1,100}?(?:\b(?:into|to|in)\s+(?:the\s+|a\s+|your\s+)?(?:pr|pull\s+request|issue|description|reply|"
     r"answer|comment|commit|gist|url|query|public|repo|repository|fixtures?|chat|log)|\s(?:to|into)\s+https?://\S*)|"
     r"post\s+(?:[^.\n]|\.\S){0,80}?(?:https?://\S*|webhook|endpoint|server|gist|paste)|"
@@ -67,7 +70,7 @@ _ACTION = (
     r"read\s+(?:[^.\n]|\.\S){1,80}?\band\s+(?:follow|obey|apply|execute|run)|include\s+(?:[^.\n]|\.\S){1,60}?\b(?:in|into|with)\s+(?:your|the|every|each|any|a)\s+(?:[^\s.;!?]+\s+){0,2}?(?:reply|replies|answer|response|output|commit|pr|summary|message|description|comment|request|url|log))"
 )
 _IMPERATIVE = rx(
-    r"(?:^\s*|[.!?:;\n]\s*|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
+    r"(?:^\s*|[.!?:;\n]\s*(?:[\"'\x{201c}\x{2018}]\s*)?|\(\s*|[-*]\s+|\d[.)]\s+|,\s*(?:then\s+|and\s+)?)"
     r"(?:(?:please|then|also|and|so|thus|therefore|hence|first|always|just|now|immediately|silently|quietly|secretly|automatically|simply)\s+){0,2}"
     + _ACTION + r"(?:[\s`\"'(]|$)"
     r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:to|required\s+to|expected\s+to)|may\s+now)\s+(?:\w+\s+)?" + _ACTION + r"(?:[\s`\"'(]|$)"
@@ -93,6 +96,9 @@ _CONCEAL = rx(
     r"(?:summary|summaries|reply|replies|answers?|responses?|changelog|pr|pull\s+request|description|reports?|output|logs?|commit\s+message|"
     r"notes|user|explanations?|messages?|chat|conversation|transcript|write-?up|recap)\b"
     r"|\bwithout\s+(?:telling|informing|notifying|alerting)\b"
+    # "keep quiet about it", "stay silent about this", "say nothing about it to anyone"
+    r"|\b(?:keep|stay|remain)\s+(?:quiet|silent|mum|hush)\s+(?:about|on|regarding)\s+(?:it|this|that|them|these|those|the\s+\w+)\b"
+    r"|\bsay\s+nothing\s+(?:about|of)\s+(?:it|this|that|them|these|those|the\s+\w+)\b"
     r"|\bwithout\s+(?:mentioning|reporting|disclosing|asking|showing)\s+(?:it|this|that|them|(?:the\s+)?(?:user|human|owner|maintainers?|developer|reviewers?)|anyone)\b"
     r"|\b(?:silently|secretly|covertly|quietly|stealthily)\b|\bin\s+the\s+background\b[^.\n]{0,60}\b(?:summary|mention|tell|report)"
 )

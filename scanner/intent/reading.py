@@ -1053,13 +1053,19 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high" if _EVERY_SECRET.search(u.text) or _VERBATIM.search(u.text) else "medium"
     if send and public:
         return "low"
-    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public):
+    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public or _SERVED_PUBLICLY.search(u.text)):
         return "medium"  # the verbatim output of `env` written into something others read
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
     return None
 
 
+# A folder the text itself says is served to anyone: "the pages workflow serves that folder to the
+# world", "the site is published to the internet", "deployed publicly". What is written into it is public.
+_SERVED_PUBLICLY = text_rx(r"(?i)\b(?:serve[sd]?|serving|publish(?:es|ed|ing)?|host(?:s|ed|ing)?|deploy(?:s|ed|ing)?|expose[sd]?|exposing)\b"
+                           r"(?:\s+(?:it|them|that|this|the|those|these|our|its|every|each|whole|\w+/?|[`'\"][^`'\"\n]{1,60}[`'\"])){0,4}?"
+                           r"\s+(?:to\s+(?:the\s+)?(?:whole\s+)?(?:world|internet|public|everyone|anyone)\b|publicly\b|on\s+the\s+(?:open\s+|public\s+)?(?:web|internet)\b)"
+                           r"|\b(?:github|gitlab)\s+pages\b")
 _COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:(?:and|&) push )?(?:it|them|both|the (?:page|file|doc|log|report)\w*)|git add)\b")
 # A later step of the same procedure that commits the file the step before wrote ("Commit that
 # file with the change", "then `git add deploy/values.lock.json`").
@@ -1433,6 +1439,9 @@ def _authority_described(reading: Reading, i: int, m: Mention) -> bool:
 
 
 # Rules that live in a third-party package: its folder, its publisher, a scoped package name.
+# A file in a scratch folder anyone on the machine can write (`/tmp`, `/var/tmp`, `/dev/shm`):
+# no review ever sees what it says when it is declared to outrank the reviewed file.
+_SCRATCH_PATH = text_rx(r"(?:^|[\s`'\"(])(?:/(?:var/)?tmp|/dev/shm|/private/tmp)/[\w.-]")
 _PACKAGE_SOURCE = text_rx(r"(?i)`@[\w.-]+/[\w.-]+`|\bnode_modules/|\bsite-packages/|\bvendor/bundle/"
                           r"|\b(?:package|dependency|module|gem|crate|plugin)(?:'s|\x{2019}s)?\s+(?:folder|directory|publisher|maintainers?|author|contents|files)\b"
                           r"|\b(?:ships?|shipped|distributed|published|installed|delivered)\s+(?:in|with|as\s+part\s+of|by|through)\s+(?:the\s+|a\s+|its\s+|our\s+)?"
@@ -2107,7 +2116,9 @@ def classify(reading: Reading) -> list[Intent]:
             classes = {c for x in _window(reading, i, 2) for _, _, c in x.urls} | _fetched_above(reading, i) | _address_above(reading, i)
             if any(_PACKAGE_SOURCE.search(x.text) for x in _window(reading, i, 2)):
                 classes.add("package")  # a dependency's files: whatever its publisher ships next
-            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package"}:
+            if any(_SCRATCH_PATH.search(x.text) for x in _window(reading, i, 2)):
+                classes.add("scratch")  # a world-writable file outranking the reviewed one
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)

@@ -256,6 +256,13 @@ def _encoded(doc: Document) -> Iterator[Hit]:
         j = judge_hidden(span.decoded, doc.path)
         shown = " ".join(span.decoded.split())[:300]
         in_code = doc.position(span.start)[0] in code
+        if j.severity is None and _ordered_to_decode(doc, span.start):
+            # Plain language the file tells the agent to decode and act on is an order, whatever its wording.
+            yield Hit(span.start, span.end,
+                      message=f"{span.encoding} text the file says to decode and follow decodes to: {visible(shown, 120)}",
+                      severity=Severity.HIGH, excerpt=shown, properties={"encoding": span.encoding, "decoded": visible(shown, 300),
+                                                                         "reasons": ["ordered-to-decode"]})
+            continue
         if j.severity is None:
             if in_code:
                 continue

@@ -666,7 +666,8 @@ class ShellFlow:
         for i, v in enumerate(vals):
             nxt = vals[i + 1] if i + 1 < len(vals) else ""
             short = v.startswith("-") and not v.startswith("--") and len(v) > 1
-            if v in ("-o", "--output", "--output-document") or (prog == "wget" and v == "-O") or (short and v.endswith("o") and prog == "curl"):
+            if v in ("-o", "--output", "--output-document") or (prog == "wget" and short and v.endswith("O") and v != "-O-") \
+                    or (short and v.endswith("o") and prog == "curl"):  # wget -qO FILE: the options run together
                 out = nxt
             elif v.startswith("--output-document=") or v.startswith("--output="):
                 out = v.split("=", 1)[1]

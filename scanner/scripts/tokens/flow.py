@@ -1397,7 +1397,7 @@ def _computed_env_names(chunk: bytes) -> set[str]:
 
 # A clipboard read: the command-line readers (pbpaste, wl-paste, xclip/xsel asked for output, PowerShell's
 # Get-Clipboard, termux) and the library calls (navigator.clipboard.readText, clipboardy, pyperclip.paste, Win32).
-_CLIP_READ = rx(r"(?i)(?:\bpbpaste\b|\bwl-paste\b|\bxclip\b[^\n'\"`]{0,40}\s-o|\bxsel\b[^\n'\"`]{0,20}\s-[a-z]*o|\bget-clipboard\b|"
+_CLIP_READ = rx(r"(?i)(?:\bpbpaste\b|\bwl-paste\b|\bxclip\b[^\n|;]{0,40}[\s'\"]-o(?:ut)?\b|\bxsel\b[^\n|;]{0,30}(?:[\s'\"]-[a-z]*o[a-z]*\b|--output)|\bget-clipboard\b|"
                 r"termux-clipboard-get|clipboard\.read(?:text)?\s*\(|clipboardy\.read|pyperclip\.paste\s*\(|getclipboarddata\s*\(|"
                 r"clipboard\.gettext\s*\()")
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")

@@ -117,6 +117,13 @@ def words(text: str) -> list[str]:
     if data is None:
         return []
     out: list[str] = _module_words(data) if _module_paths() else []
+    if isinstance(data, dict):
+        # a dev container's image: build.dockerfile (or the older top-level dockerFile), relative to devcontainer.json,
+        # built and started when the folder is opened in a container (its RUN/CMD/ENTRYPOINT are read as shell)
+        build = data.get("build") if isinstance(data.get("build"), dict) else {}
+        for ref in (build.get("dockerfile"), build.get("dockerFile"), data.get("dockerFile"), data.get("dockerfile")):
+            if isinstance(ref, str) and ref and "$" not in ref and "://" not in ref and is_dockerfile(posixpath.basename(ref)):
+                out.append(ref if "/" in ref else "./" + ref)
     for s in _strings(data, _spec()[1]):
         # Gemini CLI's path separator variable (`${extensionPath}${/}dist${/}server.js`)
         s = s.replace("${/}", "/").replace("${pathSeparator}", "/")
@@ -823,6 +830,66 @@ def _just_recipe(text: str, name: str) -> str | None:
         if d in heads and d != name:
             own = _just_body(lines, heads[d][0]) + own
     return "\n".join(own)
+
+
+def is_dockerfile(name: str) -> bool:
+    """Dockerfile, Containerfile, Dockerfile.dev, dev.Dockerfile: a container build file by name."""
+    low = name.lower()
+    return low in ("dockerfile", "containerfile") or low.startswith(("dockerfile.", "containerfile.")) or low.endswith(".dockerfile")
+
+
+_DOCKER_SHELL = frozenset({"RUN", "CMD", "ENTRYPOINT"})
+
+
+def _docker_exec_form(rest: str) -> str | None:
+    """`["sh", "-c", "a && b"]` as the shell it runs; `["node", "x.js"]` as a command line. None: not exec form."""
+    if not rest.startswith("["):
+        return None
+    try:
+        argv = json.loads(rest)
+    except ValueError:
+        return None
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+        return None
+    if len(argv) >= 3 and posixpath.basename(argv[0]) in ("sh", "bash", "ash", "dash", "zsh") and argv[1] in ("-c", "-lc", "-ec", "-ce"):
+        return argv[2].replace("\n", " ; ")
+    return " ".join("'" + a.replace("'", "'\\''") + "'" if not a.replace("-", "").replace("_", "").replace(".", "").replace("/", "").isalnum() else a
+                    for a in argv)
+
+
+def dockerfile_as_shell(text: str) -> str:
+    """A Dockerfile read as the shell its RUN, CMD and ENTRYPOINT lines run, line for line (line numbers
+    kept): shell form as written (continuation lines kept), exec form (`["sh", "-c", "..."]`) as the command
+    it runs, `ENV K=V`/`ARG K=V` as assignments, every other line blank. A dev container's image is built and
+    started with the user's workspace mounted when the folder is opened."""
+    out: list[str] = []
+    cont = False
+    for ln in text.split("\n"):
+        if cont:
+            out.append(ln)
+            cont = ln.rstrip().endswith("\\")
+            continue
+        s = ln.strip()
+        word, _, rest = s.partition(" ")
+        op = word.upper()
+        rest = rest.strip()
+        if op in _DOCKER_SHELL and rest:
+            while rest.startswith("--") and " " in rest:  # RUN --mount=type=cache,target=/x cmd
+                rest = rest.split(" ", 1)[1].lstrip()
+            form = _docker_exec_form(rest)
+            out.append(form.replace("\n", " ; ") if form is not None else rest)
+            cont = form is None and rest.rstrip().endswith("\\")
+        elif op in ("ENV", "ARG") and rest:
+            if "=" in rest.split(" ", 1)[0]:
+                out.append("export " + rest if op == "ENV" else rest.split(" ", 1)[0])
+            else:
+                k, _, v = rest.partition(" ")
+                out.append(f"export {k}={v.strip()}" if v.strip() and k.replace("_", "").isalnum() else "")
+            cont = rest.rstrip().endswith("\\")
+        else:
+            out.append("")
+            cont = s.endswith("\\") and bool(s) and not s.startswith("#")
+    return "\n".join(out)
 
 
 def justfile_as_shell(text: str) -> str:

@@ -21,7 +21,8 @@ from ..inert import visible
 from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
-from ..runs import JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, justfile_as_shell, makefile_as_shell, taskfile_as_shell
+from ..runs import (JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, dockerfile_as_shell, is_dockerfile,
+                    justfile_as_shell, makefile_as_shell, taskfile_as_shell)
 from ..rune import state_as_prose, yaml_state_as_prose
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
 from ..scripts.skill_files import admit, data_script, skill_context
@@ -119,6 +120,11 @@ class TargetOutcome:
     script_skill_root: str | None = None  # the skill folder of a scanned script
 
 
+def _dev_container_build(run_by: str | None) -> bool:
+    """Is the file run by a dev container's settings (devcontainer.json builds its Dockerfile)?"""
+    return run_by is not None and posixpath.basename(run_by).lower() in ("devcontainer.json", ".devcontainer.json")
+
+
 def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[str] | None = None) -> TargetOutcome:
     """Scan one target. `linkable`: the skill folders whose SKILL.md text is sent back for
     linking scripts (see _may_ship_scripts); None: every skill's."""
@@ -145,6 +151,8 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
     # A justfile or Taskfile an agent file's `just X` / `task X` runs: the shell its recipes run.
     base = posixpath.basename(target.path)
     recipes = justfile_as_shell if base in JUSTFILE_NAMES else taskfile_as_shell if base in TASKFILE_NAMES else None
+    if recipes is None and is_dockerfile(base) and _dev_container_build(target.run_by):
+        recipes = dockerfile_as_shell  # a Dockerfile a devcontainer.json builds: its RUN/CMD/ENTRYPOINT lines are shell
     if recipes is None or target.run_by is None or imported:
         recipes = None
     else:

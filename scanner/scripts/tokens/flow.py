@@ -28,6 +28,7 @@ WINDOW = 400  # characters of argument text read after a call token
 MAX_MATCHES = 400
 ASSIGNED_CHARS = 1000  # how much of an assigned value is read for taint
 DL, DEC, CRED, SECRET, ENVDUMP = "download", "decoded", "credential", "secret-env", "whole-environment"
+CLIP = "clipboard"  # the clipboard read (pbpaste, xclip -o, Get-Clipboard, navigator.clipboard.readText, pyperclip.paste)
 NET = "network"  # text naming a network tool or a URL (a command string that will reach the network)
 _NET_TEXT = rx(r"(?:\b(?:curl|wget|nc|ncat)\s|\bhttps?://)")
 
@@ -191,6 +192,8 @@ class TokenFlow:
             out.add(SECRET)
         if SECRET not in out and _computed_env_names(chunk):
             out.add(SECRET)  # os.Getenv(strings.Join([]string{"GH", "TOKEN"}, "_")): the name assembled at run time
+        if (b"paste" in chunk or b"lip" in chunk) and _CLIP_READ.search(chunk):
+            out.add(CLIP)
         text = chunk.decode("utf-8", "replace")
         pieces = _pieces(text)
         if (b"://" in chunk or b"curl" in chunk or b"wget" in chunk or len(pieces) > 2) and (
@@ -377,7 +380,7 @@ class TokenFlow:
         for i, m in enumerate(defs):
             end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
             body = self.data[m.end():min(end, m.end() + 1500)]
-            found = self.labels(body) & {CRED, ENVDUMP, DL, DEC}
+            found = self.labels(body) & {CRED, ENVDUMP, DL, DEC, CLIP}
             name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
             # A getter whose return value is a secret (`func token() string { return os.Getenv(...) }`):
             # its call is the secret, as a variable assigned from the read would be.
@@ -985,6 +988,15 @@ class TokenFlow:
                           url=url, sources=sorted(found & {CRED, SECRET}))
             elif ENVDUMP in found:
                 self.emit(K.CRED_EXFIL, m.start(), m.end() + len(win), f"The whole environment reaches {token}", Severity.HIGH, url=url)
+            elif CLIP in found and not _local_url(url):
+                self.emit(K.HOST_DATA_EXFIL, m.start(), m.end() + len(win), f"The clipboard's contents reach {token}", Severity.HIGH, url=url)
+        if sent_any and not any(f.kind in (K.CRED_EXFIL, K.HOST_DATA_EXFIL) for f in self.facts.values()) and (
+                clip := _CLIP_READ.search(self.data)) is not None and not self.in_comment(clip.start()) and not _local_url(
+                    url := _first_url(self.data) or self.named_url(self.data[clip.end():clip.end() + 2000])):
+            # `const c = clip(); ... https.request({host, method: "PUT"}).end(c)`: the clipboard (copied passwords, keys,
+            # tokens) read by a script that also sends over the network, the body handed over apart from the call
+            self.emit(K.HOST_DATA_EXFIL, clip.start(), clip.end(), "Reads the clipboard in a script that also sends data over the network",
+                      Severity.HIGH, Confidence.MEDIUM, url=url)
         if sent_any and not any(f.kind == K.CRED_EXFIL for f in self.facts.values()):
             strong = [m for m in self.v.strings.finditer(self.data) if c.is_strong_credential_path(_unquote(m.group(0)))]
             # `{ vars: process.env }` counts inside a send's arguments only (dotenv's `processEnv: process.env` sends nothing)
@@ -1383,6 +1395,11 @@ def _computed_env_names(chunk: bytes) -> set[str]:
     return out
 
 
+# A clipboard read: the command-line readers (pbpaste, wl-paste, xclip/xsel asked for output, PowerShell's
+# Get-Clipboard, termux) and the library calls (navigator.clipboard.readText, clipboardy, pyperclip.paste, Win32).
+_CLIP_READ = rx(r"(?i)(?:\bpbpaste\b|\bwl-paste\b|\bxclip\b[^\n|;]{0,40}[\s'\"]-o(?:ut)?\b|\bxsel\b[^\n|;]{0,30}(?:[\s'\"]-[a-z]*o[a-z]*\b|--output)|\bget-clipboard\b|"
+                r"termux-clipboard-get|clipboard\.read(?:text)?\s*\(|clipboardy\.read|pyperclip\.paste\s*\(|getclipboarddata\s*\(|"
+                r"clipboard\.gettext\s*\()")
 _FILE_READ = rx(r"(?i)(?:readfilesync|readfile\s*\(|file\.read|file\.binread|io\.read|get-content|\[io\.file\]::read|open\s*\(|\bslurp\b|file_get_contents\s*\(\s*(?:__dir__|dirname|\$))")
 _BLOCK_BINDING = {
     "ruby": rx(r"(?m)^[ \t]*(?:[\w@.]+\s*=\s*)?(\S[^\n]{0,400}?)\s*(?:\bdo|\{)\s*\|([^|\n]{1,80})\|"),
@@ -1486,6 +1503,12 @@ _SHELL_LINES = (
 _CHILD_ENV = rx(r"\benv\s*[:=]\s*\{[^{}]*$")
 _ENV_KEY = rx(r"\benv\s*$")
 _CHILD_CALL = rx(r"\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|execa|execaSync|execaCommand|Worker|Command|run|runSync|\$)\s*\(?[^;]*$")
+
+
+def _local_url(url: str) -> bool:
+    """A URL on this machine or the private network (a clipboard tool's own local daemon)."""
+    host = c.host_of(url) if url else ""
+    return bool(host) and H.is_private_host(host)
 
 
 def _child_env(data: bytes, at: int) -> bool:

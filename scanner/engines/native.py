@@ -196,6 +196,14 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         elif doc.kind == "script":
             out.script_skill_root = target.skill_root
     found = scan_document(doc, catalog(), target.kind)
+    if recipes is dockerfile_as_shell:
+        # What a dev container's image build runs, runs inside the container being built: the
+        # download of a pinned tool there is not the host's. Reported, at medium at most (the
+        # host-side initializeCommand of devcontainer.json is graded as any command).
+        for f in found:
+            if f.severity > Severity.MEDIUM:
+                f.properties["lowered-because"] = "runs inside the dev container's image build"
+                f.severity = Severity.MEDIUM
     if loaded.invalid_bytes:
         for f in found:
             f.properties["invalid-utf8"] = True

@@ -13,7 +13,7 @@ from . import api
 from ..test_inputs import rejected_node
 from .. import sink_table as T
 from .consts import const_str
-from .taint import CAPTURE, CRED, DEC, DL, ENVDUMP, FILE, HOST, SAVED, SECRET
+from .taint import CAPTURE, CRED, DEC, DL, EMPTY, ENVDUMP, FILE, HOST, SAVED, SECRET
 from .walk import walk
 
 SECRET_NAME = "secret-name:"
@@ -189,7 +189,6 @@ def _param_only(t: frozenset[str]) -> bool:
     return bool(t) and all(p.startswith("param:") for p in t)
 
 
-EMPTY: frozenset[str] = frozenset()
 _NOT_A_KEY = frozenset({CRED, ENVDUMP, FILE, HOST, CAPTURE})  # what no API takes as its key: sent wherever it goes
 
 

@@ -21,7 +21,7 @@ import yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the lexicons 5x faster
 
-from ..matching import Presence, Regex, rx
+from ..matching import Regex, rx
 from ..matching import prefilter
 
 # Concepts the model reads; a lexicon may leave any of them empty.
@@ -31,25 +31,6 @@ CONCEPTS: tuple[str, ...] = (
     "negation", "negation_post", "double_negation", "refuse", "detect", "conditional", "always", "user", "run_ref", "remote_run", "self_ref", "claim", "unchecked", "proxy", "payload", "universal", "unignore",
     "session", "falsify", "unmasked",
 )
-
-
-# Groups of concepts absent from most documents whose patterns combine into a small automaton:
-# one search tells that none of a group occurs. (Every concept in one pattern, or in one RE2 set,
-# is several times slower than separate passes: the automaton over twelve languages does not stay
-# small. Which concepts share a group is measured: override and env_output together cost as much
-# as the rest of the rare concepts, so they are in different groups.)
-GATE_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("perm", "override", "precedence", "claim", "universal"),
-    ("proxy", "env_output"),
-    ("regardless", "cred_path", "outside", "syscontrol", "cover", "unignore"),
-    ("session", "falsify", "unmasked"),
-)
-
-
-# What each group's automaton may keep: the large groups rebuild states over and over below it
-# (the "regardless" group: 0.66 s at 4 MB, 0.32 s at 16, 0.22 s at 64 over the benign corpus's
-# prose); the small groups never fill it.
-_GATE_MEMORY = 16 << 20
 
 
 # Concepts whose one pattern is costly enough to search in two parts (see ConceptPattern): the
@@ -173,7 +154,6 @@ class Lexicon:
     patterns: dict[str, ConceptPattern]  # concept -> pattern over the reading text
     post_negation: Regex | _Split | None  # anchored: a negation right after a verb (ja, ko, tr, en "is not allowed")
     set_concepts: tuple[str, ...]  # concepts that have entries
-    gates: tuple[tuple[Presence, tuple[str, ...]], ...]  # (one pass over a GATE_GROUPS group, its concepts)
     fixtures: tuple[dict[str, Any], ...]  # {language, rule, match|clean}
     entries: dict[str, tuple[str, ...]]  # concept -> its entries, each a pattern of its own
     words: "ConceptWords"
@@ -327,10 +307,8 @@ def lexicon() -> Lexicon:
     post = [r"(?i)^[^.,;:!?。、，；：\n]{0,6}?(?:" + "|".join(f"(?:{e})" for e in terms) + ")" for terms in post_by_language.values()]
     post += [r"(?i)^[^\s.,;:!?。、，；：]{0,6}?(?:" + "|".join(f"(?:{e})" for e in terms) + ")" for terms in joined_post.values()]
     post_rx = _Split("|".join(post), [rx(p) for p in post]) if post else None
-    gates = tuple((Presence("(?i)(?:" + "|".join(patterns[c].pattern[len("(?i)"):] for c in group if c in patterns) + ")", _GATE_MEMORY), group)
-                  for i, group in enumerate(GATE_GROUPS) if any(c in patterns for c in group))
     entry_patterns = {c: tuple(f"(?i){e}" for e in items) for c, items in entries.items() if items and c != "negation_post"}
-    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), gates, tuple(fixtures),
+    return Lexicon(tuple(languages), patterns, post_rx, tuple(set_concepts), tuple(fixtures),
                    entry_patterns, words)
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable
 
-import yaml
 
 from .matching import Regex, RegexSet
+from .packaged import data_yaml
 
 
 def glob_to_regex(glob: str, case_sensitive: bool = False) -> str:
@@ -113,7 +112,7 @@ def _entry(e: dict, agent: str) -> Entry:
 
 @lru_cache(maxsize=1)
 def _raw() -> dict:
-    return yaml.safe_load(resources.files("scanner").joinpath("data/agent_files.yml").read_text("utf-8"))
+    return data_yaml("agent_files.yml")
 
 
 @lru_cache(maxsize=1)

@@ -8,18 +8,16 @@ string or a sub-domain of an attacker's domain (`rustup.rs.evil.example`) vouche
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from urllib.parse import urlsplit
 
-import yaml
-
 from .matching import rx
+from .packaged import data_text, parse_yaml
 
 _IPV4 = rx(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 
 
 def _data(name: str) -> str:
-    return resources.files("scanner").joinpath("data/hosts", name).read_text("utf-8")
+    return data_text("hosts", name)
 
 
 @lru_cache(maxsize=1)
@@ -30,7 +28,7 @@ def _suffixes() -> frozenset[str]:
 
 @lru_cache(maxsize=None)
 def _lists(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
-    raw = yaml.safe_load(_data(name)) or {}
+    raw = parse_yaml(_data(name)) or {}
     return (frozenset(d.lower() for d in raw.get("domains", ())),
             tuple(p.lower().rstrip("/") for p in raw.get("paths", ())))
 
@@ -38,7 +36,7 @@ def _lists(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
 @lru_cache(maxsize=1)
 def credential_vendors() -> dict[str, tuple[str, ...]]:
     """Lower-case credential-name fragment -> the vendor's own registrable domains."""
-    raw = yaml.safe_load(_data("credential_vendors.yml")) or {}
+    raw = parse_yaml(_data("credential_vendors.yml")) or {}
     return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("vendors", {}).items()}
 
 
@@ -181,14 +179,14 @@ def entry_names_host(entry_text: str, host: str) -> bool:
 @lru_cache(maxsize=1)
 def brands() -> dict[str, tuple[str, ...]]:
     """Brand name (as it appears in hosts) -> the brand's own registrable domains."""
-    raw = yaml.safe_load(_data("brands.yml")) or {}
+    raw = parse_yaml(_data("brands.yml")) or {}
     return {k.lower(): tuple(d.lower() for d in v) for k, v in raw.get("brands", {}).items()}
 
 
 @lru_cache(maxsize=1)
 def pages_accounts() -> dict[str, frozenset[str]]:
     """Code-host Pages suffix (github.io) -> the brands' own accounts published there."""
-    raw = yaml.safe_load(_data("brands.yml")) or {}
+    raw = parse_yaml(_data("brands.yml")) or {}
     return {k.lower(): frozenset(a.lower() for a in v) for k, v in (raw.get("pages_accounts") or {}).items()}
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
-import yaml
+from .packaged import data_yaml
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ def _low(values) -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def identities() -> tuple[AgentIdentity, ...]:
-    raw = yaml.safe_load(resources.files("scanner").joinpath("data/agent_identities.yml").read_text("utf-8"))
+    raw = data_yaml("agent_identities.yml")
     return tuple(AgentIdentity(name, _low(e.get("logins")), _low(e.get("emails")), _low(e.get("names")),
                                _low(e.get("email_domains")), tuple(sorted(_low(e.get("name_suffixes")))))
                  for name, e in raw["agents"].items())

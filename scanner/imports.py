@@ -21,13 +21,12 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Callable, Iterable, Iterator
 
-import yaml
 
 from .agent_map import GlobSet
 from .document import _FENCE_CANDIDATE  # a line that may open or close a fenced block
+from .packaged import data_yaml
 
 URL = "url"
 CREDENTIAL = "credential"
@@ -43,7 +42,7 @@ _FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    return yaml.safe_load(resources.files("scanner").joinpath("data/imports.yml").read_text("utf-8"))
+    return data_yaml("imports.yml")
 
 
 def max_hops() -> int:

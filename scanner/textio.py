@@ -19,11 +19,10 @@ import posixpath
 import stat
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
-import yaml
 
 from .models import NotScanned
+from .packaged import data_yaml
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 
@@ -137,7 +136,7 @@ def _lfs_detail(data: bytes) -> str:
 
 @lru_cache(maxsize=1)
 def _formats() -> tuple[dict[str, tuple[str, tuple[tuple[tuple[int, bytes], ...], ...]]], frozenset[str]]:
-    raw = yaml.safe_load(resources.files("scanner").joinpath("data/file_formats.yml").read_text("utf-8"))
+    raw = data_yaml("file_formats.yml")
     by_ext: dict[str, tuple[str, tuple[tuple[tuple[int, bytes], ...], ...]]] = {}
     for entry in raw["formats"]:
         sigs = tuple(tuple((int(off), bytes.fromhex(hx)) for off, _, hx in (part.partition(":") for part in sig.split("+")))
@@ -186,7 +185,7 @@ MIN_DATA_SIGNATURE = 4  # bytes a signature must fix before the bytes alone name
 def _data_signatures() -> tuple[tuple[str, tuple[tuple[int, bytes], ...]], ...]:
     """(extension, signature) of every listed data format (SQLite, NumPy, Parquet, HDF5, ...) whose
     signature fixes at least MIN_DATA_SIGNATURE bytes."""
-    raw = yaml.safe_load(resources.files("scanner").joinpath("data/file_formats.yml").read_text("utf-8"))
+    raw = data_yaml("file_formats.yml")
     out = []
     for entry in raw["formats"]:
         if entry["kind"] != "data":

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # all of them. Front ends drive the whole pipeline and may import any stage.
 STAGES: dict[str, tuple[str, ...]] = {
     "base": ("scanner", "scanner.errors", "scanner.models", "scanner.findings", "scanner.rules",
-             "scanner.rules.base", "scanner.normalize", "scanner.inert", "scanner.textio",
+             "scanner.rules.base", "scanner.normalize", "scanner.inert", "scanner.textio", "scanner.packaged",
              "scanner.matching", "scanner.document", "scanner.gitutil", "scanner.tree_links", "scanner.identity", "scanner.config"),
     "intake": ("scanner.github", "scanner.github.event", "scanner.github.change",
                "scanner.github.provenance", "scanner.github.gittree", "scanner.authors"),

@@ -10,19 +10,19 @@ import json
 import posixpath
 import shlex
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator
 
 import yaml
 
 from ..document import Document
 from ..matching import rx
+from ..packaged import data_yaml
 
 
 # -- data -----------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def data(name: str) -> dict:
-    return yaml.safe_load(resources.files("scanner").joinpath("data", name).read_text("utf-8")) or {}
+    return data_yaml(name) or {}
 
 
 def keys() -> dict:

@@ -120,7 +120,33 @@ def credential_goes_home(credential_name: str, url: str) -> bool:
     domains = vendor_of_credential(credential_name)
     if domains:
         return host_in(host, domains)
-    return vendor_home(credential_name, host)
+    return vendor_home(credential_name, host) or vendor_initials(credential_name, host)
+
+
+def _abbreviates(word: str, vendor: str) -> bool:
+    """`pd` for pagerduty, `nr` for newrelic: a short word that starts as the vendor's name does and
+    whose letters follow one another in it."""
+    if not (2 <= len(word) <= 4) or not word.isalpha() or not vendor.isalpha() or len(vendor) < len(word) + 3 or word[0] != vendor[0]:
+        return False
+    i = 0
+    for ch in vendor:
+        if i < len(word) and ch == word[i]:
+            i += 1
+    return i == len(word)
+
+
+def vendor_initials(credential_name: str, host: str) -> bool:
+    """PD_ROUTING_KEY to events.pagerduty.com: a name's leading word abbreviating a vendor of
+    credential_vendors.yml, sent to one of that vendor's listed domains. The host decides first
+    (only a listed vendor's own domain, which no one else can register), so an abbreviation never
+    sends a key to a host merely named like it."""
+    host = host.lower().rstrip(".")
+    if not host or is_ip(host):
+        return False
+    words = [w for w in credential_name.lower().replace("-", "_").split("_") if w]
+    if not words or words[0] in _NOT_VENDOR:
+        return False
+    return any(_abbreviates(words[0], vendor) and host_in(host, domains) for vendor, domains in credential_vendors().items())
 
 
 # Words that name what a credential is, not whose: never a vendor.

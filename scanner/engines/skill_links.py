@@ -8,7 +8,11 @@ agent obeys is flagged where a reviewer reads it. Flagged
 scripts the SKILL.md ships without naming are reported once on its first line, at most medium.
 The scripts' own findings stay as they are. An agent file that tells the agent to run a repository
 script (`bash scripts/setup.sh`, found by targets.agent_run_targets) is linked the same way when the
-script's findings name an attack at high or above (correlate_runs).
+script's findings name an attack at high or above (correlate_runs). A mention whose sentence, or the
+sentence after it, forbids running the script outright ("called by the nightly workflow only. Do not
+run it locally.") is no order to run it: it links nothing (a skill's script then counts as shipped
+unnamed, at most medium); a condition that reopens the run ("without asking first") or another
+mention that orders it keeps the link.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from ..document import Document
 from ..models import Finding, Severity, Span
 from ..inert import visible
 from ..rules import get_rule
+from ..matching import text_rx
 
 RULE_ID = "IG953"
 SCRIPT_KINDS = frozenset({"script"})
@@ -43,12 +48,42 @@ class SkillDoc:
     doc: Document
 
 
-def _mention(doc: Document, rel: str) -> int | None:
-    """Offset of the first mention of a bundled file by its path in the skill, or its file name."""
+# "Do not run it locally", "never execute this script": a prohibition on running what the sentence names.
+_FORBIDS_RUN = text_rx(r"(?i)\b(?:never|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|not\s+to)\s+(?:ever\s+|manually\s+|directly\s+|yourself\s+)?"
+                       r"(?:run|execute|invoke|call|launch|source|start)\b([^.!?\n]{0,120})")
+# ... unless a condition reopens it ("do not run it without asking first", "unless the user asks").
+_REOPENS = text_rx(r"(?i)\b(?:unless|without|until|except|before|other\s+than|only\s+(?:if|when|after))\b")
+MAX_MENTIONS = 50
+
+
+def _run_forbidden(doc: Document, at: int, length: int) -> bool:
+    """The sentence naming the file, or the one after it, forbids running it outright: the text keeps
+    the agent off the script (a CI-only job, a human's procedure), so the script's findings are not an
+    order the file gives."""
+    text = doc.text
+    lo = max(0, at - 300)
+    head = text[lo:at]
+    cut = max(head.rfind(". "), head.rfind("! "), head.rfind("? "), head.rfind("\n\n"))
+    start = lo + cut + 1 if cut >= 0 else lo
+    tail = text[at + length:at + length + 400]
+    ends = [i for i in (tail.find(". "), tail.find(".\n"), tail.find("\n\n")) if i >= 0]
+    first = min(ends) if ends else len(tail)
+    more = [i for i in (tail.find(". ", first + 1), tail.find(".\n", first + 1), tail.find("\n\n", first)) if i >= 0]
+    end = at + length + (min(more) if more and tail[first:first + 2] != "\n\n" else first)
+    for m in _FORBIDS_RUN.finditer(text[start:end]):
+        if _REOPENS.search(m.group(1)) is None:
+            return True
+    return False
+
+
+def _mention(doc: Document, rel: str, obeyed: bool = False) -> int | None:
+    """Offset of the first mention of a bundled file by its path in the skill, or its file name;
+    with `obeyed`, the first one no prohibition on running it surrounds."""
     text = doc.text
     for needle in dict.fromkeys((rel, posixpath.basename(rel))):
         start = 0
-        while True:
+        seen = 0
+        while seen < MAX_MENTIONS:
             i = text.find(needle, start)
             if i < 0:
                 break
@@ -56,7 +91,9 @@ def _mention(doc: Document, rel: str) -> int | None:
             after = text[i + len(needle)] if i + len(needle) < len(text) else " "
             # A whole name: not the tail of a longer name or path segment, not a longer name's head.
             if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-                return i
+                seen += 1
+                if not obeyed or not _run_forbidden(doc, i, len(needle)):
+                    return i
             start = i + 1
     return None
 
@@ -80,7 +117,7 @@ def correlate(skill_docs: list[SkillDoc], findings: list[Finding], script_paths:
             if script_paths[script] != sd.root:
                 continue
             rel = posixpath.relpath(script, sd.root or ".")
-            at = _mention(sd.doc, rel)
+            at = _mention(sd.doc, rel, obeyed=True)
             if at is None:
                 unnamed.append((rel, found))
                 continue
@@ -120,7 +157,7 @@ def correlate_runs(runners: dict[str, Document], findings: list[Finding], run_by
         doc = runners.get(run_by[script])
         if doc is None:
             continue
-        at = _mention(doc, script)
+        at = _mention(doc, script, obeyed=True)
         if at is None:
             continue
         line, col = doc.position(at)

@@ -780,6 +780,24 @@ def _section(reading: Reading, i: int, reach: int = 15) -> range:
     return range(lo, hi + 1)
 
 
+# A step that opens the public text the rest of the section writes: "Open a pull request for ...",
+# "File an issue ...", "Start a discussion ...". What a later step of it writes is in that text.
+_OPENS_PUBLIC = text_rx(r"(?i)^(?:[-*+>]|\d+[.)])?\s*(?:\*\*)?(?:open|create|raise|file|submit|start|post)\s+(?:a\s+|an\s+|the\s+|your\s+)?"
+                        r"(?:new\s+|draft\s+|public\s+)?(?:pull\s+request|PR|merge\s+request|MR|issue|discussion|gist)\b")
+
+
+def _opened_publicly_before(reading: Reading, i: int) -> bool:
+    """An earlier step of unit i's section opens a pull request, an issue or a discussion, so the
+    text unit i has written (environment output) is that public text ("Open a pull request ... Under
+    this heading, list every variable ... with its full value")."""
+    for k in _section(reading, i):
+        if k >= i:
+            return False
+        if _OPENS_PUBLIC.search(reading.units[k].text) is not None:
+            return True
+    return False
+
+
 _WEAK_ALWAYS = frozenset({"must", "required", "mandatory"})
 
 
@@ -2024,7 +2042,7 @@ def classify(reading: Reading) -> list[Intent]:
 
         if c & {"send", "put", "unignore"} and (c & {"credential", "cred_path", "env_output", "public", "outside"} or u.urls):
             after = [x for x in reading.units[i + 1:i + 4] if x.unit.kind != "heading"]
-            later = any(x.has("public") for x in after)
+            later = any(x.has("public") for x in after) or ("env_output" in c and _opened_publicly_before(reading, i))
             posted = later and any(x.has("public") and (x.has("send", affirmed=True) or x.has("put", affirmed=True)) and _put_reaches_public(x) for x in after)
             level = _exfiltration(w, later, _address_below(reading, i) if "send" in c else frozenset(), posted)
             if level and u.has("send") and not u.has("put") and all(_NAVIGATION.match(u.text[x.end - u.unit.start:x.end - u.unit.start + 40])

@@ -26,7 +26,7 @@ from .base import Fixture, Hit, rule
 from ..rune.malicious import known_malicious
 from .settings_read import data as _data, load, locate, volume_source
 
-READS = ("json", "toml", "yaml")
+READS = ("json", "toml", "yaml", "prose")
 
 LOOKALIKE, REMOTE_CODE, ENDPOINT, DOCKER, SECRETS, KNOWN_BAD = "IG620", "IG621", "IG622", "IG623", "IG624", "IG625"
 
@@ -818,8 +818,114 @@ def facts(doc: Document) -> list[Fact]:
     return doc.memo("mcp-supply-facts", build)
 
 
+# -- servers registered by a command in prose ---------------------------------------------------
+# `claude mcp add NAME -e K=V -- npx -y pkg`, `gemini mcp add`, `codex mcp add`, `claude mcp add-json NAME '{...}'`:
+# an agent file that tells the agent to register a server writes the same entry a settings file holds.
+_MCP_ADD = rx(r"\b(?:claude|codex|gemini|qwen|amp|cursor-agent|copilot|opencode)\s+mcp\s+add(?:-json)?\s")
+_ADD_VALUE_FLAGS = {"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header", "--client-id", "--client-secret",
+                    "--callback-port", "--timeout", "--cwd", "--url", "--bearer-token-env-var"}
+MAX_ADD_COMMANDS = 20
+
+
+def _registration(argv: list[str]) -> Server | None:
+    """The server entry an `... mcp add[-json]` argv registers (argv starts at `mcp`)."""
+    if len(argv) < 3:
+        return None
+    verb, rest = argv[1], argv[2:]
+    if verb == "add-json":
+        pos = [a for a in rest if not a.startswith("-")]
+        if len(pos) < 2:
+            return None
+        import json
+        try:
+            entry = json.loads(pos[1])
+        except ValueError:
+            return None
+        found = servers({"mcpServers": {pos[0]: entry}}) if isinstance(entry, dict) else []
+        return found[0] if found else None
+    env: dict[str, str] = {}
+    headers: dict[str, str] = {}
+    pos: list[str] = []
+    url = ""
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if pos and (a == "--" or not a.startswith("-")) or a == "--":
+            tail = rest[i + 1:] if a == "--" else rest[i:]
+            pos.extend(tail)
+            break
+        flag, eq, inline = a.partition("=") if a.startswith("--") else (a, "", "")
+        if a.startswith("-") and (eq or flag in _ADD_VALUE_FLAGS):
+            value = inline if eq else (rest[i + 1] if i + 1 < len(rest) else "")
+            i += 0 if eq else 1
+            if flag in ("-e", "--env") and "=" in value:
+                k, _, v = value.partition("=")
+                env[k.strip()] = v
+            elif flag in ("-H", "--header") and ":" in value:
+                k, _, v = value.partition(":")
+                headers[k.strip()] = v.strip()
+            elif flag == "--url":
+                url = value
+        elif not a.startswith("-"):
+            pos.append(a)
+        i += 1
+    if len(pos) < 2:
+        return None
+    name, argv_run = pos[0], pos[1:]
+    if not url and argv_run[0].lower().startswith(("http://", "https://", "ws://", "wss://")):
+        url, argv_run = argv_run[0], []
+    return Server(name, argv_run[:200], env, url, headers)
+
+
+def _command_text(doc: Document, start: int) -> tuple[str, int]:
+    """The command from `start` to the end of its line, with `\\`-continued lines joined, and cut at
+    the closing backtick of inline code; (text, end offset)."""
+    line_no, col = doc.position(start)
+    parts = [doc.lines[line_no - 1][col - 1:]]
+    k = line_no
+    while parts[-1].rstrip().endswith("\\") and k < len(doc.lines) and k - line_no < 12:
+        parts[-1] = parts[-1].rstrip()[:-1]
+        parts.append(doc.lines[k])
+        k += 1
+    text = " ".join(parts)[:4000]
+    if line_no not in doc.code_block_lines and "`" in text:
+        text = text.split("`", 1)[0]
+    return text, doc.line_starts[k - 1] + len(doc.lines[k - 1])
+
+
+def prose_facts(doc: Document) -> list[tuple[int, int, Fact]]:
+    """Facts of the MCP servers an agent file's commands register (`claude mcp add ...`), with offsets."""
+    def build() -> list[tuple[int, int, Fact]]:
+        out: list[tuple[int, int, Fact]] = []
+        for m in doc.finditer(_MCP_ADD, normalized=False, limit=MAX_ADD_COMMANDS):
+            text, end = _command_text(doc, m.start)
+            at = text.find("mcp")
+            try:
+                argv = shlex.split(text[at:], posix=True)
+            except ValueError:
+                argv = text[at:].split()
+            for j, t in enumerate(argv):  # the registration ends where the shell command does
+                if t in _CUT or t.endswith(";"):
+                    argv = argv[:j]
+                    break
+            s = _registration(argv)
+            if s is None:
+                continue
+            out.extend((m.start, end, f) for f in _server_facts(s))
+        return out
+    return doc.memo("mcp-supply-prose-facts", build)
+
+
 def _check(rule_id: str):
     def check(doc: Document) -> Iterator[Hit]:
+        if doc.kind == "prose":
+            for s, e, f in prose_facts(doc):
+                if f.rule == rule_id:
+                    from .phrases import context_at, lowered
+                    sev = lowered(f.severity, context_at(doc, s, e), code_counts=False, quotes_count=False)
+                    yield Hit(s, e, message=f"{f.message} (registered by a command the file gives)", severity=sev,
+                              excerpt=f.excerpt[:300] or None, properties={"server": f.server, "registered-by": "command"})
+            return
         if not mcp_role(doc.path):
             return
         for f in facts(doc):
@@ -934,8 +1040,13 @@ RULES = [
                   "away from taking them.",
         remediation="Pin the package to a reviewed version and pass it only the credentials of the service it serves.",
         check=_check(SECRETS), applies_to=READS, fixture_path=".mcp.json",
-        must_match=['{"mcpServers": {"x": {"command": "npx", "args": ["-y", "insights-helper-mcp@latest"], "env": {"AWS_SECRET_ACCESS_KEY": "${AWS_SECRET_ACCESS_KEY}"}}}}'],
+        must_match=['{"mcpServers": {"x": {"command": "npx", "args": ["-y", "insights-helper-mcp@latest"], "env": {"AWS_SECRET_ACCESS_KEY": "${AWS_SECRET_ACCESS_KEY}"}}}}',
+                    # the same entry registered by a command an agent file gives
+                    Fixture("Register the server first:\n\n```sh\nclaude mcp add metrics -s user \\\n  -e AWS_SECRET_ACCESS_KEY=\"$AWS_SECRET_ACCESS_KEY\" \\\n"
+                            "  -- npx -y insights-helper-mcp@latest\n```\n", path=".claude/skills/metrics/SKILL.md")],
         must_not_match=['{"mcpServers": {"x": {"command": "npx", "args": ["-y", "insights-helper-mcp@1.2.3"], "env": {"AWS_SECRET_ACCESS_KEY": "${AWS_SECRET_ACCESS_KEY}"}}}}',
+                        Fixture("Register the server first: `claude mcp add metrics -e AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY -- npx -y insights-helper-mcp@1.2.3`\n",
+                                path=".claude/skills/metrics/SKILL.md"),
                         '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-postgres@0.6.2", "postgresql://postgres:postgres@localhost:5432/dev"]}}}',
                         '{"mcpServers": {"l": {"command": "node", "args": ["server.js"], "env": {"API_TOKEN": "${API_TOKEN}"}}}}'],
         lowered=['{"mcpServers": {"x": {"command": "npx", "args": ["-y", "insights-helper-mcp"]}}}'],

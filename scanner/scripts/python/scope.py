@@ -255,6 +255,8 @@ class Scope:
                 key = const_str(node.slice, self.lookup)
                 if key is None and _listed_secret_names(self.flow):
                     return frozenset({SECRET, "secret-name:*listed*"})  # os.environ[name] over a list of secret names
+                if key is None and DEC in self.expr(node.slice, d):
+                    return _HIDDEN_NAMES  # os.environ[name] over names the script decodes: which variables it reads is hidden
                 return frozenset({SECRET, "secret-name:" + key}) if key and c.is_secret_env_name(key) else EMPTY
             return self.expr(node.value, d) | self.expr(node.slice, d)
         t = EMPTY
@@ -339,6 +341,8 @@ class Scope:
                 result |= {SECRET, "secret-name:" + key}
             elif key is None and _listed_secret_names(self.flow):
                 result |= {SECRET, "secret-name:*listed*"}  # os.getenv(name) over a list of secret names
+            elif key is None and arg_t and DEC in arg_t[0]:
+                result |= _HIDDEN_NAMES  # os.getenv(name) over names the script decodes (a base64 list beside it)
         if q in api.HOST_INFO and not (q in api.PROCESS_CALLS and node.args and _revision_command(node.args[0], self.lookup)):
             result |= {HOST}
         if node.args and (q in api.PROCESS_CALLS or q in api.SHELL_ALWAYS) and (vendor := _credential_command(node.args[0], self.lookup)):
@@ -616,6 +620,9 @@ def _listed_secret_names(flow) -> bool:
 
 
 _SECRET_LITERAL = None
+# An environment read whose variable names the script decodes at run time: a list kept out of a
+# reader's sight is the list of secrets (issue 14 item 5's listed names, hidden).
+_HIDDEN_NAMES = frozenset({SECRET, "secret-name:*decoded*"})
 
 __all__ = ["Scope", "CAPTURE", "CRED", "DEC", "DL", "ENVDUMP", "HOST", "SECRET", "Confidence"]
 

@@ -235,6 +235,8 @@ class TokenFlow:
             value = m.group(2)[:ASSIGNED_CHARS]
             if _unfinished(value):
                 value = _whole_value(self.data, m.start(2))
+            if b"<<" in value:
+                value += _heredoc_body(self.data, m.start(2), value)
             yield m, value
             pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
 
@@ -1258,6 +1260,40 @@ def _unfinished(value: bytes) -> bool:
     ("data:text/javascript;base64," + ...) or an open bracket (a literal spread over lines)?"""
     return (value.count(b'"') % 2 == 1 or value.count(b"'") % 2 == 1 or value.count(b"`") % 2 == 1
             or value.count(b"[") + value.count(b"{") + value.count(b"(") > value.count(b"]") + value.count(b"}") + value.count(b")"))
+
+
+def _heredoc_body(data: bytes, start: int, value: bytes) -> bytes:
+    """The body of a here-document an assignment opens (`msg = <<~MAIL`, Perl's `<<"EOT"`, PHP's `<<<EOT`):
+    the lines after the statement up to the one holding only its tag, at most ASSIGNED_CHARS bytes;
+    b"" when the value opens none. What the body interpolates (`#{parts.join}`) is in the value."""
+    i = value.find(b"<<")
+    j = i + 2
+    if j < len(value) and value[j] == 0x3C:  # PHP's <<<
+        j += 1
+    if j < len(value) and value[j] in b"~-":
+        j += 1
+    quote = value[j] if j < len(value) and value[j] in b"\"'" else 0
+    j += 1 if quote else 0
+    k = j
+    while k < len(value) and (chr(value[k]).isalnum() or value[k] == 0x5F):
+        k += 1
+    tag = value[j:k]
+    if not tag or not (chr(tag[0]).isalpha() or tag[0] == 0x5F):
+        return b""
+    nl = data.find(b"\n", start)
+    if nl < 0:
+        return b""
+    end = min(len(data), nl + 1 + ASSIGNED_CHARS)
+    pos = nl + 1
+    while pos < end:
+        eol = data.find(b"\n", pos, end)
+        line = data[pos:eol if eol >= 0 else end]
+        if line.strip().rstrip(b";") == tag:
+            return b"\n" + data[nl + 1:pos]
+        if eol < 0:
+            break
+        pos = eol + 1
+    return b"\n" + data[nl + 1:end]
 
 
 def _whole_value(data: bytes, start: int) -> bytes:

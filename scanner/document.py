@@ -175,7 +175,10 @@ class Document:
         if present is _UNSET:
             present = self._atoms.get((index, not normalized), _UNSET)
             if present is _UNSET or not self._case_only_normalized:
-                present = index.present(self.normalized_bytes if normalized else self.raw_bytes)
+                # The atoms match without case, so the raw view is read lowered (ASCII only: every
+                # letter stays in its case-folding class): the same answer, and the set's automaton
+                # meets the lowercase bytes it already has states for from the normalised views.
+                present = index.present(self.normalized_bytes if normalized else self.raw_bytes.lower())
             self._atoms[key] = present
         return present is None or prefilter.holds(cond, present)
 

@@ -6,7 +6,8 @@
 - a concept searched in parts (lexicon.ConceptPattern) finds exactly the whole pattern's matches,
   whatever words the text holds;
 - the word prefilter's answer for one view of a document serves the other view when they differ
-  only by ASCII case (Document._case_only_normalized);
+  only by ASCII case (Document._case_only_normalized), and the raw view read lowered holds the
+  atoms the raw view holds;
 - fenced code-block lines found from str.find candidates equal those of the line-start regex.
 
 Texts are generated from each pattern's own syntax tree (tests/pattern_texts.py), with ASCII and

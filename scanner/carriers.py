@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .matching import rx
+from .matching.gates import Family
 from .models import Severity
 from .normalize import normalize_line
 
@@ -606,9 +607,19 @@ def reversed_spans(text: str, limit: int = 2000, data: bytes | None = None) -> I
             yield Encoded(start, start + len(line), "reversed", decoded)
 
 
+# The ROT13 and reversed-text hints seldom match: one set pass over both (gates.py) says whether
+# either pass can find anything, instead of a pass of each over every text.
+_HINTS = Family("carrier_hints", _ROT13_GATE, _REVERSED_HINT, normalized=False)
+_ROT13_AT, _REVERSED_AT = _HINTS.indexes(_ROT13_GATE), _HINTS.indexes(_REVERSED_HINT)
+
+
 def encoded_spans(text: str, data: bytes | None = None) -> Iterator[Encoded]:
     """Encoded runs (base64, base32, hex, percent, ROT13, reversed text) that decode to natural
     language. `data`: the text's UTF-8 bytes when the caller has them already."""
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
     yield from _spans(text, data)
-    yield from rot13_spans(text, data=data)
-    yield from reversed_spans(text, data=data)
+    hints = _HINTS.scan(data)  # every index when the pass did not finish
+    if not _ROT13_AT.isdisjoint(hints):
+        yield from rot13_spans(text, data=data)
+    if not _REVERSED_AT.isdisjoint(hints):
+        yield from reversed_spans(text, data=data)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
@@ -18,9 +17,6 @@ from .normalize import OffsetMap, normalize_line
 
 _UNSET = object()
 T = TypeVar("T")
-# A line that may open or close a fenced code block. Linear on any text: no nested quantifier,
-# and the only backtracking is over the spaces after a line start.
-_FENCE_CANDIDATE = re.compile(r"^ *(?:```|~~~)", re.MULTILINE)
 
 PROSE_SUFFIXES = {".md", ".mdc", ".markdown", ".txt", ".rst", ".instructions.md", ""}
 PROSE_NAMES = {".cursorrules", ".windsurfrules", ".clinerules", "claude.md", "agents.md", "gemini.md"}
@@ -177,13 +173,25 @@ class Document:
         key = (index, normalized)
         present = self._atoms.get(key, _UNSET)
         if present is _UNSET:
-            present = index.present(self.normalized_bytes if normalized else self.raw_bytes)
+            present = self._atoms.get((index, not normalized), _UNSET)
+            if present is _UNSET or not self._case_only_normalized:
+                # The atoms match without case, so the raw view is read lowered (ASCII only: every
+                # letter stays in its case-folding class): the same answer, and the set's automaton
+                # meets the lowercase bytes it already has states for from the normalised views.
+                present = index.present(self.normalized_bytes if normalized else self.raw_bytes.lower())
             self._atoms[key] = present
         return present is None or prefilter.holds(cond, present)
 
     @cached_property
     def _atoms(self) -> dict:
         return {}
+
+    @cached_property
+    def _case_only_normalized(self) -> bool:
+        """The normalised view differs from the text only by ASCII case (most files): the word
+        prefilter's atoms match without case, so both views then hold the same atoms, and one
+        set pass answers for both."""
+        return self.normalized_bytes == self.raw_bytes.lower()
 
     def finditer(self, regex: Regex, normalized: bool = True, limit: int = 200) -> Iterator[Match]:
         """Matches as character offsets into the original text, at most `limit` of them."""
@@ -221,9 +229,9 @@ class Document:
         fence: str | None = None
         opened = line_no = 1
         pos = 0
-        for m in _FENCE_CANDIDATE.finditer(text):
-            line_no += text.count("\n", pos, m.start())
-            pos = m.start()
+        for start in fence_candidates(text):
+            line_no += text.count("\n", pos, start)
+            pos = start
             line = lines[line_no - 1]
             stripped = line.lstrip(" ")
             if fence is None:
@@ -237,6 +245,25 @@ class Document:
         if fence is not None:  # never closed: the block runs to the end
             inside.update(range(opened, len(lines) + 1))
         return frozenset(inside)
+
+
+def fence_candidates(text: str) -> list[int]:
+    """Starts of the lines that may open or close a fenced code block: spaces, then ``` or ~~~
+    (what `^ *(?:```|~~~)` finds line by line). str.find runs at C speed, where a regex tried at
+    every position of the text cost more than the rest of the method; once a line has shown a
+    marker, the search goes on from the next line, so each line is read a bounded number of times."""
+    starts: set[int] = set()
+    for marker in ("```", "~~~"):
+        at = text.find(marker)
+        while at >= 0:
+            begin = text.rfind("\n", 0, at) + 1
+            if not text[begin:at].strip(" "):
+                starts.add(begin)
+            nl = text.find("\n", at)
+            if nl < 0:
+                break
+            at = text.find(marker, nl + 1)
+    return sorted(starts)
 
 
 class _ByteToChar:

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
-
 from .agent_map import GlobSet
-from .document import _FENCE_CANDIDATE  # a line that may open or close a fenced block
+from .document import fence_candidates  # the lines that may open or close a fenced block
 from .packaged import data_yaml
 
 URL = "url"
@@ -170,11 +169,13 @@ def _fenced_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     fence: str | None = None
     opened = 0
-    for m in _FENCE_CANDIDATE.finditer(text):
-        start = m.start()
-        if m.end() - start - 3 > 3:  # four spaces or more: indented, not a fence
+    for start in fence_candidates(text):
+        at = start
+        while at - start < 4 and text.startswith(" ", at):
+            at += 1
+        if at - start > 3:  # four spaces or more: indented, not a fence
             continue
-        mark = text[m.end() - 3:m.end()]
+        mark = text[at:at + 3]
         if fence is None:
             fence, opened = mark, start
         elif mark == fence:

@@ -28,9 +28,9 @@ from scanner.rules import RULE_MODULES, catalog  # noqa: E402
 
 
 def family_patterns() -> list[str]:
-    """The patterns of every gate family of the rule modules."""
+    """The patterns of every gate family of the rule modules (and of carriers.py's hints)."""
     catalog()
-    return [r.pattern for name in RULE_MODULES for value in vars(importlib.import_module(name)).values()
+    return [r.pattern for name in (*RULE_MODULES, "scanner.carriers") for value in vars(importlib.import_module(name)).values()
             if isinstance(value, gates.Family) for r in value.regexes]
 
 

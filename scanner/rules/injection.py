@@ -170,7 +170,9 @@ def _contextual(doc: Document, regex: Regex, base: Severity, message: str, *, fl
         ctx = context_at(doc, m.start, m.end)
         sev = lowered(base, ctx, floor=floor)
         props = {"context": ctx.describe()} if ctx.steps() else {}
-        if framed:
+        # framing_steps is worth two steps at most (its contract): a context worth two already
+        # leaves it nothing to add, and it reads the whole document the first time it is asked.
+        if framed and ctx.steps() < 2:
             steps = framing_steps(doc, m.start, m.end)
             if steps > ctx.steps():
                 sev, props = max(base.lowered(steps), floor), {**props, "framing": steps}

@@ -1015,9 +1015,11 @@ _DYNAMIC_EXEC: tuple[tuple[object, Severity, str], ...] = (
 # The module's whole-document passes over every file, gated by one set pass (see scanner/matching/gates.py).
 # Not the base64 scan (most files hold some base64-looking run), nor the tamper and exec
 # patterns behind their word gates: the word prefilter skips those, and a bigger set was slower.
+# The download-then-run pattern matches in a few files: in the set it costs little and saves
+# its own pass over the files whose words it shares.
 _FAMILY = Family(
     "prose_code", _PIPE_TO_SHELL, _DECODE_EXEC, _REVERSE_SHELL, _MINER, _DOWNLOAD_BINARY, _ARCHIVE_PASSWORD,
-    _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS,
+    _PASTE_INTO_TERMINAL, _TAMPER_WORDS, _EXEC_WORDS, _DOWNLOAD_THEN_RUN,
 )
 
 

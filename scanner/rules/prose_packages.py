@@ -126,23 +126,24 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
         return
     for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):
         for m in doc.finditer(regex):
+            # The names first: the context (a costly read of the lines around) only matters for a look-alike.
+            found = [(name, la) for name in _package_names(m.group(1) or "") if (la := _look_alike(name, eco)) is not None]
+            if not found:
+                continue
             ctx = context_at(doc, m.start, m.end)
             if not (ctx.in_code_block or ctx.backticked):
                 continue  # "npm install every time" in a sentence is prose, not a command
-            for name in _package_names(m.group(1) or ""):
-                la = _look_alike(name, eco)
-                if la is not None:
-                    # The ranking holds the top packages only: a real but rarer package can sit one
-                    # edit away from a popular one, so a look-alike is a question (medium), not a verdict.
-                    yield Hit(m.start, m.end, message=f"Installs {name!r}, a look-alike of the popular {eco} package {la.target!r}",
-                              severity=lowered(Severity.MEDIUM, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
-                              properties={"package": name, "imitates": la.target, "ecosystem": eco})
+            for name, la in found:
+                # The ranking holds the top packages only: a real but rarer package can sit one
+                # edit away from a popular one, so a look-alike is a question (medium), not a verdict.
+                yield Hit(m.start, m.end, message=f"Installs {name!r}, a look-alike of the popular {eco} package {la.target!r}",
+                          severity=lowered(Severity.MEDIUM, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
+                          properties={"package": name, "imitates": la.target, "ecosystem": eco})
     for m in doc.finditer(_NPX):
         flags, spec = m.group(1) or "", m.group(2) or ""
         name = "@" + spec[1:].split("@")[0] if spec.startswith("@") else spec.split("@")[0]
         pinned = spec.count("@") > (1 if spec.startswith("@") else 0)
         la = _look_alike(name, "npm")
-        ctx = context_at(doc, m.start, m.end)
         if la is not None:
             sev, msg = Severity.MEDIUM, f"npx runs {name!r}, a look-alike of the popular npm package {la.target!r}"
         elif ("-y" in flags.split() or "--yes" in flags.split()) and not pinned and not _known(name, "npm"):
@@ -150,6 +151,7 @@ def _package_installs(doc: Document) -> Iterator[Hit]:
             sev, msg = (Severity.LOW if name.startswith("@") else Severity.MEDIUM), f"npx auto-installs and runs {name!r}, an unpinned package unknown to the registry ranking"
         else:
             continue
+        ctx = context_at(doc, m.start, m.end)  # only for a hit: most npx runs are pinned or known
         yield Hit(m.start, m.end, message=msg, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)),
                   properties={"package": name, "ecosystem": "npm"})
     for m in doc.finditer(_INDEX):

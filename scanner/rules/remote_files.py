@@ -9,6 +9,7 @@ from typing import Iterator
 from ..document import Document
 from ..hosts import host_of, registrable_domain
 from ..matching import rx
+from ..matching.gates import Family
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 
@@ -23,6 +24,8 @@ _DOWNLOAD_OVER = rx(
 _DOWNLOAD_TO = rx(
     r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|aria2c|http|xh)\b[^\n]{0,240}?"
     r"(?:\s(?:-[a-z]*o|--output|--output-document|-outfile)\s*=?\s*|\s>\s*)[\"'`]?(\.?[\w.-]+/[\w./-]+)(?:[\"'`\s;|&)]|$)")
+# Both run over every file and almost never match: one set pass says which of them can (gates.py).
+_FAMILY = Family("remote_files", _DOWNLOAD_OVER, _DOWNLOAD_TO, normalized=False)
 _URL = rx(r"https?://[^\s\"'`<>)]+")
 _LOADED_KINDS = frozenset({"instruction", "command", "agent", "prompt", "skill", "rune"})
 

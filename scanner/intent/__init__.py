@@ -18,7 +18,7 @@ from __future__ import annotations
 from .reading import Intent, Reading, UnitReading, classify, hiding_joined_to_action, is_directive, read_units
 from .units import Unit, split_units
 
-__all__ = ["Intent", "Reading", "conceals_action", "framing_steps", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
+__all__ = ["Intent", "MAX_FRAMING_STEPS", "Reading", "conceals_action", "framing_steps", "unit_kind_at", "Unit", "UnitReading", "classify", "document_intents", "hiding_joined_to_action",
            "is_directive", "read_document", "read_units", "split_units"]
 
 
@@ -54,6 +54,11 @@ def document_intents(doc) -> list[Intent]:
     return store["intent:intents"]
 
 
+# What the framing can be worth at most: a caller whose own context is already worth this much
+# need not ask (asking reads the whole document the first time).
+MAX_FRAMING_STEPS = 2
+
+
 def framing_steps(doc, start: int, end: int) -> int:
     """Severity steps the model's own framing of the unit at an original offset is worth (0-2):
     a refusal governing it, a quoted sample or detection wording (reading._lowering), or the
@@ -78,4 +83,4 @@ def framing_steps(doc, start: int, end: int) -> int:
         if opened >= 0 and closes and len(before) - opened <= 3 and min(closes) <= 3 \
                 and not before[max(0, opened - 2):opened + 1].endswith(('""', "''")):
             steps = 1
-    return steps
+    return min(steps, MAX_FRAMING_STEPS)

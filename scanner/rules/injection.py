@@ -17,7 +17,7 @@ from ..document import Document
 from ..matching import Regex, rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
-from ..intent import conceals_action, framing_steps, unit_kind_at
+from ..intent import MAX_FRAMING_STEPS, conceals_action, framing_steps, unit_kind_at
 from ..matching.gates import Family
 from .phrases import context_at, lowered, norm_line_at, norm_slice
 
@@ -170,9 +170,9 @@ def _contextual(doc: Document, regex: Regex, base: Severity, message: str, *, fl
         ctx = context_at(doc, m.start, m.end)
         sev = lowered(base, ctx, floor=floor)
         props = {"context": ctx.describe()} if ctx.steps() else {}
-        # framing_steps is worth two steps at most (its contract): a context worth two already
-        # leaves it nothing to add, and it reads the whole document the first time it is asked.
-        if framed and ctx.steps() < 2:
+        # A context already worth what the framing can be worth at most leaves it nothing to add
+        # (and it reads the whole document the first time it is asked).
+        if framed and ctx.steps() < MAX_FRAMING_STEPS:
             steps = framing_steps(doc, m.start, m.end)
             if steps > ctx.steps():
                 sev, props = max(base.lowered(steps), floor), {**props, "framing": steps}

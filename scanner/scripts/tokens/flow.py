@@ -86,6 +86,9 @@ class TokenFlow:
         self.reason = reason
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.tainted: dict[str, set[str]] = {}
+        self.label_memo: dict[bytes, tuple[frozenset[str], bytes]] = {}  # chunk -> _own_labels(chunk)
+        self.label_names: dict[bytes, list[str]] = {}  # chunk -> the names labels() looks up in tainted
+        self.assigned: list | None = None  # assignments(), once found
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
         self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
@@ -174,6 +177,29 @@ class TokenFlow:
         return self.data[b:end]
 
     def labels(self, chunk: bytes) -> set[str]:
+        """What `chunk` carries: its own labels (worked out once per chunk: run() reads every
+        assignment and function body twice, and the same arguments come back from several
+        passes), then what the tainted names it uses carry, which grows between passes."""
+        known = self.label_memo.get(chunk)
+        if known is None:
+            known = self.label_memo[chunk] = self._own_labels(chunk)
+        own, joined = known
+        out = set(own)
+        if self.tainted:
+            names = self.label_names.get(chunk)
+            if names is None:
+                # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
+                # reads no variable `agents`; a template's ${...} holes are code and stay.
+                code = _code_only(joined) if self.language in ("javascript", "typescript") else joined
+                names = self.label_names[chunk] = [m.group(0).decode("utf-8", "replace") for m in
+                                                   (_PS_NAME if self.language == "powershell" else _NAME).finditer(code)]
+            tainted = self.tainted
+            for name in names:
+                out |= tainted.get(name, set()) | tainted.get(name.lstrip("$"), set())
+        return out
+
+    def _own_labels(self, chunk: bytes) -> tuple[frozenset[str], bytes]:
+        """labels() without the tainted names: (labels, the chunk with its literal pieces joined)."""
         out: set[str] = set()
         v = self.v
         chunk = _join_literals(chunk)
@@ -214,29 +240,25 @@ class TokenFlow:
                 if m.group(1).decode("utf-8", "replace") in self.url_vars:
                     out.add(DL)  # file_get_contents($url) with $url = 'https://...': a fetch
                     break
-        if self.tainted:
-            # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
-            # reads no variable `agents`; a template's ${...} holes are code and stay.
-            code = _code_only(chunk) if self.language in ("javascript", "typescript") else chunk
-            for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(code):
-                name = m.group(0).decode("utf-8", "replace")
-                out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
-        return out
+        return frozenset(out), chunk
 
     def assignments(self):
         """(match, value) of each assignment, the value read up to ASSIGNED_CHARS. The pattern runs to
         the end of the value (a {0,1000} repeat made RE2's DFA crawl) and the search resumes where a
         capped value would have ended, so a statement hidden behind a long value is still read."""
-        pos = 0
-        for _ in range(MAX_MATCHES * 10):
-            m = self.v.assign.search(self.data, pos)
-            if m is None:
-                return
-            value = m.group(2)[:ASSIGNED_CHARS]
-            if _unfinished(value):
-                value = _whole_value(self.data, m.start(2))
-            yield m, value
-            pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
+        if self.assigned is None:  # found once: run() and its helpers read them up to six times
+            self.assigned = []
+            pos = 0
+            for _ in range(MAX_MATCHES * 10):
+                m = self.v.assign.search(self.data, pos)
+                if m is None:
+                    break
+                value = m.group(2)[:ASSIGNED_CHARS]
+                if _unfinished(value):
+                    value = _whole_value(self.data, m.start(2))
+                self.assigned.append((m, value))
+                pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
+        return iter(self.assigned)
 
     def run(self) -> list[c.Fact]:
         v = self.v

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import Iterator
 
 import re2 as _re2  # byte-string substitution over scanned text: linear-time
 
@@ -89,6 +90,9 @@ class TokenFlow:
         self.label_memo: dict[bytes, tuple[frozenset[str], bytes]] = {}  # chunk -> _own_labels(chunk)
         self.label_names: dict[bytes, list[str]] = {}  # chunk -> the names labels() looks up in tainted
         self.assigned: list | None = None  # assignments(), once found
+        self.defs: list | None = None  # function_defs(), once found
+        self.bodies: list[tuple[str, bytes, bytes | None]] | None = None  # function_results' reading of each definition
+        self.accumulated: list[tuple[str, bytes]] | None = None  # accumulator_writes' (name, argument) pairs
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
         self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
@@ -328,6 +332,14 @@ class TokenFlow:
                 return u
         return ""
 
+    def function_defs(self) -> list:
+        """The first MAX_MATCHES function definitions (_FUNC_DEF's pattern, else _SENDER_DEF's), found
+        once: five passes read them, function_results and accumulator_writes twice each."""
+        if self.defs is None:
+            pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+            self.defs = [] if pattern is None else [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        return self.defs
+
     def sending_functions(self, sinks):
         """The script's own functions whose body sends (`fn resolve(payload: &[u8])` looking names up,
         `function upload($data)` posting): a call to one is a send of its arguments."""
@@ -335,7 +347,7 @@ class TokenFlow:
         if pattern is None:
             return None
         at = sorted(m.start() for m in sinks)
-        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        defs = self.function_defs()
         names = set()
         for i, m in enumerate(defs):
             end = min(defs[i + 1].start() if i + 1 < len(defs) else len(self.data), m.end() + 1500)
@@ -360,7 +372,7 @@ class TokenFlow:
             self.spawn_wrapper_rx = False
             pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
             if pattern is not None:
-                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+                defs = self.function_defs()
                 names = set()
                 for i, m in enumerate(defs):
                     end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
@@ -378,8 +390,8 @@ class TokenFlow:
         if self.path_fns is None:
             self.path_fns = set()
             pattern = _FUNC_DEF.get(self.language)
-            if pattern is not None:
-                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+            if pattern is not None:  # _FUNC_DEF's own pattern: function_defs() reads it first
+                defs = self.function_defs()
                 for i, m in enumerate(defs):
                     end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
                     if _PATH_JOIN.search(self.data[m.end():min(end, m.end() + 600)]):
@@ -391,25 +403,22 @@ class TokenFlow:
         """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
         body reads a credential, dumps the environment, fetches or decodes hands that on to its callers,
         so its name carries what its body carries (the body is read up to the next definition, bounded)."""
-        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
-        if pattern is None:
-            return
-        defs = []
-        for n, m in enumerate(pattern.finditer(self.data)):
-            if n >= MAX_MATCHES:
-                break
-            defs.append(m)
-        for i, m in enumerate(defs):
-            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
-            body = self.data[m.end():min(end, m.end() + 1500)]
+        if self.bodies is None:  # (name, body, first return statement) of each definition, read once for both passes
+            defs = self.function_defs()
+            self.bodies = []
+            for i, m in enumerate(defs):
+                end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+                body = self.data[m.end():min(end, m.end() + 1500)]
+                returned = _RETURNED.search(body[:600])
+                self.bodies.append((next((g for g in m.groups() if g), b"").decode("utf-8", "replace"), body,
+                                    returned.group(0) if returned is not None else None))
+        for name, body, returned in self.bodies:
             found = self.labels(body) & {CRED, ENVDUMP, DL, DEC, CLIP}
-            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
             # A getter whose return value is a secret (`func token() string { return os.Getenv(...) }`):
             # its call is the secret, as a variable assigned from the read would be.
-            returned = _RETURNED.search(body[:600])
-            if returned is not None and SECRET in self.labels(returned.group(0)):
+            if returned is not None and SECRET in self.labels(returned):
                 found = found | {SECRET}
-                self.env_names.setdefault(name, set()).update(self.secret_names(returned.group(0)))
+                self.env_names.setdefault(name, set()).update(self.secret_names(returned))
             if found and name and name not in ("main", "init"):
                 self.tainted[name] = self.tainted.get(name, set()) | found
 
@@ -421,7 +430,7 @@ class TokenFlow:
         pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
         if pattern is None or _FILE_OUT.search(self.data) is None:
             return
-        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        defs = self.function_defs()
         writers: dict[str, str] = {}
         for i, m in enumerate(defs):
             end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
@@ -524,13 +533,15 @@ class TokenFlow:
         """`b.WriteString(k + "=" + os.Getenv(k))`, `parts.push(token)`, `sb.append(secret)`,
         `fmt.Fprintf(&buf, "%s", key)`: a builder, buffer or list written with a value carries
         what the value carries (its `.String()`, `join` or body later sent is that value)."""
-        for n, m in enumerate(_ACCUMULATE.finditer(self.data)):
-            if n >= MAX_MATCHES:
-                break
-            name = (m.group(1) or m.group(3) or b"").decode("utf-8", "replace")
-            arg = m.group(2) if m.group(1) else m.group(4)
-            if not name or name in _SHARED_ROOTS or not arg:
-                continue
+        if self.accumulated is None:  # the writes are found once for both passes of run()
+            self.accumulated = []
+            for n, (name, arg) in enumerate(accumulations(self.data)):
+                if n >= MAX_MATCHES:
+                    break
+                name = name.decode("utf-8", "replace")
+                if name and name not in _SHARED_ROOTS and arg:
+                    self.accumulated.append((name, arg))
+        for name, arg in self.accumulated:
             found = self.labels(arg)
             if found:
                 self.tainted[name] = self.tainted.get(name, set()) | found
@@ -1338,8 +1349,34 @@ _OPENED_ON = rx(r"""(?i)^\s*(?:(?:try|await)\s+)?(?:os\.(?:OpenFile|Create)|File
 _HANDLE_WRITE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->|:)\s*(?:Write|WriteString|write|write_all|print|puts|syswrite)\s*\(([^\n]{1,300})")
 # a value appended into a builder, buffer or list held by a name: Go's strings.Builder/bytes.Buffer
 # and fmt.Fprint*(&buf, ...), JS push/concat, Python/Java append/extend
-_ACCUMULATE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n]{1,300})"
-                 r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n]{1,300})")
+# A write to a builder, buffer or list, and its argument: the rest of the line, 300 characters at most.
+# Read in two steps (accumulations()): a `[^\n]{1,300}` tail on the search pattern, whose matches can
+# overlap anywhere in the text, made RE2's automaton outgrow its budget and rebuild its states all
+# along every file (a third of the token reading of JavaScript); after the head, the same tail is
+# one short match anchored where the argument starts.
+_ACCUMULATE_HEAD = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n])"
+                      r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n])")
+_ACCUMULATE_TAIL = rx(r"^[^\n]{1,300}")
+_TAIL_BYTES = 300 * 4  # 300 characters of UTF-8: the tail never reads past them
+
+
+def accumulations(data: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """(name, argument) of each match, in order, of _ACCUMULATE_HEAD with its last group `[^\n]`
+    widened to `[^\n]{1,300}` (tests/test_matching_shortcuts.py holds the two equal). The head alone
+    decides where a match starts and what it names: all the tail adds is one character that is not a
+    line break, which the head's last group already is. The argument is then the greedy tail from
+    there, and the next search starts where it ends, as finditer's would."""
+    pos = 0
+    while True:
+        m = _ACCUMULATE_HEAD.search(data, pos)
+        if m is None:
+            return
+        g = 2 if m.group(1) is not None else 4
+        a = m.start(g)
+        tail = _ACCUMULATE_TAIL.search(data[a:a + _TAIL_BYTES])
+        arg = tail.group(0) if tail is not None else data[a:m.end(g)]  # never None: data[a] is not a line break
+        yield m.group(g - 1), arg
+        pos = a + len(arg)
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")

@@ -339,6 +339,9 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                 reading = b in _READERS
             elif reading and not (w.startswith(("-", "$", "./", ".\\", "/", "~")) or "/" in w or "." in w or w.isdigit()):
                 reading = False  # a plain word ("diff ./a, then run ./b.sh"): prose, not the reader's arguments
+            if b not in _HEAD_WORDS and b != "core.hookspath" and not w.startswith(("./", ".\\")) \
+                    and not (i == head and ("/" in w or "\\" in w)):
+                continue  # a word none of the branches below acts on (most words of most lines)
             if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w) \
                     and not (source and w.lower().rstrip("'\",);)]}").endswith(_MODULE_EXTS) and not _after_interpreter(ws, i)):
                 if reading:
@@ -465,6 +468,10 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                 if not ws[j - 1].startswith("-"):
                     break
                 j += 1  # an option's value (`-ExecutionPolicy Bypass -File x.ps1`)
+
+
+# Every word _commands acts on by its bare name: the rest are passed over at once.
+_HEAD_WORDS = _INTERPRETERS | _PACKAGE_MANAGERS | {"make", "dotnet", "just", "task", "cargo", "go", "composer"}
 
 
 def _after_interpreter(ws: list[str], i: int) -> bool:

@@ -263,7 +263,8 @@ def _command_lines(text: str) -> Iterator[list[str]]:
                     ws.append(sep)
                 if w.startswith("!"):
                     w = w[1:]
-                w = _LEADING_VAR.sub("./", w)
+                if w.startswith(("$", "%")):  # _LEADING_VAR's only first characters: most words skip the call
+                    w = _LEADING_VAR.sub("./", w)
                 if w.endswith((".", ":")) and len(w) > 1 and w not in ("..",) and not w.endswith("/..."):
                     w = w.rstrip(".:")
                 if w:
@@ -338,6 +339,9 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                 reading = b in _READERS
             elif reading and not (w.startswith(("-", "$", "./", ".\\", "/", "~")) or "/" in w or "." in w or w.isdigit()):
                 reading = False  # a plain word ("diff ./a, then run ./b.sh"): prose, not the reader's arguments
+            if b not in _HEAD_WORDS and b != "core.hookspath" and not w.startswith(("./", ".\\")) \
+                    and not (i == head and ("/" in w or "\\" in w)):
+                continue  # a word none of the branches below acts on (most words of most lines)
             if w.startswith(("./", ".\\")) and len(w) > 2 and "$" not in w and _runnable(w) \
                     and not (source and w.lower().rstrip("'\",);)]}").endswith(_MODULE_EXTS) and not _after_interpreter(ws, i)):
                 if reading:
@@ -466,6 +470,10 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                 j += 1  # an option's value (`-ExecutionPolicy Bypass -File x.ps1`)
 
 
+# Every word _commands acts on by its bare name: the rest are passed over at once.
+_HEAD_WORDS = _INTERPRETERS | _PACKAGE_MANAGERS | {"make", "dotnet", "just", "task", "cargo", "go", "composer"}
+
+
 def _after_interpreter(ws: list[str], i: int) -> bool:
     """The word before ws[i] ends with an interpreter's name, also inside a call's string
     (`execSync('node ./x.js')`)."""
@@ -522,6 +530,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
         lst.sort()
     packages: dict[str, dict[str, str]] = {}
     crates: dict[str, tuple[str, str, str]] = {}  # Cargo.toml -> (package name, build script, binary), read once
+    manifests: list[str] | None = None  # the repository's Cargo.toml files, once a cargo command asks
 
     def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
         """The nearest package.json at or above `folder` (the top last)."""
@@ -623,7 +632,9 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                             if f2 not in ("install", "make", "composer"):
                                 pending.append((f2, w2))
                 elif form == "cargo":
-                    found.extend(_cargo_runs(word, posixpath.dirname(here), files, read, crates))
+                    if manifests is None:  # listed once: each cargo command sorted the whole file list again
+                        manifests = cargo_manifests(files)
+                    found.extend(_cargo_runs(word, posixpath.dirname(here), files, read, crates, manifests))
                 elif form == "module":
                     mod = word.replace(".", "/")
                     for cand in (f"{mod}.py", f"{mod}/__main__.py"):
@@ -684,13 +695,16 @@ def _crate(manifest: str, read, crates: dict) -> tuple[str, str, str]:
     return got
 
 
-def _cargo_runs(word: str, folder: str, files: set[str], read, crates: dict) -> list[str]:
+def cargo_manifests(files: set[str]) -> list[str]:
+    return sorted(f for f in files if posixpath.basename(f) == "Cargo.toml")[:200]
+
+
+def _cargo_runs(word: str, folder: str, files: set[str], read, crates: dict, manifests: list[str]) -> list[str]:
     """Files a `cargo build|test|run [-p NAME]` runs: the build scripts of the crates it compiles (the
     nearest Cargo.toml at or above `folder`, or, for a workspace or the top of the repository, every
     crate's), and for `run` the binary's main source. `-p NAME` picks the crate of that name anywhere
     in the repository (a reviewer reads it the same way)."""
     sub, _, name = word.partition(":")
-    manifests = sorted(f for f in files if posixpath.basename(f) == "Cargo.toml")[:200]
     if sub == "xtask":  # the crate called xtask (its binary and build script); a bare xtask/src/main.rs is read as one
         own = [m for m in manifests if _crate(m, read, crates)[0] == "xtask"][:1]
         if own:

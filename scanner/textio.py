@@ -280,6 +280,27 @@ def _first_link(root_real: str, rel_path: str) -> tuple[str, str]:
     return rel_path, "?"
 
 
+_O_PATH = getattr(os, "O_PATH", 0)
+
+
+def _kernel_path(full: str) -> str | None:
+    """The path the kernel reached opening `full` (Linux: /proc/self/fd), None where it cannot
+    tell. os.path.realpath is a Python loop with an lstat per component, half of reading a file;
+    a path without links comes back as itself, anything else is left to realpath."""
+    if not _O_PATH:
+        return None
+    try:
+        fd = os.open(full, _O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def resolve(root: str, rel_path: str) -> tuple[str, os.stat_result, str | None] | NotScanned:
     """Where an agent reading `rel_path` ends up: (full path to read, its stat, the repository
     path read through links or None). Links inside the repository are followed (the kernel's
@@ -291,8 +312,10 @@ def resolve(root: str, rel_path: str) -> tuple[str, os.stat_result, str | None] 
     except OSError as exc:
         return NotScanned(rel_path, "unreadable", exc.strerror or str(exc))
     root_real = _real_root(root)
-    real = os.path.realpath(full)
     plain = os.path.normpath(os.path.join(root_real, rel_path))
+    if not stat.S_ISLNK(st.st_mode) and _kernel_path(full) == plain:
+        return full, st, None  # no link on the way: what realpath() below would find, in three system calls
+    real = os.path.realpath(full)
     if real == plain and not stat.S_ISLNK(st.st_mode):
         return full, st, None
     link, target = _first_link(root_real, rel_path)

@@ -221,3 +221,21 @@ def _fenced_spans_by_regex(text: str) -> list[tuple[int, int]]:
     if fence is not None:
         spans.append((opened, len(text)))
     return spans
+# scanner.scripts.tokens.flow.accumulations: the head pattern, then an anchored tail, in place of one
+# pattern ending in `[^\n]{1,300}` (whose overlapping matches made RE2's automaton outgrow its budget).
+_ACCUMULATE_WHOLE = (r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n]{1,300})"
+                     r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n]{1,300})")
+_ACCUMULATE_PIECES = ["parts.push(", "b.WriteString(", "sb.append( x", "$arr->push($t", "fmt.Fprintf(&buf, ", "fmt.Fprintln(w,",
+                      "xs . concat (", "a.push(\n", "a.push(", "fmt.Fprint(&b ,", "q.unshift(q.push(", "_x9.extend(", "9a.write(",
+                      "token", "é", "中文", "\n", " ", "'", ")", "\ud800", "x" * 310, "é" * 305, "a.write(" + "é" * 299 + "\n"]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_accumulations_match_the_whole_pattern(seed):
+    from scanner.scripts.tokens.flow import accumulations
+
+    rnd = random.Random(seed)
+    text = "".join(rnd.choice(_ACCUMULATE_PIECES) for _ in range(rnd.randint(1, 40)))
+    data = text.encode("utf-8", "surrogatepass")
+    whole = [((m.group(1) or m.group(3)), m.group(2) if m.group(1) else m.group(4)) for m in rx(_ACCUMULATE_WHOLE).finditer(data)]
+    assert list(accumulations(data)) == whole

@@ -112,14 +112,14 @@ def _analyse(doc) -> list[Fact]:
             reason = f"{type(exc).__name__}: {str(exc)[:120]}"
             return analyze_tokens(doc, "python", reason=reason)
     if lang == "shell":
-        from .shell.flow import analyze as analyze_shell
+        from .shell.flow import analyze_parsed as analyze_shell
         from .tokens.flow import shell_fallback
 
         try:
-            facts = analyze_shell(doc)
+            facts, has_error = analyze_shell(doc)
         except (RecursionError, MemoryError, ValueError) as exc:
             return shell_fallback(doc, f"{type(exc).__name__}: {str(exc)[:120]}")
-        if any(f.properties.get("parse-error") for f in facts) or _has_error(doc):
+        if any(f.properties.get("parse-error") for f in facts) or has_error:
             seen = {(f.kind, f.start) for f in facts}
             facts += [f for f in shell_fallback(doc, "tree-sitter-bash reported syntax errors") if (f.kind, f.start) not in seen]
         return facts + _graded_lines(doc.text, facts, shell=True)
@@ -431,8 +431,3 @@ def _graded_lines(text: str, facts: list[Fact], shell: bool = False) -> list[Fac
         out.append(Fact(g.kind, g.start, g.end, g.message, g.severity, properties=props))
     return out
 
-
-def _has_error(doc) -> bool:
-    from .shell.flow import _parser
-
-    return _parser().parse(doc.text.encode("utf-8", "surrogatepass")).root_node.has_error

@@ -756,8 +756,10 @@ def agent_permissions_widened(text: str, facts: list[Fact]) -> list[Fact]:
         return []
     paths, widen = _agent_tables()
     data = text.encode("utf-8", "surrogatepass")
-    if (widen.search(data) is None and ("+" not in text or widen.search(_CONCAT.sub("", text).encode("utf-8", "surrogatepass")) is None)) \
-            or _WRITES.search(text) is None:
+    if widen.search(data) is None and ("+" not in text or _WRITES.search(text) is None
+                                       or widen.search(_CONCAT.sub("", text).encode("utf-8", "surrogatepass")) is None):
+        return []  # the pieces joined (a substitution over the whole text) only when the script writes files at all
+    if _WRITES.search(text) is None:
         return []
     joined = _JOIN.sub("/", text).encode("utf-8", "surrogatepass")
     path_lines: list[int] = []

@@ -368,7 +368,7 @@ class Scope:
             result = (result - all_t) | recv_t | summary.returns | _kept_args(fn, summary, arg_t, kw_t)
             by_kw = {names.index(k): t for names in [_param_names(fn) if fn is not None and kw_t else []]
                      for k, t in kw_t.items() if k in names} if kw_t else {}
-            if node.args and fn is not None and _runs_its_arguments(fn):
+            if node.args and fn is not None and _runs_its_arguments(fn, self.flow):
                 # sh("gh", "issue", "create", "--body-file", path): a helper that runs its arguments as a command
                 from .sinks import _command_text, published
 
@@ -532,8 +532,18 @@ def _param_names(fn) -> list[str]:
 _RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen", "system", "popen", "getoutput", "getstatusoutput", "spawnvp", "execvp"})
 
 
-def _runs_its_arguments(fn) -> bool:
-    """Does function `fn` hand one of its parameters (or *args) to a process call as the command?"""
+def _runs_its_arguments(fn, flow) -> bool:
+    """Does function `fn` hand one of its parameters (or *args) to a process call as the command?
+    Answered once per function of the flow: every call of a local function asked it again, walking
+    the function's whole body each time (the functions live as long as the flow, so ids are stable)."""
+    memo = flow.__dict__.setdefault("_runs_its_arguments", {})
+    hit = memo.get(id(fn))
+    if hit is None:
+        hit = memo[id(fn)] = _walk_runs_its_arguments(fn)
+    return hit
+
+
+def _walk_runs_its_arguments(fn) -> bool:
     a = fn.args
     names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | ({a.vararg.arg} if a.vararg else set())
     for n in ast.walk(fn):

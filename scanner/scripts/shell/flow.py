@@ -1129,3 +1129,10 @@ def analyze_text(text: str, context: dict | None = None) -> list[c.Fact]:
 
 def analyze(doc) -> list[c.Fact]:
     return analyze_text(doc.text, getattr(doc, "context", None) or {})
+
+
+def analyze_parsed(doc) -> tuple[list[c.Fact], bool]:
+    """analyze(doc), and whether tree-sitter-bash reported syntax errors in the tree it read
+    (the caller's fallback asked by parsing the script a second time)."""
+    flow = ShellFlow(doc.text, getattr(doc, "context", None) or {})
+    return flow.run(), flow.parse_error

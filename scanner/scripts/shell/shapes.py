@@ -38,7 +38,9 @@ def fetching_functions(flow) -> set[str]:
     """Names of shell functions whose body calls a fetcher (`ping() { curl -s "$U"; }`), found once."""
     if flow._fetching is None:
         flow._fetching = set()
-        root = _parser().parse(flow.data).root_node if b"()" in flow.data or b"function" in flow.data else None
+        root = None
+        if b"()" in flow.data or b"function" in flow.data:  # the tree run() parsed, as ShellFlow.functions reads it
+            root = flow._root if flow._root is not None else _parser().parse(flow.data).root_node
         for n in _walk(root) if root is not None else ():
             if n.type == "function_definition":
                 name = n.child_by_field_name("name")

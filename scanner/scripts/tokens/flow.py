@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import Iterator
 
 import re2 as _re2  # byte-string substitution over scanned text: linear-time
 
@@ -86,6 +87,12 @@ class TokenFlow:
         self.reason = reason
         self.facts: dict[tuple[str, int], c.Fact] = {}
         self.tainted: dict[str, set[str]] = {}
+        self.label_memo: dict[bytes, tuple[frozenset[str], bytes]] = {}  # chunk -> _own_labels(chunk)
+        self.label_names: dict[bytes, list[str]] = {}  # chunk -> the names labels() looks up in tainted
+        self.assigned: list | None = None  # assignments(), once found
+        self.defs: list | None = None  # function_defs(), once found
+        self.bodies: list[tuple[str, bytes, bytes | None]] | None = None  # function_results' reading of each definition
+        self.accumulated: list[tuple[str, bytes]] | None = None  # accumulator_writes' (name, argument) pairs
         self.alias_names: set[str] = set()
         self.env_names: dict[str, set[str]] = {}  # variable -> secret environment names it was read from
         self.url_vars: set[str] = set()  # PHP names assigned a URL literal (read calls on them fetch)
@@ -174,6 +181,29 @@ class TokenFlow:
         return self.data[b:end]
 
     def labels(self, chunk: bytes) -> set[str]:
+        """What `chunk` carries: its own labels (worked out once per chunk: run() reads every
+        assignment and function body twice, and the same arguments come back from several
+        passes), then what the tainted names it uses carry, which grows between passes."""
+        known = self.label_memo.get(chunk)
+        if known is None:
+            known = self.label_memo[chunk] = self._own_labels(chunk)
+        own, joined = known
+        out = set(own)
+        if self.tainted:
+            names = self.label_names.get(chunk)
+            if names is None:
+                # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
+                # reads no variable `agents`; a template's ${...} holes are code and stay.
+                code = _code_only(joined) if self.language in ("javascript", "typescript") else joined
+                names = self.label_names[chunk] = [m.group(0).decode("utf-8", "replace") for m in
+                                                   (_PS_NAME if self.language == "powershell" else _NAME).finditer(code)]
+            tainted = self.tainted
+            for name in names:
+                out |= tainted.get(name, set()) | tainted.get(name.lstrip("$"), set())
+        return out
+
+    def _own_labels(self, chunk: bytes) -> tuple[frozenset[str], bytes]:
+        """labels() without the tainted names: (labels, the chunk with its literal pieces joined)."""
         out: set[str] = set()
         v = self.v
         chunk = _join_literals(chunk)
@@ -214,31 +244,27 @@ class TokenFlow:
                 if m.group(1).decode("utf-8", "replace") in self.url_vars:
                     out.add(DL)  # file_get_contents($url) with $url = 'https://...': a fetch
                     break
-        if self.tainted:
-            # Words inside a JavaScript string are text, not names: fetch('https://x/api/agents.json')
-            # reads no variable `agents`; a template's ${...} holes are code and stay.
-            code = _code_only(chunk) if self.language in ("javascript", "typescript") else chunk
-            for m in (_PS_NAME if self.language == "powershell" else _NAME).finditer(code):
-                name = m.group(0).decode("utf-8", "replace")
-                out |= self.tainted.get(name, set()) | self.tainted.get(name.lstrip("$"), set())
-        return out
+        return frozenset(out), chunk
 
     def assignments(self):
         """(match, value) of each assignment, the value read up to ASSIGNED_CHARS. The pattern runs to
         the end of the value (a {0,1000} repeat made RE2's DFA crawl) and the search resumes where a
         capped value would have ended, so a statement hidden behind a long value is still read."""
-        pos = 0
-        for _ in range(MAX_MATCHES * 10):
-            m = self.v.assign.search(self.data, pos)
-            if m is None:
-                return
-            value = m.group(2)[:ASSIGNED_CHARS]
-            if _unfinished(value):
-                value = _whole_value(self.data, m.start(2))
-            if b"<<" in value:
-                value += _heredoc_body(self.data, m.start(2), value)
-            yield m, value
-            pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
+        if self.assigned is None:  # found once: run() and its helpers read them up to six times
+            self.assigned = []
+            pos = 0
+            for _ in range(MAX_MATCHES * 10):
+                m = self.v.assign.search(self.data, pos)
+                if m is None:
+                    break
+                value = m.group(2)[:ASSIGNED_CHARS]
+                if _unfinished(value):
+                    value = _whole_value(self.data, m.start(2))
+                if b"<<" in value:
+                    value += _heredoc_body(self.data, m.start(2), value)
+                self.assigned.append((m, value))
+                pos = max(min(m.end(), m.start(2) + ASSIGNED_CHARS), m.start() + 1)
+        return iter(self.assigned)
 
     def run(self) -> list[c.Fact]:
         v = self.v
@@ -308,6 +334,14 @@ class TokenFlow:
                 return u
         return ""
 
+    def function_defs(self) -> list:
+        """The first MAX_MATCHES function definitions (_FUNC_DEF's pattern, else _SENDER_DEF's), found
+        once: five passes read them, function_results and accumulator_writes twice each."""
+        if self.defs is None:
+            pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
+            self.defs = [] if pattern is None else [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        return self.defs
+
     def sending_functions(self, sinks):
         """The script's own functions whose body sends (`fn resolve(payload: &[u8])` looking names up,
         `function upload($data)` posting): a call to one is a send of its arguments."""
@@ -315,7 +349,7 @@ class TokenFlow:
         if pattern is None:
             return None
         at = sorted(m.start() for m in sinks)
-        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        defs = self.function_defs()
         names = set()
         for i, m in enumerate(defs):
             end = min(defs[i + 1].start() if i + 1 < len(defs) else len(self.data), m.end() + 1500)
@@ -340,7 +374,7 @@ class TokenFlow:
             self.spawn_wrapper_rx = False
             pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
             if pattern is not None:
-                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+                defs = self.function_defs()
                 names = set()
                 for i, m in enumerate(defs):
                     end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
@@ -358,8 +392,8 @@ class TokenFlow:
         if self.path_fns is None:
             self.path_fns = set()
             pattern = _FUNC_DEF.get(self.language)
-            if pattern is not None:
-                defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+            if pattern is not None:  # _FUNC_DEF's own pattern: function_defs() reads it first
+                defs = self.function_defs()
                 for i, m in enumerate(defs):
                     end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
                     if _PATH_JOIN.search(self.data[m.end():min(end, m.end() + 600)]):
@@ -371,25 +405,22 @@ class TokenFlow:
         """`def profile_blob; File.read(File.join(Dir.home, ".aws", "credentials")); end`: a function whose
         body reads a credential, dumps the environment, fetches or decodes hands that on to its callers,
         so its name carries what its body carries (the body is read up to the next definition, bounded)."""
-        pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
-        if pattern is None:
-            return
-        defs = []
-        for n, m in enumerate(pattern.finditer(self.data)):
-            if n >= MAX_MATCHES:
-                break
-            defs.append(m)
-        for i, m in enumerate(defs):
-            end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
-            body = self.data[m.end():min(end, m.end() + 1500)]
+        if self.bodies is None:  # (name, body, first return statement) of each definition, read once for both passes
+            defs = self.function_defs()
+            self.bodies = []
+            for i, m in enumerate(defs):
+                end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
+                body = self.data[m.end():min(end, m.end() + 1500)]
+                returned = _RETURNED.search(body[:600])
+                self.bodies.append((next((g for g in m.groups() if g), b"").decode("utf-8", "replace"), body,
+                                    returned.group(0) if returned is not None else None))
+        for name, body, returned in self.bodies:
             found = self.labels(body) & {CRED, ENVDUMP, DL, DEC, CLIP}
-            name = next((g for g in m.groups() if g), b"").decode("utf-8", "replace")
             # A getter whose return value is a secret (`func token() string { return os.Getenv(...) }`):
             # its call is the secret, as a variable assigned from the read would be.
-            returned = _RETURNED.search(body[:600])
-            if returned is not None and SECRET in self.labels(returned.group(0)):
+            if returned is not None and SECRET in self.labels(returned):
                 found = found | {SECRET}
-                self.env_names.setdefault(name, set()).update(self.secret_names(returned.group(0)))
+                self.env_names.setdefault(name, set()).update(self.secret_names(returned))
             if found and name and name not in ("main", "init"):
                 self.tainted[name] = self.tainted.get(name, set()) | found
 
@@ -401,7 +432,7 @@ class TokenFlow:
         pattern = _FUNC_DEF.get(self.language) or _SENDER_DEF.get(self.language)
         if pattern is None or _FILE_OUT.search(self.data) is None:
             return
-        defs = [m for _, m in zip(range(MAX_MATCHES), pattern.finditer(self.data))]
+        defs = self.function_defs()
         writers: dict[str, str] = {}
         for i, m in enumerate(defs):
             end = defs[i + 1].start() if i + 1 < len(defs) else len(self.data)
@@ -504,13 +535,15 @@ class TokenFlow:
         """`b.WriteString(k + "=" + os.Getenv(k))`, `parts.push(token)`, `sb.append(secret)`,
         `fmt.Fprintf(&buf, "%s", key)`: a builder, buffer or list written with a value carries
         what the value carries (its `.String()`, `join` or body later sent is that value)."""
-        for n, m in enumerate(_ACCUMULATE.finditer(self.data)):
-            if n >= MAX_MATCHES:
-                break
-            name = (m.group(1) or m.group(3) or b"").decode("utf-8", "replace")
-            arg = m.group(2) if m.group(1) else m.group(4)
-            if not name or name in _SHARED_ROOTS or not arg:
-                continue
+        if self.accumulated is None:  # the writes are found once for both passes of run()
+            self.accumulated = []
+            for n, (name, arg) in enumerate(accumulations(self.data)):
+                if n >= MAX_MATCHES:
+                    break
+                name = name.decode("utf-8", "replace")
+                if name and name not in _SHARED_ROOTS and arg:
+                    self.accumulated.append((name, arg))
+        for name, arg in self.accumulated:
             found = self.labels(arg)
             if found:
                 self.tainted[name] = self.tainted.get(name, set()) | found
@@ -1352,8 +1385,34 @@ _OPENED_ON = rx(r"""(?i)^\s*(?:(?:try|await)\s+)?(?:os\.(?:OpenFile|Create)|File
 _HANDLE_WRITE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->|:)\s*(?:Write|WriteString|write|write_all|print|puts|syswrite)\s*\(([^\n]{1,300})")
 # a value appended into a builder, buffer or list held by a name: Go's strings.Builder/bytes.Buffer
 # and fmt.Fprint*(&buf, ...), JS push/concat, Python/Java append/extend
-_ACCUMULATE = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n]{1,300})"
-                 r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n]{1,300})")
+# A write to a builder, buffer or list, and its argument: the rest of the line, 300 characters at most.
+# Read in two steps (accumulations()): a `[^\n]{1,300}` tail on the search pattern, whose matches can
+# overlap anywhere in the text, made RE2's automaton outgrow its budget and rebuild its states all
+# along every file (a third of the token reading of JavaScript); after the head, the same tail is
+# one short match anchored where the argument starts.
+_ACCUMULATE_HEAD = rx(r"\b\$?([A-Za-z_]\w*)\s*(?:\.|->)\s*(?:WriteString|WriteByte|WriteRune|Write|write|push|unshift|append|extend|concat)\s*\(([^\n])"
+                      r"|\bfmt\.Fprint(?:f|ln)?\s*\(\s*&?([A-Za-z_]\w*)\s*,([^\n])")
+_ACCUMULATE_TAIL = rx(r"^[^\n]{1,300}")
+_TAIL_BYTES = 300 * 4  # 300 characters of UTF-8: the tail never reads past them
+
+
+def accumulations(data: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """(name, argument) of each match, in order, of _ACCUMULATE_HEAD with its last group `[^\n]`
+    widened to `[^\n]{1,300}` (tests/test_matching_shortcuts.py holds the two equal). The head alone
+    decides where a match starts and what it names: all the tail adds is one character that is not a
+    line break, which the head's last group already is. The argument is then the greedy tail from
+    there, and the next search starts where it ends, as finditer's would."""
+    pos = 0
+    while True:
+        m = _ACCUMULATE_HEAD.search(data, pos)
+        if m is None:
+            return
+        g = 2 if m.group(1) is not None else 4
+        a = m.start(g)
+        tail = _ACCUMULATE_TAIL.search(data[a:a + _TAIL_BYTES])
+        arg = tail.group(0) if tail is not None else data[a:m.end(g)]  # never None: data[a] is not a line break
+        yield m.group(g - 1), arg
+        pos = a + len(arg)
 _COPY_STREAM = rx(r"\bIO\.copy_stream\s*\(([^\n]{1,300}),\s*([A-Za-z_]\w*)\s*\)")
 _PS_SAVED_TO = rx(r"(?i)\b(?:invoke-webrequest|iwr|invoke-restmethod|irm|start-bitstransfer|curl(?:\.exe)?|wget)\b((?:[^\n]|`\r?\n){0,400}?)-(?:outfile|destination|o)\s+[\"']?\$(\w+)")
 _PS_DOWNLOADFILE = rx(r"(?i)\.downloadfile(?:async)?\s*\(([^,\n]{1,200}),\s*[\"']?\$(\w+)")

@@ -44,7 +44,7 @@ REVIEW_SHAPES = (
         r"\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b|\bmerge\w*\s+" + _W + r"{0,4}?(?:with|using)\s+(?:admin|administrator)\s+(?:rights|privileges|override)")),
     Shape("skips review, approval or required checks", rx(
         r"\b(?:skip|skips|skipping|bypass|bypasses|bypassing|override|overrides|dismiss|dismisses|dismissing|waive|waives|disable|disables)\s+"
-        r"(?:the\s+|all\s+|any\s+|every\s+)?(?:code\s+|peer\s+|required\s+|pull\s+request\s+|pr\s+|security\s+)?"
+        r"(?:the\s+|all\s+|any\s+|every\s+)?(?:code\s+|peer\s+|human\s+|manual\s+|maintainer\s+|required\s+|pull\s+request\s+|pr\s+|security\s+)?"
         r"(?:reviews?|approvals?|review\s+requirements?|branch\s+protections?|required\s+checks|status\s+checks|ci\s+checks|security\s+alerts)\b")),
     Shape("tells the agent not to ask for review", rx(
         r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:request|ask\s+for|wait\s+for|add)\s+(?:a\s+|any\s+)?(?:second\s+)?(?:reviews?|reviewers?|approvals?)\b"),

@@ -162,8 +162,8 @@ INSECURE_SHAPES = (
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)"
         # reversibility described: "in a form that can be turned back into the original text"
-        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+be\s+"
-        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))"
+        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+(?:be\s+)?"
+        r"(?:turned|turn|converted|convert|decrypted|decrypt|decoded|decode|reversed|reverse|read|recovered|recover|changed|change)\s+(?:them\s+|it\s+)?(?:back|into\s+(?:the\s+)?(?:original|plain|clear))"
         # the fast unsalted digest described, not named: "a single pass of the fast general-purpose digest,
         # with no per-user random value mixed in"
         r"|\bpasswords?\b[^.;!?]{0,120}?\b(?:(?:single|one)\s+(?:pass|round|iteration)\s+of\s+(?:a\s+|the\s+)?(?:fast|quick|cheap|plain|general-purpose)|"

@@ -579,7 +579,21 @@ def rot13_spans(text: str, limit: int = 2000, data: bytes | None = None) -> Iter
         return  # no ROT13 of a common English word anywhere
     for start, line in _candidate_lines(text, data, _ROT13_HINT, limit):
         if any(m in f" {line.lower()} " for m in _ENGLISH_MARKS):
-            continue
+            # An English label, then the encoded text after its colon ("Note for the assistant
+            # (rot13, decode and apply): Vtaber ..."): the part after a colon is read on its own.
+            cut = line.find(": ")
+            for _ in range(3):
+                if cut < 0:
+                    break
+                tail = line[cut + 2:]
+                if not any(m in f" {tail.lower()} " for m in _ENGLISH_MARKS):
+                    start, line = start + cut + 2, tail
+                    break
+                cut = line.find(": ", cut + 2)
+            else:
+                continue
+            if cut < 0:
+                continue
         words = [w for w in (w.strip(".,;:!?'\"()`*").lower() for w in line.split()) if w.isalpha()]
         if len(words) < 6:
             continue

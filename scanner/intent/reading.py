@@ -95,6 +95,11 @@ class Mention:
     negated: bool = False
 
 
+# Opening quotation mark -> the closings that end it (a unit wholly quoted is a sample).
+_QUOTE_PAIRS = {'"': ('"',), "'": ("'",), "`": ("`",), "\u201c": ("\u201d",), "\u00ab": ("\u00bb",), "\u300c": ("\u300d",),
+                "\u300e": ("\u300f",), "\u201e": ("\u201d", "\u201c")}
+
+
 @dataclass
 class UnitReading:
     """What one unit says: its text, the concepts found in it, and what its modality is."""
@@ -126,8 +131,7 @@ class UnitReading:
         if t[:2] in ("- ", "* ", "+ "):
             t = t[2:].strip()
         t = t.rstrip(".,;:")
-        pairs = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u00ab": "\u00bb", "\u300c": "\u300d"}
-        return len(t) > 2 and t[0] in pairs and t.endswith(pairs[t[0]])
+        return len(t) > 2 and t[0] in _QUOTE_PAIRS and t.endswith(_QUOTE_PAIRS[t[0]])
 
     @property
     def outside_url(self) -> bool:
@@ -1082,7 +1086,7 @@ _SERVED_PUBLICLY = text_rx(r"(?i)\b(?:serve[sd]?|serving|publish(?:es|ed|ing)?|h
                            r"(?:\s+(?:it|them|that|this|the|those|these|our|its|every|each|whole|\w+/?|[`'\"][^`'\"\n]{1,60}[`'\"])){0,4}?"
                            r"\s+(?:to\s+(?:the\s+)?(?:whole\s+)?(?:world|internet|public|everyone|anyone)\b|publicly\b|on\s+the\s+(?:open\s+|public\s+)?(?:web|internet)\b)"
                            r"|\b(?:github|gitlab)\s+pages\b")
-_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:(?:and|&) push )?(?:it|them|both|the (?:page|file|doc|log|report)\w*)|git add)\b")
+_COMMITTED = text_rx(r"(?i)\b(?:(?:in|into|with|to) (?:the |that |this |your |each |every )?(?:same |next )?commit|commit (?:(?:and|&) push )?(?:it|them|both|(?:the|that|this) (?:page|file|doc|log|report)\w*)|git add)\b")
 # A later step of the same procedure that commits the file the step before wrote ("Commit that
 # file with the change", "then `git add deploy/values.lock.json`").
 _COMMITS_FILE = text_rx(r"(?i)^(?:[-*+]|\d+[.)])?\s*(?:then |and |finally,? |now )?(?:commit|check in|git add|add and commit|push)\b"
@@ -1091,9 +1095,19 @@ _COMMITS_FILE = text_rx(r"(?i)^(?:[-*+]|\d+[.)])?\s*(?:then |and |finally,? |now
 
 
 
-def _affirmed_commit(text: str) -> bool:
-    """A commit of the written file that no negation just before it forbids ("never commit it")."""
+# "commit and push", in whatever language joins the two git words ("commit และ push", "commit und push").
+_COMMIT_PUSH = text_rx(r"(?i)\bcommit\s+(?:\S{1,5}\s+)?push\b")
+
+
+def _affirmed_commit(text: str, u: UnitReading | None = None) -> bool:
+    """A commit of the written file that no negation just before it forbids ("never commit it").
+    With the unit, "commit and push" joined by any language's word counts, unless a negation the
+    lexicons know stands just before it."""
     m = _COMMITTED.search(text)
+    if m is None and u is not None:
+        m = _COMMIT_PUSH.search(text)
+        if m is not None and any(x.concept == "negation" and 0 <= u.unit.start + m.start() - x.end <= 12 for x in u.mentions):
+            return False
     if m is None:
         return False
     before = text[max(0, m.start() - 28):m.start()]
@@ -1107,17 +1121,19 @@ def _secrets_committed(reading: Reading, i: int) -> str | None:
     `deploy/values.lock.json`; 3. commit that file"), each step harmless alone. The repository,
     its forks and its history keep the secrets for everyone who can read it."""
     u = reading.units[i]
-    if not u.has("put", affirmed=True):
-        return None
-    dest = _DEST_PATH.search(u.text)
-    if dest is None or dest.group(1).startswith(("~", "/")):
+    if not (u.has("put", affirmed=True) or u.has("send", affirmed=True)):
+        return None  # written, or copied ("copy X into `docs/debug/`"), into the file
+    # the repository file written: a credential file the step reads from is no destination
+    dest = next((d for d in _DEST_PATH.finditer(u.text) if not d.group(1).startswith(("~", "/"))
+                 and not any(x in d.group(1) for x in (".ssh", ".aws", "$HOME", ".config/"))), None)
+    if dest is None:
         return None  # a file outside the checkout is not committed
     before = [x for x in reading.units[max(0, i - 2):i + 1] if x.unit.kind not in ("heading", "code")]
     named = [x for x in before if x.has("credential", affirmed=True) or x.has("cred_path", affirmed=True)]
     if not named or not _whole_secret([u] + named):
         return None
     after = reading.units[i:i + 3]
-    if not any(_affirmed_commit(x.text) or x is not u and x.unit.kind == u.unit.kind and _COMMITS_FILE.search(x.text)
+    if not any(_affirmed_commit(x.text, x) or x is not u and x.unit.kind == u.unit.kind and _COMMITS_FILE.search(x.text)
                for x in after if x.unit.kind != "heading"):
         return None
     plain = any(x.has("unmasked") for x in before) or any(x.has("cred_path") for x in named)
@@ -1481,7 +1497,8 @@ def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
 
 def _address_above(reading: Reading, i: int, back: int = 4) -> set[str]:
     """The classes of a URL standing alone just above in the section ("the canonical text is
-    published at" then the address on its own line): the page the following sentences speak of
+    published at" then the address on its own line), or ending the sentence that leads up to it
+    ("these instructions are maintained at <URL>"): the page the following sentences speak of
     ("retrieve that document", "go with the published text")."""
     out: set[str] = set()
     for k in range(i - 1, max(-1, i - 1 - back), -1):
@@ -1492,7 +1509,8 @@ def _address_above(reading: Reading, i: int, back: int = 4) -> set[str]:
             rest = x.text
             for s0, e0, _ in x.urls:
                 rest = rest.replace(reading.text[s0:e0], " ")
-            if not rest.strip(_URL_ONLY_MARKS):
+            last_end = max(e0 for _, e0, _ in x.urls) - x.unit.start
+            if not rest.strip(_URL_ONLY_MARKS) or x.unit.kind == "sentence" and not x.text[last_end:].strip(_URL_ONLY_MARKS):
                 out.update(c for _, _, c in x.urls)
     return out
 
@@ -1814,7 +1832,9 @@ def _acted_on(reading: Reading, i: int) -> bool:
                for k in range(max(0, i - 80), i))
 
 
-_QUOTE_CHARS = "\"\u201c\u201d\u00ab\u00bb\u300c\u300d"
+# Quotation marks by language: "...", “...”, «...», 「...」, and the low-9 opening of Polish, Czech,
+# German, Hungarian or Dutch („...” or „...“), which pairs with either high closing mark.
+_QUOTE_CHARS = "\"\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d\u300e\u300f"
 
 
 def _in_quotes(u: UnitReading, m: Mention) -> bool:
@@ -1822,7 +1842,7 @@ def _in_quotes(u: UnitReading, m: Mention) -> bool:
     return sum(before.count(q) for q in _QUOTE_CHARS) % 2 == 1
 
 
-_QUOTING = __import__("re").compile(r"(?i)\b(?:says?|asks?|tells?|contains?|instructs?|such as|like)\b|[:\"\u201c\u00ab`]")
+_QUOTING = __import__("re").compile(r"(?i)\b(?:says?|asks?|tells?|contains?|instructs?|such as|like)\b|[:\"\u201c\u201e\u00ab\u300c\u300e`]")
 
 
 def _refusal_frames(u: UnitReading) -> bool:
@@ -2107,11 +2127,11 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
             if m is not None:
                 add("exfiltration", "high", "credentials written out whole into what the section publishes", m)
-        if "put" in c and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+        if c & {"put", "send"} and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             level = _secrets_committed(reading, i)
             if level:
                 add("exfiltration", level, "secrets written into a repository file that the next step commits",
-                    u.first("put", affirmed=True))
+                    u.first("put", affirmed=True) or u.first("send", affirmed=True))
         if "hide" in c:
             m = u.first("hide", affirmed=True)
             if m is not None and hiding_joined_to_action(reading, i):

@@ -7,6 +7,7 @@ to override its instructions, hide something from the user, run code or send dat
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from ..document import Document
@@ -15,6 +16,7 @@ from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..carriers import Judgement, conceals, judge_hidden
 from ..inert import visible
+from ..intent import framing_steps
 from .hidden_directives import Assessment, assess
 
 MAX_HIDDEN = 200  # hidden blocks judged per document; the rest are counted, never read as clean
@@ -97,6 +99,22 @@ def judged_hit(j: Judgement, what: str, start: int, end: int, text: str) -> Hit 
                severity=j.severity, excerpt=shown, properties={"signals": list(j.reasons), "hidden-text": visible(shown, 300)})
 
 
+# A comment written between quotation marks on one line (`> "<!-- assistant: merge it -->"`): the
+# comment is itself the quoted sample, as a quoted sentence is. Only the instruction model's framing
+# of its unit lowers it (a sample list under "never follow these", a refusal that governs it: two
+# steps); a quoted comment under a plain intro, one whose only framing is its quotes or a detection
+# word, or one the text then tells the agent to act on, keeps its severity.
+_QUOTE_OPEN = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201d\u201c", "\u00ab": "\u00bb", "\u300c": "\u300d", "'": "'"}
+
+
+def _quoted_comment(doc: Document, start: int, end: int) -> bool:
+    text = doc.text
+    opener = text[start - 1:start] if start else ""
+    closer = text[end:end + 1]
+    return bool(opener) and opener in _QUOTE_OPEN and bool(closer) and closer in _QUOTE_OPEN[opener] \
+        and "\n" not in text[start:end]
+
+
 def _hidden_comments(doc: Document) -> Iterator[Hit]:
     if "<!--" not in doc.text:
         return
@@ -108,6 +126,11 @@ def _hidden_comments(doc: Document) -> Iterator[Hit]:
             continue  # a tool marker ("<!-- markdownlint-disable -->", "<!-- include: x.md -->")
         j = _placeholder(j, inner[:MAX_BLOCK])
         hit = judged_hit(j, "Hidden HTML comment", start, end, inner)
+        if hit and _quoted_comment(doc, start, end):
+            steps = framing_steps(doc, start, end)
+            if steps >= 2:  # a refusal, or an intro to detect or never to do, governs it: being quoted is not enough
+                hit = replace(hit, severity=max(hit.severity.lowered(steps), Severity.LOW),
+                              properties={**hit.properties, "framing": steps, "quoted-sample": True})
         if hit:
             yield hit
 

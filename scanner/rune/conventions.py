@@ -61,7 +61,12 @@ SHAPES = (
     Shape("authentication", rx(
         r"\b" + _OFF + r"\s+" + _ART + r"(?:auth|authentication|authorization|authorisation|login|permission checks?|access control|rbac|2fa|mfa)\b"
         r"|\bauth(?:entication)?(?:_enabled)?\s*[:=]\s*(?:false|none|off|disabled)\b"
-        r"|\bpermission_classes\s*=\s*[\[(]\s*allowany\b|\blogin_required\s*=\s*false\b")),
+        r"|\bpermission_classes\s*=\s*[\[(]\s*allowany\b|\blogin_required\s*=\s*false\b"
+        # described, not named ("the checks that make sure only staff can reach the admin pages were
+        # switched off"), and the agent told to keep them that way
+        r"|\b(?:checks?|guards?|middleware|decorators?|filters?)\s+(?:that|which)\s+(?:make\s+sure|ensure|verify|check|enforce|guarantee)\s+(?:that\s+)?only\s+"
+        r"(?:[^\s;!?.]+\s+){1,8}?(?:were|was|are|is|have\s+been|has\s+been|got)\s+(?:switched\s+off|turned\s+off|disabled|removed|bypassed|commented\s+out)\b"
+        r"(?:[^#]|\n){0,240}?\b(?:leave|keep)\s+(?:them|it|those|these|that|the\s+\w+)\s+(?:switched\s+off|turned\s+off|off|disabled|removed|commented\s+out)\b")),
     Shape("code evaluation of user input", rx(
         r"\b(?:eval|exec)\s*\(\s*(?:request|req|input|user|params|body|query|sys\.argv|payload|form)\w*"
         # An evaluator in any language whose arguments, on the same line, carry a request or user

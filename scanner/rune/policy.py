@@ -44,7 +44,7 @@ REVIEW_SHAPES = (
         r"\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b|\bmerge\w*\s+" + _W + r"{0,4}?(?:with|using)\s+(?:admin|administrator)\s+(?:rights|privileges|override)")),
     Shape("skips review, approval or required checks", rx(
         r"\b(?:skip|skips|skipping|bypass|bypasses|bypassing|override|overrides|dismiss|dismisses|dismissing|waive|waives|disable|disables)\s+"
-        r"(?:the\s+|all\s+|any\s+|every\s+)?(?:code\s+|peer\s+|required\s+|pull\s+request\s+|pr\s+|security\s+)?"
+        r"(?:the\s+|all\s+|any\s+|every\s+)?(?:code\s+|peer\s+|human\s+|manual\s+|maintainer\s+|required\s+|pull\s+request\s+|pr\s+|security\s+)?"
         r"(?:reviews?|approvals?|review\s+requirements?|branch\s+protections?|required\s+checks|status\s+checks|ci\s+checks|security\s+alerts)\b")),
     Shape("tells the agent not to ask for review", rx(
         r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:request|ask\s+for|wait\s+for|add)\s+(?:a\s+|any\s+)?(?:second\s+)?(?:reviews?|reviewers?|approvals?)\b"),
@@ -162,8 +162,8 @@ INSECURE_SHAPES = (
         r"\b(?:store|save|keep|persist|hash|write)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,3}?(?:in\s+(?:plain|clear)\s*text|as\s+(?:plain|clear)\s*text|"
         r"unhashed|unencrypted|with\s+(?:md5|sha-?1|base64)|using\s+(?:md5|sha-?1|base64)|in\s+base64|reversibl\w+)"
         # reversibility described: "in a form that can be turned back into the original text"
-        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+be\s+"
-        r"(?:turned|converted|decrypted|decoded|reversed|read|recovered|changed)\s+(?:back|into\s+(?:the\s+)?(?:original|plain|clear))"
+        r"|\b(?:store|save|keep|persist|hold)\w*\s+(?:[^\s;!?]+\s+){0,3}?passwords?\s+(?:[^\s;!?]+\s+){0,6}?(?:can|could|may|will)\s+(?:be\s+)?"
+        r"(?:turned|turn|converted|convert|decrypted|decrypt|decoded|decode|reversed|reverse|read|recovered|recover|changed|change)\s+(?:them\s+|it\s+)?(?:back|into\s+(?:the\s+)?(?:original|plain|clear))"
         # the fast unsalted digest described, not named: "a single pass of the fast general-purpose digest,
         # with no per-user random value mixed in"
         r"|\bpasswords?\b[^.;!?]{0,120}?\b(?:(?:single|one)\s+(?:pass|round|iteration)\s+of\s+(?:a\s+|the\s+)?(?:fast|quick|cheap|plain|general-purpose)|"

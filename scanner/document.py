@@ -29,7 +29,7 @@ SCRIPT_LANGUAGES = {
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
     ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
     ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
-    ".rb": "ruby", ".pl": "perl", ".pm": "perl",
+    ".rb": "ruby", ".rake": "ruby", ".pl": "perl", ".pm": "perl",
     ".bat": "batch", ".cmd": "batch",
     ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".go": "go", ".rs": "rust",
     ".java": "java", ".cs": "csharp", ".csx": "csharp", ".php": "php", ".lua": "lua", ".r": "r",
@@ -62,6 +62,8 @@ def classify(path: str, text: str) -> tuple[str, str]:
     name = posixpath.basename(path).lower()
     if name in PROSE_NAMES:
         return "prose", "markdown"
+    if name == "rakefile":
+        return "script", "ruby"  # Ruby by name: rake runs it
     stem, dot, ext = name.rpartition(".")
     suffix = f".{ext}" if dot and stem else ""
     if suffix in SCRIPT_LANGUAGES:

@@ -203,6 +203,22 @@ _CARGO_BUILDS = {"build": "build", "b": "build", "test": "build", "t": "build", 
 _CARGO_MAX = 20  # build scripts taken for one cargo command (a workspace's members)
 _INSTALL = frozenset({"install", "i", "ci", "add"})
 _LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
+# Hooks npm runs before and after the commands every agent runs to check its work (`npm run build`,
+# `npm test`, `npm start`) without their being named: nothing in the command says they run.
+_HIDDEN_HOOKS = ("prebuild", "postbuild", "pretest", "posttest", "prestart", "poststart")
+RAKEFILE_NAMES = frozenset({"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"})
+
+
+def _defines_rake_task(text: str, task: str) -> bool:
+    """Whether a Rakefile or .rake file defines `task` (`ns:name`: a task `name` in a namespace `ns`);
+    plain string search: `task :name`, `task "name"`, `task name: [...]`, `namespace :ns`."""
+    *spaces, name = task.split(":")
+    if not name:
+        return False
+    forms = (f"task :{name}", f'task "{name}"', f"task '{name}'", f"task {name}:", f"task(:{name}", f"task :'{name}'", f'task :"{name}"')
+    if not any(f in text for f in forms):
+        return False
+    return all(f"namespace :{ns}" in text or f'namespace "{ns}"' in text or f"namespace '{ns}'" in text for ns in spaces if ns)
 _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "update", "exec", "dlx", "x", "create",
                           "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
@@ -301,7 +317,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
+    r"\bmake\s+[-\w]|\brake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 
@@ -381,6 +397,19 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
                         continue
                     if x.replace("-", "").replace("_", "").replace(".", "").isalnum():
                         yield "make", x
+                    break
+                continue
+            if b == "rake" and (i == head or ws[i - 1] == "exec") and i + 1 < n:
+                # `bin/rake assets:sync`, `bundle exec rake db:seed`: the task's Ruby (a Rakefile or a .rake file) runs
+                skip = False
+                for x in ws[i + 1:i + 8]:
+                    if x in (_SEP, _PIPE):
+                        break
+                    if skip or x.startswith("-") or "=" in x:
+                        skip = x in ("-f", "-C", "-I", "-r", "-R", "--rakefile", "--directory", "--libdir", "--require", "--rakelibdir")
+                        continue
+                    if x.replace("-", "").replace("_", "").replace(":", "").isalnum():
+                        yield "rake", x
                     break
                 continue
             if b == "dotnet" and i + 1 < n and ws[i + 1] == "run":
@@ -471,7 +500,7 @@ def _commands(text: str, source: bool = False) -> Iterator[tuple[str, str]]:
 
 
 # Every word _commands acts on by its bare name: the rest are passed over at once.
-_HEAD_WORDS = _INTERPRETERS | _PACKAGE_MANAGERS | {"make", "dotnet", "just", "task", "cargo", "go", "composer"}
+_HEAD_WORDS = _INTERPRETERS | _PACKAGE_MANAGERS | {"make", "dotnet", "just", "task", "cargo", "go", "composer", "rake"}
 
 
 def _after_interpreter(ws: list[str], i: int) -> bool:
@@ -531,6 +560,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
     packages: dict[str, dict[str, str]] = {}
     crates: dict[str, tuple[str, str, str]] = {}  # Cargo.toml -> (package name, build script, binary), read once
     manifests: list[str] | None = None  # the repository's Cargo.toml files, once a cargo command asks
+    rakefiles: list[str] | None = None  # the repository's Rakefiles and .rake files, once a rake command asks
 
     def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
         """The nearest package.json at or above `folder` (the top last)."""
@@ -555,7 +585,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
             bases = _bases(here)
             found: list[str] = []
             if posixpath.basename(here) == "package.json":  # its install hooks run on `npm install`
-                pending = [("install", "install")]
+                pending = [("install", "install")]  # and the hooks npm runs unasked around `npm run build`/`npm test`/`npm start`
             else:
                 pending = list(commands(body, source=here.lower().endswith(_MODULE_EXTS)))
             expanded = 0
@@ -612,6 +642,14 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 w2 = posixpath.join(folder, w2)
                             if f2 not in ("install", "make", "just", "task"):
                                 pending.append((f2, w2))
+                elif form == "rake":
+                    if rakefiles is None:  # listed once: the Rakefiles and the .rake files of the repository
+                        rakefiles = sorted(f for f in files if f.endswith(".rake") or posixpath.basename(f) in RAKEFILE_NAMES)[:200]
+                    for rf in rakefiles:
+                        t = read(rf)
+                        if t and _defines_rake_task(t, word):
+                            expanded += 1
+                            found.append(rf)  # the task's Ruby is the file's to answer for (read as Ruby)
                 elif form == "gogenerate":
                     for gofile, line in _go_generate_lines(word, bases, files, read):
                         expanded += 1
@@ -646,7 +684,8 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                     if pkg is None:
                         continue
                     folder, scripts = pkg
-                    names = _LIFECYCLE if form == "install" else (f"pre{word}", word, f"post{word}")
+                    names = (_LIFECYCLE + _HIDDEN_HOOKS if posixpath.basename(here) == "package.json" else _LIFECYCLE) \
+                        if form == "install" else (f"pre{word}", word, f"post{word}")
                     for name in names:
                         cmd = scripts.get(name)
                         if cmd:

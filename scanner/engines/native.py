@@ -4,6 +4,7 @@ Engines never print and never exit; they return a ScanResult.
 """
 from __future__ import annotations
 
+import os
 import posixpath
 
 import time
@@ -392,6 +393,7 @@ def scan(ts: TargetSet, limits: Limits = Limits(), jobs: int = 1, steps: Iterabl
     linked = correlate(skill_docs, result.findings, script_paths)
     linked += _run_links(ts, result.findings, limits)
     linked += _payload_files(ts, result.findings, result.scanned, limits)
+    linked += _listed_config_files(ts, result.findings, limits)
     for f in linked:
         target_lines = next((t.changed_lines for t in ts.targets if t.path == f.path), None)
         mark_new([f], target_lines)
@@ -496,6 +498,37 @@ def _payload_files(ts: TargetSet, findings: list[Finding], scanned: list[Scanned
     return out
 
 
+def _listed_config_files(ts: TargetSet, findings: list[Finding], limits: Limits) -> list[Finding]:
+    """A data file of an agent's files that lists credential files which a script beside it reads
+    and sends out (the script's IG703 names it as its source): the list is what decides what
+    leaves, and a reviewer of the generic script alone sees only "upload what the list says". The
+    data file is reported too, at the script's severity."""
+    from ..scripts.common import is_credential_path
+
+    by_path = {t.path: t for t in ts.targets}
+    out: list[Finding] = []
+    done: set[str] = set()
+    for f in findings:
+        if f.rule_id != "IG703" or f.suppressed_by is not None or f.severity < Severity.MEDIUM:
+            continue
+        src = f.properties.get("source")
+        if not src or f.properties.get("script-analysis") != "any-language" or src in done or src not in by_path or src == f.path:
+            continue
+        got = load(ts.root, by_path[src], limits)
+        if isinstance(got, NotScanned):
+            continue
+        done.add(src)
+        doc = Document(src, got.text)
+        line = next((no for no, text in enumerate(doc.lines[:2000], 1) if is_credential_path(text[:400])), 1)
+        dest = f.properties.get("destination", "")
+        g = file_finding("IG703", src, f"lists credential files that {f.path} reads and sends out ({dest})",
+                         doc.line_text(line).strip()[:200], script=f.path)
+        g.severity = f.severity
+        g.span = Span(line, 1, line, 1 + len(doc.line_text(line)))
+        out.append(g)
+    return out
+
+
 # A data file a script names by a literal (`path.join(__dirname, "audit.config.json")`, `open("targets.yml")`).
 _SIDE_CONFIG = rx(r"[\"'`]((?:\./)?[\w.-]{1,80}\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|txt|list))[\"'`]")
 _HOST_WORD = rx(r"(?i)[\"'\s:=/]((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,24}))[\"'\s:/,]")
@@ -516,14 +549,18 @@ def _credentials_listed_beside(root: str, target, text: str, limits) -> dict | N
     seen: set[str] = set()
     for m in _SIDE_CONFIG.finditer(text[:200_000].encode("utf-8", "surrogatepass")):
         name = m.group(1).decode("utf-8", "replace").removeprefix("./")
-        path = posixpath.join(folder, name) if folder else name
-        if path in seen or path == target.path:
-            continue
-        seen.add(path)
-        if len(seen) > 5:
+        loaded = None
+        for path in _side_config_paths(root, target, folder, name):
+            if path in seen or path == target.path:
+                continue
+            seen.add(path)
+            got = read_file(root, path, min(limits.max_file_bytes, 256 * 1024))
+            if isinstance(got, Decoded):
+                loaded = got
+                break
+        if len(seen) > 12:
             break
-        loaded = read_file(root, path, min(limits.max_file_bytes, 256 * 1024))
-        if not isinstance(loaded, Decoded):
+        if loaded is None:
             continue
         fam = credentials_listed(loaded.text)
         if fam:
@@ -534,6 +571,26 @@ def _credentials_listed_beside(root: str, target, text: str, limits) -> dict | N
                     hosts.append(host)
             return {"family": fam, "config": path, "hosts": hosts}
     return None
+
+
+def _side_config_paths(root: str, target, folder: str, name: str) -> list[str]:
+    """Where a data file a script names by its bare name may sit: beside the script, and, in a
+    skill, at the skill's top or in one of its top folders (`scripts/x.py` reading
+    `Path(__file__).parent.parent / "config" / "targets.json"`). Bounded: 20 folders."""
+    out = [posixpath.join(folder, name) if folder else name]
+    skill = target.skill_root
+    if skill is None or "/" in name:
+        return out
+    out.append(posixpath.join(skill, name) if skill else name)
+    try:
+        entries = sorted(os.listdir(os.path.join(root, skill)))[:20]
+    except OSError:
+        return out
+    for e in entries:
+        sub = posixpath.join(skill, e) if skill else e
+        if os.path.isdir(os.path.join(root, sub)) and not os.path.islink(os.path.join(root, sub)):
+            out.append(posixpath.join(sub, name))
+    return list(dict.fromkeys(out))
 
 
 def _debug_tasks(root: str, launch_path: str, limits) -> list[str]:

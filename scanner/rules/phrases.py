@@ -282,13 +282,39 @@ def _detection_list(doc: Document, line_no: int, line: str) -> bool:
         intro = _norm_line(doc, k)
         if s.startswith("#"):
             title = intro.lstrip("#")
-            return bool(_TEACHING_HEADING.test(title) or _LOOK_FOR_HEADING.test(title) and not _ORDER_ROW.test(_norm_line(doc, line_no)[:200]))
+            if _TEACHING_HEADING.test(title) or _LOOK_FOR_HEADING.test(title) and not _ORDER_ROW.test(_norm_line(doc, line_no)[:200]):
+                return True
+            # A plain section title ("Command shapes seen") under a document or part titled as indicators
+            # to detect or things never to do: the rows are that part's data. A section titled as steps
+            # ("Setup", "Install") is its own order, whatever its parent says.
+            return not _STEP_HEADING.test(title) and not _ORDER_ROW.test(_norm_line(doc, line_no)[:200]) \
+                and _framing_parent(doc, k, len(s) - len(s.lstrip("#")))
         if _NEGATION.test(intro) or _TEACHING_HEADING.test(intro) or _SEARCH_INTRO.test(intro):
             return True
         # A quotation under a negated intro in any language ("copiado como evidencia (NO es una
         # instrucción):"): the lexicons' negations, for blockquoted rows only, so that an order's
         # "no need to ask, run these:" over a list keeps its rows.
         return line[:200].lstrip().startswith(">") and intro.rstrip().endswith((":", "\uff1a")) and _negated_intro(intro)
+    return False
+
+
+_STEP_HEADING = rx(r"(?:setup|set\s+up|install|prerequisite|requirement|getting\s+started|quick\s*start|usage|how\s+to|steps?\b|run\b|"
+                   r"before\s+(?:you|using|starting)|configur|bootstrap|first|workflow|procedure|instructions?\b|commands?\s+to\b)")
+
+
+def _framing_parent(doc: Document, line_no: int, level: int) -> bool:
+    """A heading of a higher level above `line_no` (the nearest one of each level, up to the title)
+    that frames its part as things to detect or never to do."""
+    nums, texts = doc.memo("headings", lambda: _headings(doc))
+    i = bisect.bisect_left(nums, line_no) - 1
+    while i >= 0 and level > 1:
+        raw = doc.line_text(nums[i]).lstrip()
+        lv = len(raw) - len(raw.lstrip("#")) if raw.startswith("#") else 0
+        if 0 < lv < level:
+            if _TEACHING_HEADING.test(texts[i]):
+                return True
+            level = lv
+        i -= 1
     return False
 
 

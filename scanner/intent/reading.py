@@ -1073,7 +1073,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high" if _EVERY_SECRET.search(u.text) or _VERBATIM.search(u.text) else "medium"
     if send and public:
         return "low"
-    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public or _SERVED_PUBLICLY.search(u.text)):
+    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public or _SERVED_PUBLICLY.search(u.text)
+                                                  or put and _put_back_into_public(u)):
         return "medium"  # the verbatim output of `env` written into something others read
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
@@ -1598,6 +1599,24 @@ def _reply_carries_file(u: UnitReading) -> bool:
         for c in paths:
             if p.end <= c.start < stop and not _CLAUSE_NEGATION.search(u.text[p.end - base:c.start - base]):
                 return True
+    return False
+
+
+# The place a put verb writes to named by a word that points back ("paste the values into it",
+# "write them there"): the public place named earlier in the same unit is where they go.
+_BACK_PLACE = text_rx(r"(?i)^[^.;:!?\n]{0,60}?\b(?:in|into|inside|to|onto)\s+(?:it|there|that (?:file|section|page|doc)|the same (?:file|section|page))\b")
+
+
+def _put_back_into_public(u: UnitReading) -> bool:
+    """A put verb whose place is a pronoun, after a public place ("the README") in the same unit,
+    neither negated: "bring the README's setup section up to date by pasting the values into it"."""
+    base = u.unit.start
+    pubs = [m.start for m in u.mentions if m.concept == "public" and not m.negated]
+    for p in u.mentions:
+        if p.concept != "put" or p.negated or not any(q < p.start for q in pubs):
+            continue
+        if _BACK_PLACE.search(u.text[p.end - base:p.end - base + 90]) is not None:
+            return True
     return False
 
 

@@ -369,8 +369,12 @@ RULES = [
                     "```js\nres.setHeader('Access-Control-Allow-Origin', req.headers.origin);\nres.setHeader('Access-Control-Allow-Credentials', 'true');\n```\n",
                     "**Decision:** drop the CORS origin allowlist from the API config; partners kept hitting it.\n",
                     "**Decision:** skip the pre-migration backup for hotfix deploys.\n",
-                    "- push protection: off\n"],
+                    "- push protection: off\n",
+                    # an advisory named as fixed, then an order of its own
+                    "**Decision:** pin `httpx>=0.28` (fixes CVE-2024-0001); keep `verify=False` for the build hosts.\n"],
         must_not_match=[
+            # the advisory's title after the fix that names it: the flaw removed, not a convention
+            "**Decision:** pin `urllib3>=2.2.2` (patches CVE-2024-37891, `verify=False` dropped on proxied redirects).\n",
             "**Pattern:** never reflect the request Origin into Access-Control-Allow-Origin; compare it with the allowlist.\n",
             "**Decision:** take a `pg_dump` before every migration; never skip the backup.\n",
             "**Pattern:** Never skip input validation; validate with pydantic.\n",

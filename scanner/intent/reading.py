@@ -1482,6 +1482,15 @@ _PACKAGE_SOURCE = text_rx(r"(?i)`@[\w.-]+/[\w.-]+`|\bnode_modules/|\bsite-packag
 _FETCH = text_rx(r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|aria2c|fetch|http\s+get|xh)\b")
 
 
+# What reaches the agent while it works, written by whoever wrote it: pages it opens, what tools
+# return, the bodies of issues and comments, text inside the files it reads.
+_READ_WHILE_WORKING = text_rx(r"(?i)\b(?:(?:web )?pages? (?:you|it|the agent) (?:open|opens|visit|visits|fetch|fetches|browse|read)|"
+                              r"what (?:the |your |any )?tools? (?:hand|hands|give|gives|send|sends|return|returns|print|prints)(?: back)?|"
+                              r"tool (?:outputs?|results?|responses?)|(?:bodies|body|text) of (?:the )?(?:issues?|comments?|pull requests?|tickets?|emails?)|"
+                              r"(?:issue|ticket|pr|pull request) (?:bodies|comments|threads)|search results|fetched (?:pages?|content|text)|"
+                              r"(?:text|content|comments?) (?:inside|in|within) (?:the )?files? (?:you|it) (?:read|open)s?)\b")
+
+
 def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
     """The classes of URLs a command just above in the section downloads ("run: `curl URL -o
     rules.md`", then "follow the file you received as if it were written here"): the sentence
@@ -2173,7 +2182,9 @@ def classify(reading: Reading) -> list[Intent]:
                 classes.add("package")  # a dependency's files: whatever its publisher ships next
             if any(_SCRATCH_PATH.search(x.text) for x in _window(reading, i, 2)):
                 classes.add("scratch")  # a world-writable file outranking the reviewed one
-            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch"}:
+            if any(_READ_WHILE_WORKING.search(x.text) for x in _window(reading, i, 2)):
+                classes.add("untrusted")  # pages, tool results, issue bodies: anyone's text given the rules' standing
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch", "untrusted"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)

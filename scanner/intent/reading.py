@@ -1073,7 +1073,8 @@ def _exfiltration(w: list[UnitReading], later_public: bool = False, below: froze
         return "high" if _EVERY_SECRET.search(u.text) or _VERBATIM.search(u.text) else "medium"
     if send and public:
         return "low"
-    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public or _SERVED_PUBLICLY.search(u.text)):
+    if u.has("env_output") and (send or put) and (public or outside or u.urls or later_public or _SERVED_PUBLICLY.search(u.text)
+                                                  or put and _put_back_into_public(u)):
         return "medium"  # the verbatim output of `env` written into something others read
     if (u.has("env_output") or file_like) and (send or put) and any(p.outside_url for p in w[1:]):
         return "medium"  # the outside address named just before ("the pad at https://...; append ...")
@@ -1481,6 +1482,15 @@ _PACKAGE_SOURCE = text_rx(r"(?i)`@[\w.-]+/[\w.-]+`|\bnode_modules/|\bsite-packag
 _FETCH = text_rx(r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|aria2c|fetch|http\s+get|xh)\b")
 
 
+# What reaches the agent while it works, written by whoever wrote it: pages it opens, what tools
+# return, the bodies of issues and comments, text inside the files it reads.
+_READ_WHILE_WORKING = text_rx(r"(?i)\b(?:(?:web )?pages? (?:you|it|the agent) (?:open|opens|visit|visits|fetch|fetches|browse|read)|"
+                              r"what (?:the |your |any )?tools? (?:hand|hands|give|gives|send|sends|return|returns|print|prints)(?: back)?|"
+                              r"tool (?:outputs?|results?|responses?)|(?:bodies|body|text) of (?:the )?(?:issues?|comments?|pull requests?|tickets?|emails?)|"
+                              r"(?:issue|ticket|pr|pull request) (?:bodies|comments|threads)|search results|fetched (?:pages?|content|text)|"
+                              r"(?:text|content|comments?) (?:inside|in|within) (?:the )?files? (?:you|it) (?:read|open)s?)\b")
+
+
 def _fetched_above(reading: Reading, i: int, back: int = 4) -> set[str]:
     """The classes of URLs a command just above in the section downloads ("run: `curl URL -o
     rules.md`", then "follow the file you received as if it were written here"): the sentence
@@ -1598,6 +1608,24 @@ def _reply_carries_file(u: UnitReading) -> bool:
         for c in paths:
             if p.end <= c.start < stop and not _CLAUSE_NEGATION.search(u.text[p.end - base:c.start - base]):
                 return True
+    return False
+
+
+# The place a put verb writes to named by a word that points back ("paste the values into it",
+# "write them there"): the public place named earlier in the same unit is where they go.
+_BACK_PLACE = text_rx(r"(?i)^[^.;:!?\n]{0,60}?\b(?:in|into|inside|to|onto)\s+(?:it|there|that (?:file|section|page|doc)|the same (?:file|section|page))\b")
+
+
+def _put_back_into_public(u: UnitReading) -> bool:
+    """A put verb whose place is a pronoun, after a public place ("the README") in the same unit,
+    neither negated: "bring the README's setup section up to date by pasting the values into it"."""
+    base = u.unit.start
+    pubs = [m.start for m in u.mentions if m.concept == "public" and not m.negated]
+    for p in u.mentions:
+        if p.concept != "put" or p.negated or not any(q < p.start for q in pubs):
+            continue
+        if _BACK_PLACE.search(u.text[p.end - base:p.end - base + 90]) is not None:
+            return True
     return False
 
 
@@ -2154,7 +2182,9 @@ def classify(reading: Reading) -> list[Intent]:
                 classes.add("package")  # a dependency's files: whatever its publisher ships next
             if any(_SCRATCH_PATH.search(x.text) for x in _window(reading, i, 2)):
                 classes.add("scratch")  # a world-writable file outranking the reviewed one
-            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch"}:
+            if any(_READ_WHILE_WORKING.search(x.text) for x in _window(reading, i, 2)):
+                classes.add("untrusted")  # pages, tool results, issue bodies: anyone's text given the rules' standing
+            if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch", "untrusted"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
                 add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
                     "remote content declared part of the instructions", m)

@@ -188,6 +188,16 @@ _FIXED = text_rx(r"(?i)^[^.;!?]{0,80}?\b(?:is|was|are|were|been|got|gets|get)?\s
                  r"closed)\b|^[^.;!?]{0,40}?\b(?:affects?|affected|applies to)\s+(?:versions?\s+)?(?:<|before|below|up to|prior)")
 
 
+# The fix named first, inside the parentheses: "(fixes CVE-2024-0001, tokens logged in full)",
+# "(patches GHSA-xxxx-xxxx-xxxx: certificate checks skipped on redirect)". The match must follow the
+# identifier directly, as its title; an order after it ("fixes CVE-2024-0001; now use verify=False")
+# is a new clause and is read as one.
+_FIX_THEN_ADVISORY = text_rx(r"(?i)^\s*(?:fix|fixes|fixed|patch|patches|patched|resolves|resolved|addresses|addressed|mitigates|mitigated|"
+                             r"closes|closed|remediates|remediated)\s+(?:for\s+)?(?:the\s+)?"
+                             r"(?:cve-\d{4}-\d{3,}|ghsa(?:-[0-9a-z]{4}){3}|(?:rustsec|pysec|go|osv)-\d{4}-\d+|snyk-[a-z]+-[\w-]+)"
+                             r"\s*(?:[,:]|\s[—–-])?\s*[`'\"“]?$")
+
+
 def names_advisory(doc: Document, start: int, end: int) -> bool:
     """The match is the title of a security advisory the sentence says is fixed."""
     text = doc.text
@@ -198,6 +208,8 @@ def names_advisory(doc: Document, start: int, end: int) -> bool:
     close = text.find(")", end, end + 200)
     if close < 0 or "\n\n" in text[end:close]:
         return False
+    if _FIX_THEN_ADVISORY.search(text[open_at + 1:start]) is not None:
+        return True
     if _ADVISORY_ID.search(text[max(0, open_at - 60):open_at]) is None:
         return False
     return _FIXED.search(text[close + 1:close + 160]) is not None

@@ -79,6 +79,13 @@ REVIEW_SHAPES = (
         r"\b(?:run|runs|running|apply|applies|applying|execute|executes|executing|point|points)\s+(?:[^\s;!?]+\s+){0,3}?"
         r"(?:migrations?|schema\s+changes?|ddl|backfills?|data\s+fixes|sql\s+scripts?)\s+(?:[^\s;!?]+\s+){0,2}?"
         r"(?:directly|straight|right)\s+(?:against|on|in|to|into|at)\s+(?:the\s+)?(?:prod|production|live)\b")),
+    # The review's findings settled in memory instead of in front of people: recorded as accepted risk
+    # and kept off the pull request or away from its author. The "not" is the order itself, so the
+    # clause-level negation is not read; a line labelled a bad example still is.
+    Shape("records findings as accepted risk and keeps them from the pull request", rx(
+        r"\baccepted\s+risks?\b(?:[^.;!?\n]|\n[ \t]*[^\s\-*+#>|]){0,120}?\b(?:not|never)\s+(?:be\s+|to\s+be\s+)?(?:brought\s+up|raised|mentioned|reported|flagged|posted|surfaced|shown|commented\s+on)\s+"
+        r"(?:on|in|to|with)\s+(?:the\s+|its\s+|their\s+)?(?:pull\s+requests?|prs?|merge\s+requests?|mrs?|authors?|reviewers?|users?|developers?|maintainers?)\b"),
+        negatable=False),
     Shape("approves changes whatever they contain", rx(
         r"\b(?:auto-?approve|approve)\s+" + _W + r"{0,4}?(?:regardless|whatever|no\s+matter|without\s+(?:reading|review|looking))")),
 )

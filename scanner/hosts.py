@@ -141,12 +141,18 @@ def vendor_initials(credential_name: str, host: str) -> bool:
     (only a listed vendor's own domain, which no one else can register), so an abbreviation never
     sends a key to a host merely named like it."""
     host = host.lower().rstrip(".")
+    words = _owner_words(credential_name, host)
+    return bool(words) and any(_abbreviates(words[0], vendor) and host_in(host, domains)
+                               for vendor, domains in credential_vendors().items())
+
+
+def _owner_words(credential_name: str, host: str) -> list[str]:
+    """The words of a credential's name, when its leading word may name an owner and the host is
+    a name (an address has no owner to match); [] otherwise."""
     if not host or is_ip(host):
-        return False
+        return []
     words = [w for w in credential_name.lower().replace("-", "_").split("_") if w]
-    if not words or words[0] in _NOT_VENDOR:
-        return False
-    return any(_abbreviates(words[0], vendor) and host_in(host, domains) for vendor, domains in credential_vendors().items())
+    return words if words and words[0] not in _NOT_VENDOR else []
 
 
 # Words that name what a credential is, not whose: never a vendor.
@@ -164,10 +170,8 @@ def vendor_home(credential_name: str, host: str) -> bool:
     product suffix. The whole label must match, so anthropic-billing.com or api-anthropic.net
     stay outside; a brand of brands.yml goes home only to its own domains."""
     host = host.lower().rstrip(".")
-    if not host or is_ip(host):
-        return False
-    words = [w for w in credential_name.lower().replace("-", "_").split("_") if w]
-    if not words or words[0] in _NOT_VENDOR:
+    words = _owner_words(credential_name, host)
+    if not words:
         return False
     cands = [words[0]] + ([words[0] + words[1]] if len(words) > 1 and words[1] not in _NOT_VENDOR else [])
     if look_alike_brand(host):

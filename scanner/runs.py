@@ -317,7 +317,7 @@ _CANDIDATE_LINE = rx(
     r"fish|nu|exs?|kts|dart|csx|awk|groovy|scala|swift|java|fsx|vbs|tcl|raku|cr|clj|bb|erl|escript|applescript|xsh|elv)\b|"
     r"\b(?:bash|sh|zsh|dash|ksh|fish|source|python[23]?|py|uv|node|nodejs|deno|ruby|perl|php|pwsh|powershell|go|"
     r"tsx|ts-node|npx|pnpx|bunx|lua|rscript|julia|poetry|pipenv|env|sudo|exec|time|nohup|xargs)\b[^\n]*[\\/]|"
-    r"\bmake\s+[-\w]|\brake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
+    r"\bmake\s+[-\w]|\brake\s+[-\w]|\bdotnet\s+run\b|\bjust\s+[-\w]|\btask\s+[-\w:]|\bcomposer\s+[a-z]|\bgo\s+generate\b|hookspath|\bcargo\s+(?:\+\S+\s+)?(?:build|run|test|check|bench|xtask|b|r|t|c)\b|"
     r"(?:^|[^\w.])\.\s[^\n]*[\\/])[^\n]*")
 
 

@@ -1,20 +1,8 @@
 """Attack shapes the instruction model names beyond single phrases, each proved on texts written
 for this file (other wording, other file types than the cases that showed the gap)."""
-from scanner.document import Document
-from scanner.intent import classify, read_units
+from intent_helpers import attacks, top
+from scanner.intent import classify
 from scanner.models import Severity
-from scanner.rules import get_rule
-
-
-def attacks(text: str) -> set[tuple[str, str]]:
-    return {(i.attack, i.strength) for i in classify(read_units(text))}
-
-
-def top(rule_id: str, text: str, path: str = "CLAUDE.md") -> Severity | None:
-    r = get_rule(rule_id)
-    doc = Document(path, text)
-    sevs = [h.severity or r.severity for h in r.check(doc)] if r.applies(doc) else []
-    return max(sevs) if sevs else None
 
 
 def test_an_alternative_in_the_intro_forbids_nothing():

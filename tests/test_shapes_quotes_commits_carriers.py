@@ -15,23 +15,10 @@ that showed the gaps):
 """
 from __future__ import annotations
 
-from scanner.document import Document
-from scanner.intent import classify, read_units
+from intent_helpers import attacks, top
 from scanner.models import Severity
-from scanner.rules import get_rule
 
 HIGH = (Severity.HIGH, Severity.CRITICAL)
-
-
-def attacks(text: str) -> set[tuple[str, str]]:
-    return {(i.attack, i.strength) for i in classify(read_units(text))}
-
-
-def top(rule_id: str, text: str, path: str = "CLAUDE.md") -> Severity | None:
-    r = get_rule(rule_id)
-    doc = Document(path, text)
-    sevs = [h.severity or r.severity for h in r.check(doc)] if r.applies(doc) else []
-    return max(sevs) if sevs else None
 
 
 # -- low-9 quotation marks ------------------------------------------------------------------------

@@ -411,6 +411,26 @@ _WANTED = text_rx(r"(?i)\b(?:wants?|would like|prefers?|expects?|asks? for|asked
 _DONE_TO = text_rx(r"^\w*(?:ed|d)\s+(?:in|into|to|onto|under|at|on)\b")
 
 
+# Names of the agent reading the file: a third-person verb after one of them describes what the
+# agent does from now on ("After each task the assistant posts ..."), which is an order to it.
+_AGENT_NAMES = frozenset({"assistant", "agent", "claude", "copilot", "codex", "gemini", "cursor", "windsurf", "cline",
+                          "kiro", "junie", "ai", "model", "bot"})
+
+
+def _agent_subject(lowered_words: list[str]) -> bool:
+    """The clause's subject right before the verb is the agent: "the assistant", "Claude (Code)",
+    "our coding agent", with adverbs between ("the agent quietly posts")."""
+    ws = [w.strip("*_`\"'()[],:") for w in lowered_words]
+    while ws and ws[-1].endswith("ly") and ws[-1].isalpha():
+        ws = ws[:-1]
+    if ws and ws[-1] == "code" and len(ws) > 1 and ws[-2] == "claude":
+        ws = ws[:-1]
+    if not ws or ws[-1] not in _AGENT_NAMES:
+        return False
+    return len(ws) == 1 or ws[-2] in ("the", "this", "our", "your", "each", "every", "coding", "ai", "review", "reviewer") \
+        or ws[-1] in ("claude", "copilot", "codex", "gemini", "cursor", "windsurf", "cline", "kiro", "junie")
+
+
 def _declarative(text: str, unit: Unit, start: int, end: int | None = None, concept: str | None = None) -> bool:
     """An English verb with a subject that is not the agent ("values that disable protections",
     "`--yolo` disable sandbox"): a description, not an order. Other languages are not judged."""
@@ -435,6 +455,8 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     if end is not None and text[start:end].lower() in _NOUN_VERBS and _article_noun(before):
         return True  # "to a public build log", "the debug print": a thing named after an article, no verb
     writer = any(x in _WRITER for x in lowered_words[:-1])
+    if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and _agent_subject(lowered_words):
+        return False  # "the assistant posts ...": what the agent itself does, told as its standing behaviour
     if text[start:start + 14].split(" ")[0].lower() in _THIRD_PERSON and not writer:
         return True  # "disables", "turns off": a description, unless of a file to write
     if not words:

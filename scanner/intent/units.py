@@ -150,7 +150,7 @@ def split_units(text: str) -> list[Unit]:
             if set(stripped) <= set("|-: "):
                 continue
             off = line_start + (len(raw) - len(body))
-            cells = body.rstrip().split("|")
+            cells = _table_cells(body.rstrip())
             cur = off
             for cell in cells:
                 if cell.strip():
@@ -174,3 +174,21 @@ def split_units(text: str) -> list[Unit]:
             para_start, para_kind, para_line = offset, "quote" if quote else "sentence", no
     flush(len(text))
     return out
+
+
+def _table_cells(row: str) -> list[str]:
+    """A table row's cells, split on its unescaped pipes: in GitHub's tables `\\|` is a pipe inside a
+    cell (in code spans too), so `grep 'a\\|b'` stays one cell, as a reader sees it. Lengths add up
+    to the row's, separators included, as str.split's do."""
+    cells, start, i = [], 0, 0
+    while True:
+        j = row.find("|", i)
+        if j < 0:
+            cells.append(row[start:])
+            return cells
+        if j > 0 and row[j - 1] == "\\":
+            i = j + 1
+            continue
+        cells.append(row[start:j])
+        start = i = j + 1
+

@@ -34,6 +34,18 @@ def _spec() -> tuple[GlobSet, frozenset[str], int]:
 
 
 @lru_cache(maxsize=1)
+def _config_keys() -> tuple[tuple[GlobSet, frozenset[str]], ...]:
+    """Keys read as commands in one settings file only (`config_keys`: Zed's `lsp.*.binary.path`)."""
+    table = (_raw().get("runs") or {}).get("config_keys") or {}
+    return tuple((GlobSet([glob]), frozenset(ks)) for glob, ks in table.items())
+
+
+def _keys_for(config: str) -> frozenset[str]:
+    extra = [ks for globs, ks in _config_keys() if globs.matches(config)]
+    return _spec()[1].union(*extra) if extra else _spec()[1]
+
+
+@lru_cache(maxsize=1)
 def _module_paths() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in ((_raw().get("runs") or {}).get("module_paths") or {}).items()}
 
@@ -111,8 +123,9 @@ def _parse(text: str):
         return None
 
 
-def words(text: str) -> list[str]:
-    """Path-like words of every command string in a settings file's text."""
+def words(text: str, config: str = "") -> list[str]:
+    """Path-like words of every command string in a settings file's text (`config`: its path, for
+    the keys only that kind of file runs)."""
     data = _parse(text)
     if data is None:
         return []
@@ -124,7 +137,7 @@ def words(text: str) -> list[str]:
         for ref in (build.get("dockerfile"), build.get("dockerFile"), data.get("dockerFile"), data.get("dockerfile")):
             if isinstance(ref, str) and ref and "$" not in ref and "://" not in ref and is_dockerfile(posixpath.basename(ref)):
                 out.append(ref if "/" in ref else "./" + ref)
-    for s in _strings(data, _spec()[1]):
+    for s in _strings(data, _keys_for(config) if config else _spec()[1]):
         # Gemini CLI's path separator variable (`${extensionPath}${/}dist${/}server.js`)
         s = s.replace("${/}", "/").replace("${pathSeparator}", "/")
         for w in s.replace("=", " ").split():
@@ -150,7 +163,7 @@ def named_files(config: str, text: str, files: set[str]) -> list[str]:
         if not d:
             break
         d = posixpath.dirname(d)
-    for w in words(text):
+    for w in words(text, config):
         if w.startswith("/"):
             continue
         for base in bases:

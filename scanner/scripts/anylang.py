@@ -593,7 +593,7 @@ def _agent_tables():
 # A line that tests a value rather than setting it (an audit reading the settings): no change made.
 _COMPARES = ("==", "!=", " in (", " in [", " in {", "includes(", "grep", ".test(", ".match(", "search(", "startswith(", "contains",
              " -eq ", "assert", "expect(", "if ", "elif ", "case ", "when ", "warn", "print(", "console.", "echo ")
-_WRITES = text_rx(r"(?i)(?:write_text|write_bytes|json\.dump\b|toml\.dump|\bopen\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|writefile(?:sync)?\s*\(|"
+_WRITES = text_rx(r"(?i)(?:write_text|write_bytes|json\.dump\b|toml\.dump|\bopen\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|write(?:text)?file(?:sync)?\s*\(|\bbun\.write\s*\(|"
                   r"\bfile\.write\b|file_put_contents|set-content|out-file|\[io\.file\]::write|os\.writefile|ioutil\.writefile|fs::write|"
                   r"\bsponge\b|\btee\b|\bjq\b[^\n]*>|>\s*[\"']?(?:~|\$home|\$\{home\}|\.)[^\n]*\.(?:json|toml)|\bmv\s|\.dump\s*\()")
 
@@ -616,7 +616,7 @@ def _instruction_paths():
 
 # A line that puts text into a file: a shell redirect or tee, a downloader's output option, a write call.
 _INTO_FILE = text_rx(r"(?i)(?:>>|>\s*[\"'$~/.\w]|\btee\b|\s-o\s|--output\b|\s-O\s|--output-document\b|-outfile\b|appendfile|append_text|"
-                     r"write_text|writefile|\.write\s*\(|open\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|add-content|set-content|out-file|file_put_contents|os\.writefile|fs::write)")
+                     r"write_text|write(?:text)?file|\.write\s*\(|open\s*\([^\n]{0,200}['\"][wa]b?\+?['\"]|add-content|set-content|out-file|file_put_contents|os\.writefile|fs::write)")
 
 
 @lru_cache(maxsize=1)

@@ -334,7 +334,7 @@ _GATE = rx(
     r"(?i)(?:curl|wget|fetch|iwr|irm|invoke-|webclient|http|python|node|bun|ruby|perl|php|deno|npx|bunx|pnpx|dlx|uvx|pipx|npm|"
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
-    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
+    r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|websocat|wscat|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
     r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|shrc\b|\.profile|_profile|zprofile|\$profile|zshenv|zlogin|bash_login|config\.fish)"
 )
 
@@ -348,13 +348,16 @@ _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--versi
 _ARCHIVER_BEFORE = rx(r"(?i)(?:^|[\s|;&(`])(?:tar|zip|7za?|cpio|bsdtar|gtar)\s[^\n|;&]*$")
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
-_SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\b(?:nc|ncat|netcat|socat|telnet)\s|\bopenssl\s+s_client\b)")
+_SENDER = rx(r"(?i)(?:\b(?:curl|wget|xh|curlie|invoke-webrequest|invoke-restmethod|iwr|irm|websocat|wscat)\b|\b(?:nc|ncat|netcat|socat|telnet|scp|rsync|sftp)\s|\bopenssl\s+s_client\b)")
 # curl's data flags are case-sensitive (-F form, -f fail; -T upload, -t telnet option): read the original text
 _SEND_FLAGS = rx(r"(?:\s-d\b|\s-F\b|\s-T\b|--data|--form|--upload-file|--json|\s-X\s*['\"]?(?i:post|put|patch)|--request[\s=]+['\"]?(?i:post|put|patch)|\s-[a-zA-Z]*[dFT]\s|(?i:--post-(?:data|file)|--body-(?:data|file)|-method\s+(?:post|put)|-body\b|-infile\b))")
 _PIPED_BEFORE = rx(r"(?:[^|]\||^\|)\s*(?:\w+=\S+\s+)*(?:(?:xargs|timeout\s+\S+|nohup)\s+(?:-\S+\s+)*)?$")
 _STDIN_DATA = rx(r"(?:@-|-T\s*-(?:\s|$)|--upload-file\s+-(?:\s|$)|</dev/stdin|@/dev/stdin)")
 _LOCAL_DATA = rx(r"(?i)(?:\$\(\s*cat\s*-?\s*\)|\$\(\s*(?:whoami|hostname|id|uname[^)]*|pwd|ls[^)]*|env|printenv)\s*\)|</dev/stdin|\bhistory\b|\bcat\s*(?:\||$|-\s)|\btar\s+[^\n|]*\||\bzip\s+-r|\bfind\s+/|\bgit\s+(?:diff|log|show)\b|\bls\s+-\w*r)")
 _SOCKET_TARGET = rx(r"(?i)(?:\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*([a-z0-9][\w.-]*)\s+\d{2,5}|\bs_client\s+(?:-\S+\s+)*-connect\s+([a-z0-9][\w.-]*):\d+|\bsocat\b[^\n]*?tcp4?:([a-z0-9][\w.-]*):\d+)")
+# scp/rsync/sftp whose LAST operand is a remote `[user@]host:path` (a copy to that host; a remote
+# first operand is a download); only what the command is handed (piped in, its input) counts as a send
+_COPY_TARGET = rx(r"(?i)\b(?:scp|rsync|sftp)\s[^\n;|&]*\s(?:[\w.-]+@)?([a-z0-9][\w-]*(?:\.[\w-]+)+):[^\s;|&'\"]*\s*(?:$|[;|&\n]|\d?>)")
 _DEV_TCP_WRITE = rx(r"""(?i)((?:^|[\s;&|({`'"])(?:echo|printf|cat|env|printenv|set)\b[^\n;&|<>]*)\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+""")
 _DEV_TCP_GROUP = rx(r"(?i)[})]\s*\d?>>?\s*/dev/(?:tcp|udp)/([^/\s]+)/\d+")
 
@@ -983,6 +986,9 @@ class _Grader:
             url = _first_url(seg.decode("utf-8", "replace")) or next(iter(_urls_loose(seg.decode("utf-8", "replace"))), "")
             host = H.host_of(url) if url else ""
             sock = _SOCKET_TARGET.search(seg)
+            copy = _COPY_TARGET.search(seg) if sock is None and not host else None
+            if copy is not None:
+                sock = copy
             if not host and sock is not None:
                 host = next((g for g in sock.groups() if g), b"").decode("utf-8", "replace")
                 url = f"tcp://{host}"
@@ -998,6 +1004,8 @@ class _Grader:
             if not (piped or in_url or flags):
                 continue
             local = piped or in_url or _STDIN_DATA.search(seg) is not None or _LOCAL_DATA.search(d[:eol]) is not None
+            if copy is not None and not piped:
+                continue  # a copy of a named file to a server is a deploy; one of what the command is handed is a send
             if local:
                 sev = Severity.MEDIUM if _known_service(host) else Severity.HIGH
                 self.add(K.HOST_DATA_EXFIL, m.start(), eol, f"Sends local data (its input, history, files or command output) to {grade_words(grade)}: {host}",

@@ -696,7 +696,9 @@ class ShellFlow:
             src_text = cmd.text.decode("utf-8", "replace") + " " + " ".join(self.vars.get(_var_name(x), "") for x in cred_vars)
             if not credential_command_goes_home(src_text, url):
                 header_only = _credential_in_headers_only(self, cmd)
-                risky = c.host_risk(url) in ("ip", "paste") or url.startswith("http://")
+                # a token in an auth header is how APIs are called, except to a raw IP, a paste host, plain
+                # http, or a host that borrows a well-known brand's name (a registry's look-alike)
+                risky = c.host_risk(url) in ("ip", "paste") or url.startswith("http://") or bool(H.look_alike_brand(H.host_of(url)))
                 sev = Severity.MEDIUM if header_only and not risky else Severity.CRITICAL
                 self.emit(K.CRED_EXFIL, cmd, f"{prog} sends a credential read by the script (credential helper, token command or file)"
                           + (" in an auth header" if header_only else ""), sev, url=url)

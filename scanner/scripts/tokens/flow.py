@@ -958,9 +958,33 @@ class TokenFlow:
             parts.append(r"^\s*(?:" + "|".join(sorted(aliases)) + r")\b")
         return rx("(?im)(?:" + "|".join(parts) + ")")
 
+    def fetch_names(self):
+        """JavaScript: `get`/`request` taken out of the http(s) module by name (`const { get } =
+        require("https")`, `import { request as r } from "node:https"`): a bare call of that name
+        is the module's fetch. A pattern of those calls, or None."""
+        if self.language not in ("javascript", "typescript") or b"http" not in self.data:
+            return None
+        names: set[str] = set()
+        for n, m in enumerate(_HTTP_DESTRUCTURE.finditer(self.data)):
+            if n >= 10:
+                break
+            for part in (m.group(1) or m.group(2) or b"").split(b","):
+                words = part.replace(b":", b" as ").split()
+                if words and words[0] in (b"get", b"request"):
+                    name = words[-1].decode("utf-8", "replace")
+                    if name.replace("$", "_").isidentifier():
+                        names.add(name)
+        if not names:
+            return None
+        return rx(r"(?:^|[^.\w$])(?:" + "|".join(sorted(n.replace("$", r"\$") for n in names)) + r")\s*\(")
+
     def fetch_callbacks(self) -> None:
         """`https.get(u, res => { ... eval(body) })`: code run inside the fetch's own callback."""
-        for n, m in enumerate(self.v.fetch.finditer(self.data)):
+        named = self.fetch_names()
+        found = list(self.v.fetch.finditer(self.data))[:MAX_MATCHES]
+        if named is not None:
+            found += list(named.finditer(self.data))[:MAX_MATCHES]
+        for n, m in enumerate(found):
             if n >= MAX_MATCHES:
                 break
             if self.in_plain_string(m.start()):
@@ -977,6 +1001,8 @@ class TokenFlow:
                 if spawn is not None and (arg := _first_name_arg(win[spawn.end():spawn.end() + 80])) and (
                         arg + b" +=" in win or arg + b"+=" in win or arg + b" = Buffer.concat" in win):
                     hit = spawn
+            if hit is None:
+                hit = _saved_body_run(self.v.spawn, win)
             if hit is not None:
                 token = hit.group(0).decode("utf-8", "replace").strip().rstrip("( ")
                 self.emit(K.REMOTE_EXEC, m.start(), m.end() + hit.end(), f"Content fetched from the network is run by {token} in the fetch callback",
@@ -1356,6 +1382,30 @@ def _whole_value(data: bytes, start: int) -> bytes:
     return data[start:end]
 
 
+def _saved_body_run(spawn, win: bytes):
+    """In a fetch's callback: the accumulated response written to a file (`writeFileSync(f, body)`
+    after `body += chunk`), then a process started on that file (`fork(f)`, `spawn("node", [f])`):
+    the download is run from disk. The spawn match, or None."""
+    for n, save in enumerate(_SAVE_CALL.finditer(win)):
+        if n >= 5:
+            break
+        path, body = save.group(1), _first_name_arg(save.group(2))
+        if not body or not (body + b" +=" in win or body + b"+=" in win or body + b" = Buffer.concat" in win):
+            continue
+        rest = win[save.start(2):]
+        for k, sp in enumerate(spawn.finditer(rest)):
+            if k >= 5:
+                break
+            args = rest[sp.end():sp.end() + 120]
+            i = args.find(path)
+            while i >= 0:
+                before, after = args[i - 1:i] if i else b"", args[i + len(path):i + len(path) + 1]
+                if not (before.isalnum() or before in (b"_", b"$", b".", b'"', b"'")) and not (after.isalnum() or after in (b"_", b"$", b'"', b"'")):
+                    return sp
+                i = args.find(path, i + 1)
+    return None
+
+
 def _first_name_arg(after: bytes) -> bytes:
     """`b)` or ` body, {...})` after a call's `(` -> b"b" / b"body"; b"" when the first argument is not a bare name."""
     a = after.lstrip()
@@ -1367,7 +1417,9 @@ def _first_name_arg(after: bytes) -> bytes:
 
 _URL_START = rx(r"(?i)^(?:https?|ftp)://")
 _URL_READ = rx(r"(?i)\b(?:(?:file_get_contents|fopen|file|readfile|copy|simplexml_load_file)\s*\(|(?:include|require)(?:_once)?\b\s*\(?)\s*\$(\w+)")
-_SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
+# `const { get, request: r } = require("https")`, `import { get } from "node:http"`: the members taken by name
+_HTTP_DESTRUCTURE = rx(r"""\{([^{}\n]{1,120})\}\s*=\s*require\s*\(\s*['"](?:node:)?https?['"]\s*\)|\bimport\s*\{([^{}\n]{1,120})\}\s*from\s*['"](?:node:)?https?['"]""")
+_SAVE_CALL = rx(r"(?:\bFile\.(?:write|binwrite)|\bfile_put_contents|\bwriteFileSync|\bfs\.writeFile|\bfs\.promises\.writeFile|\bos\.WriteFile|\bioutil\.WriteFile|\bDeno\.writeTextFile|\bBun\.write)\s*\(\s*\$?([A-Za-z_]\w*)\s*,([^\n]{0,400})")
 # Writes a file (a download saved by a function of the script): Go, JavaScript, Ruby, PHP, PowerShell, Rust, Perl, Lua, R, Python
 _FILE_OUT = rx(r"(?i)(?:\bos\.(?:OpenFile|Create|WriteFile)\s*\(|\bioutil\.WriteFile\s*\(|\bwriteFile(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|"
                r"\bFile\.(?:write|binwrite)\s*\(|\bFile\.open\s*\([^)\n]{0,200}['\"][wa]b?['\"]|\bIO\.copy_stream\s*\(|\bfile_put_contents\s*\(|"

@@ -1693,6 +1693,8 @@ def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
             return True  # a scanner's findings written into its suppression list or baseline: the alert is gone
         if u.has("override", affirmed=True):
             return True
+        if u.has("perm", affirmed=True):
+            return True  # permissions widened (a folder opened to every account, the agent's prompts switched off)
         if u.has("put", affirmed=True) and _RUNS_BY_ITSELF.search(u.text) is not None:
             return True  # a line added to an install script, a hook or a workflow: code that runs by itself
     return False

@@ -987,6 +987,10 @@ def _check(rule_id: str):
                     if f.rule == rule_id:
                         from .phrases import context_at, lowered
                         sev = lowered(f.severity, context_at(doc, s, e), code_counts=False, quotes_count=False)
+                        if how == "settings-snippet" and rule_id not in (LOOKALIKE, KNOWN_BAD):
+                            # A snippet in a guide shows the reader an entry to adapt ("sk-..." placeholders, a beta tag):
+                            # what it hands or fetches is a question; an imitated or known-bad package is not.
+                            sev = min(sev, Severity.MEDIUM)
                         said = "registered by a command the file gives" if how == "command" else "an entry the file gives for the agent's MCP settings"
                         yield Hit(s, e, message=f"{f.message} ({said})", severity=sev,
                                   excerpt=f.excerpt[:300] or None, properties={"server": f.server, "registered-by": how})

@@ -1669,9 +1669,20 @@ def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
             word = u.text[q.start - base:q.end - base]
             lead = u.text[max(0, q.start - base - 40):q.start - base]
             if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(lead) and not _FOREIGN_LEAD.search(lead):
+                verb = u.text[p.start - base:p.end - base].lower()
+                after = u.text[p.end - base:p.end - base + 24]
+                if p.start > q.start and _CREATED_LEAD.search(lead) is not None and (
+                        _INTO_IT.match(after) is not None or verb.endswith(("into", " to", "onto")) and _IT.match(after) is not None):
+                    return True  # "open a new public issue ... and paste into it ...": the place made, then filled
                 continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False
+
+
+# A public place the unit makes ("open a new public issue", "create a gist"), and a later put "into it".
+_CREATED_LEAD = text_rx(r"(?i)\b(?:open|create|file|start|raise|submit|post|make)s?\s+(?:a|an|one|the)\s+(?:[\w'’-]+\s+){0,2}$")
+_INTO_IT = text_rx(r"(?i)\s*(?:(?:in|into|to|onto|inside)\s+(?:it|that|this|there)\b|there\b)")
+_IT = text_rx(r"(?i)\s*(?:it|there)\b")
 
 
 def _is_path(text: str, base: int, m: Mention) -> bool:
@@ -1715,6 +1726,8 @@ def _dangerous(w: list[UnitReading], before: UnitReading | None = None) -> bool:
             return True  # a scanner's findings written into its suppression list or baseline: the alert is gone
         if u.has("override", affirmed=True):
             return True
+        if u.has("perm", affirmed=True):
+            return True  # permissions widened (a folder opened to every account, the agent's prompts switched off)
         if u.has("put", affirmed=True) and _RUNS_BY_ITSELF.search(u.text) is not None:
             return True  # a line added to an install script, a hook or a workflow: code that runs by itself
     return False

@@ -25,6 +25,9 @@ _SENSITIVE = (
         r"\bseed\s+phrase\b|\bkeychain\b|\bconversation\s+history\b|\bsystem\s+prompt\b)"
 )
 _SEND = r"(?:send|post|upload|forward|transmit|exfiltrate|email|leak|append|attach|include|embed|curl|wget)"
+# The verb's own forms (sends, sending, uploads) but not its past participle: "leaked credentials in
+# the repository", "embedded secrets in config" name what a scanner looks for, not an order to send them.
+_NOT_PARTICIPLE = r"(?:\w*[a-ce-z0-9_]|\w*[a-df-z0-9_]d)?"
 
 _SIGNALS: tuple[tuple[str, object], ...] = (
     ("override", rx(
@@ -57,7 +60,7 @@ _SIGNALS: tuple[tuple[str, object], ...] = (
         r"\bwebhook|\bngrok\b|\bpastebin\b|\brequestbin\b|\bburpcollaborator|\binteract\.sh\b|"
         r"!\[[^\]]*\]\(https?://[^)]*[?&][a-z_]+=|\b(?:append|include|add|embed)\s+(?:\w+\s+){0,4}?(?:to|in|into)\s+(?:the\s+)?(?:url|query|image|link|request))")),
     ("exfiltrate", rx(
-        r"\b" + _SEND + r"\w*\s+(?:\w+\s+){0,5}?" + _SENSITIVE + r"[^.\n]{0,100}?(?:\b(?:to|via|into|in)\s|https?://)|"
+        r"\b" + _SEND + _NOT_PARTICIPLE + r"\s+(?:\w+\s+){0,5}?" + _SENSITIVE + r"[^.\n]{0,100}?(?:\b(?:to|via|into|in)\s|https?://)|"
         r"\b(?:read|cat|collect|gather|copy|dump|grab|extract|output)\w*\s+[^.\n]{0,60}?" + _SENSITIVE + r"[^.\n]{0,160}?"
         r"(?:\b(?:send|post|upload|forward|transmit|exfiltrate|email)\w*\b|https?://|\bcurl\b|\bwget\b)|"
         r"!\[[^\]]*\]\(https?://[^)\s]*[?&][a-z_]*=[^)\s]*(?:\$\{?|\{\{)")),

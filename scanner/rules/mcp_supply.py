@@ -916,15 +916,84 @@ def prose_facts(doc: Document) -> list[tuple[int, int, Fact]]:
     return doc.memo("mcp-supply-prose-facts", build)
 
 
+MAX_CONFIG_BLOCKS = 40
+
+
+def _code_blocks(doc: Document) -> Iterator[tuple[int, int]]:
+    """(first, last) 1-based line numbers of each fenced block's content, fences left out."""
+    lines = sorted(doc.code_block_lines)
+    start = prev = None
+    for n in lines + [None]:
+        if n is not None and prev is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None and prev - start >= 2:
+            yield start + 1, prev - 1
+        start = prev = n
+
+
+def _block_servers(text: str) -> list[Server]:
+    """The MCP servers a JSON snippet declares: a whole settings file (`{"mcpServers": {...}}`), a map of
+    entries, one entry, or the bare `"name": {...}` member a guide tells the reader to paste in."""
+    import json
+    for candidate in (text, "{" + text.strip().rstrip(",") + "}"):
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            return []
+        if raw_servers(data):
+            return servers(data)
+        if isinstance(data.get("command"), (str, dict)) or isinstance(data.get("url"), str):
+            return servers({"mcpServers": {"server": data}})
+        entries = {k: v for k, v in data.items() if isinstance(v, dict) and (isinstance(v.get("command"), (str, dict)) or isinstance(v.get("url"), str))}
+        return servers({"mcpServers": entries}) if entries else []
+    return []
+
+
+def block_facts(doc: Document) -> list[tuple[int, int, Fact]]:
+    """A server entry shown as a JSON code block in an agent file ("add this to .mcp.json") is the entry the
+    agent writes: its package and what it is handed are judged as in the settings file itself."""
+    text = doc.text
+    if '"command"' not in text and '"url"' not in text or not doc.code_block_lines:
+        return []
+    return doc.memo("mcp-supply-block-facts", lambda: _block_facts(doc))
+
+
+def _block_facts(doc: Document) -> list[tuple[int, int, Fact]]:
+    text = doc.text
+    out: list[tuple[int, int, Fact]] = []
+    for n, (first, last) in enumerate(_code_blocks(doc)):
+        if n >= MAX_CONFIG_BLOCKS:
+            break
+        start = doc.line_starts[first - 1]
+        end = doc.line_starts[last - 1] + len(doc.lines[last - 1])
+        body = text[start:end]
+        if len(body) > 20000 or ('"command"' not in body and '"url"' not in body):
+            continue
+        for s in _block_servers(body):
+            at = body.find(f'"{s.name}"')
+            a = start + at if at >= 0 else start
+            out.extend((a, a + (len(s.name) + 2 if at >= 0 else len(doc.lines[first - 1])), f) for f in _server_facts(s))
+    return out
+
+
 def _check(rule_id: str):
     def check(doc: Document) -> Iterator[Hit]:
         if doc.kind == "prose":
-            for s, e, f in prose_facts(doc):
-                if f.rule == rule_id:
-                    from .phrases import context_at, lowered
-                    sev = lowered(f.severity, context_at(doc, s, e), code_counts=False, quotes_count=False)
-                    yield Hit(s, e, message=f"{f.message} (registered by a command the file gives)", severity=sev,
-                              excerpt=f.excerpt[:300] or None, properties={"server": f.server, "registered-by": "command"})
+            for how, found in (("command", prose_facts(doc)), ("settings-snippet", block_facts(doc))):
+                for s, e, f in found:
+                    if f.rule == rule_id:
+                        from .phrases import context_at, lowered
+                        sev = lowered(f.severity, context_at(doc, s, e), code_counts=False, quotes_count=False)
+                        if how == "settings-snippet" and rule_id not in (LOOKALIKE, KNOWN_BAD):
+                            # A snippet in a guide shows the reader an entry to adapt ("sk-..." placeholders, a beta tag):
+                            # what it hands or fetches is a question; an imitated or known-bad package is not.
+                            sev = min(sev, Severity.MEDIUM)
+                        said = "registered by a command the file gives" if how == "command" else "an entry the file gives for the agent's MCP settings"
+                        yield Hit(s, e, message=f"{f.message} ({said})", severity=sev,
+                                  excerpt=f.excerpt[:300] or None, properties={"server": f.server, "registered-by": how})
             return
         if not mcp_role(doc.path):
             return
@@ -952,11 +1021,16 @@ RULES = [
                     '{"mcpServers": {"t": {"command": "pipx", "args": ["run", "mcp-sever-time"]}}}',
                     # an official package's own name under a sound-alike scope
                     '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@playwrite/mcp@latest"]}}}',
-                    '{"mcpServers": {"s": {"command": "npx", "args": ["-y", "@supabass/mcp-server-supabase"]}}}'],
+                    '{"mcpServers": {"s": {"command": "npx", "args": ["-y", "@supabass/mcp-server-supabase"]}}}',
+                    # the bare member a skill tells the agent to paste into its MCP settings
+                    Fixture('# Setup\n\nAdd under `mcpServers` in `.mcp.json`:\n\n```json\n"notes": {\n  "command": "npx",\n'
+                            '  "args": ["-y", "@modelcontextprotocoll/server-memory"]\n}\n```\n', path=".claude/skills/x/SKILL.md")],
         must_not_match=['{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8"]}}}',
                         '{"mcpServers": {"f": {"command": "uvx", "args": ["mcp-server-fetch==2025.4.7"]}}}',
                         '{"mcpServers": {"l": {"command": "node", "args": ["./server.js"]}}}',
-                        '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@playwright/mcp@0.0.41"]}}}'],
+                        '{"mcpServers": {"p": {"command": "npx", "args": ["-y", "@playwright/mcp@0.0.41"]}}}',
+                        Fixture('# Setup\n\nAdd under `mcpServers` in `.mcp.json`:\n\n```json\n"notes": {\n  "command": "npx",\n'
+                                '  "args": ["-y", "@modelcontextprotocol/server-memory@2025.4.25"]\n}\n```\n', path=".claude/skills/x/SKILL.md")],
     ),
     rule(
         id=REMOTE_CODE, name="mcp-remote-code",

@@ -774,10 +774,20 @@ def _decode_base64_near(doc: Document, start: int, end: int) -> str:
             decoded = base64.b64decode(raw + b"=" * (-len(raw) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
-        s = decoded.decode("utf-8", "replace")
+        if len(decoded) >= 8 and decoded[1::2].count(0) * 10 >= len(decoded) // 2 * 9:
+            # PowerShell's -EncodedCommand is base64 of UTF-16LE text: every other byte is zero.
+            s = decoded.decode("utf-16-le", "replace")
+        else:
+            s = decoded.decode("utf-8", "replace")
         if s and sum(ch.isprintable() or ch in "\n\t" for ch in s) / len(s) > 0.9:
             return s[:300]
     return ""
+
+
+# A payload that only prints a literal string (`Write-Host "hello"`, `echo hi`, `print('ok')`):
+# the worked example of a decoding how-to. Running it shows a word and does nothing else.
+_PRINT_ONLY = text_rx(r"(?i)^\s*(?:write-host|write-output|echo|printf|print|console\.log|puts)\s*\(?\s*"
+                      r"(?:\"[^\"$`;|&<>\\]*\"|'[^'$`;|&<>\\]*'|[\w ,.!-]*)\s*\)?\s*;?\s*$")
 
 
 def _decode_exec(doc: Document) -> Iterator[Hit]:
@@ -792,8 +802,12 @@ def _decode_exec(doc: Document) -> Iterator[Hit]:
             grade, host, why = _host_grade(decoded.lower())
             if host:
                 props["decoded-host"] = host
+            if "\n" not in decoded.strip() and _PRINT_ONLY.search(decoded) and not _DECODED_DANGER.test(decoded.lower()):
+                sev = Severity.LOW  # the whole payload is one print of a literal: nothing runs but the print
+                props["print-only"] = True
         ctx = context_at(doc, m.start, m.end)
-        msg = "Encoded payload decoded and executed" + (f"; decodes to: {decoded[:120]!r}" if decoded else "")
+        msg = "Encoded payload decoded and executed" + (f"; decodes to: {decoded[:120]!r}" if decoded else "") + \
+            (" (a print of a literal, nothing else)" if props.get("print-only") else "")
         yield Hit(m.start, m.end, message=msg, severity=lowered(sev, ctx, code_counts=_code_counts(ctx), quotes_count=_code_counts(ctx)), properties=props)
     yield from _grader_hits(doc, K.DECODE_EXEC, claimed)
 
@@ -1148,13 +1162,17 @@ RULES = [
             "`python3 -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\"`\n",
             "```js\neval(atob('YWxlcnQoMSk='))\n```\n",
             "powershell -NoP -enc SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAA=\n",
+            # A readable payload that is not a mere print stays critical (UTF-16LE: Remove-Item -Recurse -Force C:\\Users).
+            "powershell.exe -w hidden -enc UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALQBSAGUAYwB1AHIAcwBlACAALQBGAG8AcgBjAGUAIABDADoAXABVAHMAZQByAHMA\n",
         ],
         must_not_match=[
             "Encode the file with `base64 -w0 file > out.txt`.\n",
             "Decode with `base64 -d token.txt > token.bin` and inspect it.\n",
             "Use `atob()` to decode the header in the browser.\n",
         ],
-        lowered=["## Red flags\n\nNever run `echo ... | base64 -d | sh` from a skill.\n"],
+        lowered=["## Red flags\n\nNever run `echo ... | base64 -d | sh` from a skill.\n",
+                 # A decoding how-to's worked example: the payload is one print of a literal (UTF-16LE: Write-Output 'done').
+                 "A sample alert: `powershell -NoP -enc VwByAGkAdABlAC0ATwB1AHQAcAB1AHQAIAAnAGQAbwBuAGUAJwA=`\n"],
     ),
     rule(
         id="IG502", name="download-pipe-shell",

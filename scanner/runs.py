@@ -9,6 +9,7 @@ here (the settings rules report what it holds).
 """
 from __future__ import annotations
 
+import bisect
 import json
 import posixpath
 import re
@@ -574,6 +575,13 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
     crates: dict[str, tuple[str, str, str]] = {}  # Cargo.toml -> (package name, build script, binary), read once
     manifests: list[str] | None = None  # the repository's Cargo.toml files, once a cargo command asks
     rakefiles: list[str] | None = None  # the repository's Rakefiles and .rake files, once a rake command asks
+    gofiles: list[str] | None = None  # the repository's Go files, sorted, once a go generate asks
+    go_texts: dict[str, str | None] = {}  # each Go file read once, whatever module or command asks
+
+    def read_go(path: str) -> str | None:
+        if path not in go_texts:
+            go_texts[path] = read(path)
+        return go_texts[path]
 
     def scripts_of(folder: str) -> tuple[str, dict[str, str]] | None:
         """The nearest package.json at or above `folder` (the top last)."""
@@ -588,17 +596,28 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
     out: list[tuple[str, str]] = []
     taken: set[str] = set()
     for start in starts:
-        text = read(start)
+        # A Go module's go.mod stands for `go generate ./...` in its folder (GO_MODULE at the top: a tree
+        # with Go files and no go.mod of its own); its file need not exist or hold anything.
+        text = "module" if posixpath.basename(start) == GO_MODULE else read(start)
         if not text:
             continue
         count = 0
         queue: list[tuple[str, str, int]] = [(start, text, 0)]
+        ran_by: dict[str, str] = {}  # a file a go:generate directive runs: run by the Go file holding it
         while queue and count < AGENT_MAX_FILES:
             here, body, depth = queue.pop(0)
             bases = _bases(here)
             found: list[str] = []
-            if posixpath.basename(here) == "package.json":  # its install hooks run on `npm install`
+            here_name = posixpath.basename(here)
+            if here_name == "package.json":  # its install hooks run on `npm install`
                 pending = [("install", "install")]  # and the hooks npm runs unasked around `npm run build`/`npm test`/`npm start`
+            elif here_name == GO_MODULE and depth == 0:
+                # `go generate ./...`, run in a Go module as `npm install` is in a Node project: each
+                # `//go:generate` line of the module's packages runs as a command in its Go file's folder
+                bases, pending = [posixpath.dirname(here)], [("gogenerate", "./...")]
+            elif here_name in BUILD_HOOK_CONFIGS and depth == 0:
+                # `pip install .`, `uv sync`, `hatch build`: the build backend runs the project's build hooks
+                bases, pending = [posixpath.dirname(here)], [("path", h) for h in build_hooks(here_name, body)]
             else:
                 pending = list(commands(body, source=here.lower().endswith(_MODULE_EXTS)))
             expanded = 0
@@ -664,12 +683,16 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                             expanded += 1
                             found.append(rf)  # the task's Ruby is the file's to answer for (read as Ruby)
                 elif form == "gogenerate":
-                    for gofile, line in _go_generate_lines(word, bases, files, read):
+                    if gofiles is None:  # listed once, sorted: each module's files are a range of it
+                        gofiles = sorted(f for f in files if f.endswith(".go"))
+                    for gofile, line in _go_generate_lines(word, bases, files, read_go, gofiles):
                         expanded += 1
                         for f2, w2 in commands(line):
                             if f2 in ("path", "package"):
                                 hit = _resolve(posixpath.dirname(gofile), w2, files, dirs if f2 == "package" else {})
                                 found.extend(hit)
+                                if here_name == GO_MODULE:
+                                    ran_by.update((h, gofile) for h in hit if h not in ran_by)
                 elif form == "composer":
                     cj = _nearest(posixpath.dirname(here), files, "composer.json")
                     t = read(cj) if cj else None
@@ -720,9 +743,79 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                     continue
                 taken.add(p)
                 count += 1
-                out.append((p, start))
+                out.append((p, ran_by.get(p, start)))
                 if depth + 1 < AGENT_MAX_HOPS and t and posixpath.basename(p) not in RECIPE_FILE_NAMES:
                     queue.append((p, t, depth + 1))
+    return out
+
+
+GO_MODULE = "go.mod"
+_GO_MODULES = 20  # go.mod files taken as starts
+
+
+def go_module_starts(files: Iterable[str]) -> list[str]:
+    """The starts that stand for `go generate ./...` (agent_runs): each go.mod's path, or `go.mod` at
+    the top for a tree that holds Go files and no go.mod (a module checked out without its root, a
+    GOPATH layout): go generate is run in a Go module as `npm install` is in a Node project."""
+    mods, anygo = [], False
+    for f in files:
+        if posixpath.basename(f) == GO_MODULE:
+            mods.append(f)
+        elif not anygo and f.endswith(".go"):
+            anygo = True
+    # the shallowest first: a repository's own modules before the test fixtures nested in them
+    return sorted(mods, key=lambda m: (m.count("/"), m))[:_GO_MODULES] or ([GO_MODULE] if anygo else [])
+
+
+# Project files whose build backend runs a file of the repository on `pip install .`, `uv sync`,
+# `python -m build`, `hatch build`: hatchling's custom build and metadata hooks (pyproject.toml's
+# [tool.hatch...], hatch.toml's own tables), each `hatch_build.py` unless a `path` says otherwise;
+# pdm-backend's build hook (`pdm_build.py`, or [tool.pdm.build]'s `custom-hook`).
+BUILD_HOOK_CONFIGS = frozenset({"pyproject.toml", "hatch.toml"})
+
+
+def build_hooks(name: str, text: str) -> list[str]:
+    """The hook files a pyproject.toml or hatch.toml has its build backend run (relative to its folder);
+    parsed as TOML data, never run."""
+    if "custom" not in text and "pdm.backend" not in text:  # most project files are never parsed
+        return []
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, TypeError, RecursionError):
+        return []
+    out: list[str] = []
+    hatch = data
+    if name == "pyproject.toml":
+        tool = data.get("tool")
+        hatch = tool.get("hatch") if isinstance(tool, dict) else None
+        system = data.get("build-system")
+        backend = system.get("build-backend") if isinstance(system, dict) else None
+        if isinstance(backend, str) and backend.startswith("pdm.backend"):
+            # pdm-backend runs `pdm_build.py` beside pyproject.toml, or [tool.pdm.build]'s custom-hook
+            pdm = tool.get("pdm") if isinstance(tool, dict) else None
+            build = pdm.get("build") if isinstance(pdm, dict) else None
+            hook = build.get("custom-hook", "pdm_build.py") if isinstance(build, dict) else "pdm_build.py"
+            if isinstance(hook, str) and hook and "://" not in hook:
+                out.append(hook)
+    if not isinstance(hatch, dict):
+        return out
+    tables = []
+    for section in ("build", "metadata"):
+        sec = hatch.get(section)
+        if not isinstance(sec, dict):
+            continue
+        tables.append(sec.get("hooks"))
+        targets = sec.get("targets") if section == "build" else None
+        if isinstance(targets, dict):
+            tables.extend(t.get("hooks") for t in list(targets.values())[:20] if isinstance(t, dict))
+    for hooks in tables:
+        custom = hooks.get("custom") if isinstance(hooks, dict) else None
+        if isinstance(custom, dict):
+            path = custom.get("path", "hatch_build.py")
+            if isinstance(path, str) and path and "://" not in path and path not in out:
+                out.append(path)
     return out
 
 
@@ -1192,21 +1285,29 @@ def composer_as_shell(text: str) -> str:
 _GO_GENERATE_FILES = 300  # Go files read for one `go generate`
 
 
-def _go_generate_lines(word: str, bases: list[str], files: set[str], read) -> list[tuple[str, str]]:
+def _go_generate_lines(word: str, bases: list[str], files: set[str], read, gofiles: list[str] | None = None) -> list[tuple[str, str]]:
     """(Go file, command) for each `//go:generate` directive of the packages `go generate WORD` names:
     `./...` every package below the folder, `./x` that package, relative to the first base folder
-    that has it. The command is resolved from the Go file's folder (go runs it there)."""
+    that has it. The command is resolved from the Go file's folder (go runs it there).
+    `gofiles`: the repository's Go files, sorted (listed once by a caller that asks for several folders)."""
     recursive = word == "..." or word.endswith("/...")
     rel = word[:-3].rstrip("/") if recursive else word
     out: list[tuple[str, str]] = []
+    if gofiles is None:
+        gofiles = sorted(f for f in files if f.endswith(".go"))
     for base in bases:
         d = posixpath.normpath(posixpath.join(base, rel or "."))
         if d == ".." or d.startswith("../"):
             continue
         d = "" if d == "." else d
         pre = d + "/" if d else ""
-        gos = sorted(f for f in files if f.endswith(".go") and f.startswith(pre)
-                     and (recursive or posixpath.dirname(f) == d))[:_GO_GENERATE_FILES]
+        at = bisect.bisect_left(gofiles, pre)
+        gos = []
+        for f in gofiles[at:]:
+            if not f.startswith(pre) or len(gos) >= _GO_GENERATE_FILES:
+                break
+            if recursive or posixpath.dirname(f) == d:
+                gos.append(f)
         if not gos:
             continue
         for g in gos:

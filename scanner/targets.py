@@ -26,11 +26,13 @@ from .config import Limits  # noqa: F401  (re-exported: discovery's callers pass
 from .agent_map import Catalog, Roots, layout_top_names, skill_root_of, skill_roots
 from .imports import follow, importing_kinds
 from .named import named, spec_of
-from .runs import agent_runs, is_runner, max_files as max_run_files, referenced
+from .runs import BUILD_HOOK_CONFIGS, agent_runs, go_module_starts, is_runner, max_files as max_run_files, referenced
 from .models import NotScanned
 
 # Folders no agent loads instructions from and that are expensive to walk.
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
+# Project files whose own tool runs repository files unasked (npm's install hooks, direnv, a build backend's hooks)
+_PROJECT_RUNNERS = frozenset({"package.json", ".envrc"}) | BUILD_HOOK_CONFIGS
 MAX_LINK_NESTING = 8  # folder links followed inside one another on one path
 MAX_FOLLOWED_LINKS = 1024  # folder links followed in one walk
 SKILL_MAX_LEVELS = 64  # levels below a skill folder the walk lists at all
@@ -420,8 +422,10 @@ def discover_steps(ts: TargetSet, catalog: Catalog, limits: Limits = Limits()) -
     # A setting's command and the script it runs are read like an agent file's commands too: `go run
     # (direnv's .envrc is sourced by every shell an agent opens in the folder: what it runs is the agent's too)
     # ./tools/x` in a hook runs that package's files, and a hook's script may run another script.
-    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) in ("package.json", ".envrc")]
-                                + runners + [t.path for t in ran], w.files, known, limits)
+    # (a Go module runs its go:generate lines on `go generate ./...`, a Python project its build hooks on
+    # `pip install .`, as a Node project runs its install hooks on `npm install`: scanner/runs.py)
+    told_to = agent_run_targets(ts, importers + skill_mds + [p for p in w.files if posixpath.basename(p) in _PROJECT_RUNNERS]
+                                + go_module_starts(w.files) + runners + [t.path for t in ran], w.files, known, limits)
     if told_to:
         known.update(t.path for t in told_to)
         yield told_to

@@ -139,6 +139,8 @@ class Scope:
                 q = self.qualname(value.func)
                 if q in _OPENERS and value.args and _write_mode(value):
                     self.open_files[tgt.id] = value.args[0]
+                elif q == "os.fdopen" and value.args and type(value.args[0]) is _Name and value.args[0].id in self.open_files:
+                    self.open_files[tgt.id] = self.open_files[value.args[0].id]  # os.fdopen(fd, "wb") of mkstemp's fd
                 else:
                     self.open_files.pop(tgt.id, None)
                 if ref and q in ("getattr", "__import__", "importlib.import_module"):
@@ -154,6 +156,9 @@ class Scope:
         elif isinstance(tgt, (ast.Tuple, ast.List)):
             for e in tgt.elts:
                 self.bind(e, None, t)
+            if isinstance(value, ast.Call) and len(tgt.elts) == 2 and all(type(e) is _Name for e in tgt.elts) \
+                    and self.qualname(value.func) in _TEMP_DESCRIPTORS:
+                self.open_files[tgt.elts[0].id] = tgt.elts[1]  # fd, path = mkstemp(): what fd is written with lands at path
         elif isinstance(tgt, ast.Starred):
             self.bind(tgt.value, None, t)
         elif isinstance(tgt, ast.Attribute):
@@ -395,7 +400,9 @@ class Scope:
         Path(path).write_bytes(body): the file at `path` now holds the download."""
         func, args = node.func, node.args
         path = None
-        if attr in ("write", "writelines") and type(func) is _Attribute:
+        if q == "os.write" and len(args) >= 2 and DL in arg_t[1] and type(args[0]) is _Name and args[0].id in self.open_files:
+            path = self.open_files[args[0].id]  # os.write(fd, body) with fd, path = mkstemp()
+        elif attr in ("write", "writelines") and type(func) is _Attribute:
             recv = func.value
             if type(recv) is _Name and recv.id in self.open_files:
                 path = self.open_files[recv.id]
@@ -588,6 +595,8 @@ def _credential_command(arg: ast.AST, lookup) -> str:
 
 
 _OPENERS = frozenset({"open", "io.open", "codecs.open", "builtins.open"})
+# Calls returning (an open descriptor, its path)
+_TEMP_DESCRIPTORS = frozenset({"tempfile.mkstemp"})
 _SAVERS = frozenset({"urllib.request.urlretrieve", "urllib.urlretrieve", "wget.download"})
 
 

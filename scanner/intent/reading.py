@@ -787,7 +787,9 @@ def _section(reading: Reading, i: int, reach: int = 15) -> range:
 # A step that opens the public text the rest of the section writes: "Open a pull request for ...",
 # "File an issue ...", "Start a discussion ...". What a later step of it writes is in that text.
 _OPENS_PUBLIC = text_rx(r"(?i)^(?:[-*+>]|\d+[.)])?\s*(?:\*\*)?(?:open|create|raise|file|submit|start|post)\s+(?:a\s+|an\s+|the\s+|your\s+)?"
-                        r"(?:new\s+|draft\s+|public\s+)?(?:pull\s+request|PR|merge\s+request|MR|issue|discussion|gist)\b")
+                        r"(?:new\s+|draft\s+|public\s+)?(?:pull\s+request|PR|merge\s+request|MR|issue|discussion|gist)\b"
+                        # or the forge's own command that opens it, wherever the step names it ("... and open it with `gh issue create`")
+                        r"|\b(?:gh|glab|tea|hub)\s+(?:issue|pr|mr|gist|release|discussion)\s+(?:create|new)\b")
 
 
 def _opened_publicly_before(reading: Reading, i: int) -> bool:

@@ -276,10 +276,27 @@ def _spoken_length(gap: str) -> int:
 _THEN = text_rx(r"(?i)\bthen\b|\bafterwards?\b|\bnext\b|\bafter that\b")
 
 
-def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post, inner: bool = False) -> bool:
+def _opens_condition(text: str, unit: Unit, neg_start: int, conditions: list[tuple[int, int]]) -> bool:
+    """The negation sits in a condition the unit opens with ("If the test does not pass, ...",
+    "Gdy test nie przechodzi, ..."): a condition word before it in the same clause."""
+    i = bisect.bisect_left(conditions, (neg_start, neg_start)) - 1
+    while i >= 0:
+        cs, ce = conditions[i]
+        if cs < unit.start:
+            return False
+        if ce <= neg_start and not any(c in _CLAUSE_BREAKS for c in text[ce:neg_start]):
+            return True
+        i -= 1
+    return False
+
+
+def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[int, int]], post, inner: bool = False,
+             conditions: list[tuple[int, int]] = ()) -> bool:
     """A negation in the action's own clause: before it in the same unit with no clause break
     between (\"never send\", \"не отправляй\"), or right after it in languages that put it there.
-    A negated omission (\"never forget to send\", \"n'oublie pas d'envoyer\") is an order."""
+    A negated omission (\"never forget to send\", \"n'oublie pas d'envoyer\") is an order. A
+    negation inside a condition ("if it does not pass, change ...") is the condition's: the comma
+    that closes the condition ends its reach."""
     i = bisect.bisect_left(negations, (start, start)) - 1
     found = False
     while i >= 0:
@@ -289,7 +306,8 @@ def _negated(text: str, unit: Unit, start: int, end: int, negations: list[tuple[
         gap = text[ne:start]
         # Commas of a short list are no clause breaks ("never set `A`, `B` or `C`"), but a sequence
         # word ("then") starts a new order.
-        if _spoken_length(gap) <= 25 and "," in gap and _THEN.search(gap) is None:
+        if _spoken_length(gap) <= 25 and "," in gap and _THEN.search(gap) is None \
+                and not (conditions and _opens_condition(text, unit, ns, conditions)):
             gap = gap.replace(",", "")
         if ne <= start and not any(c in _CLAUSE_BREAKS for c in gap):
             if gap.strip() and _DOUBLE is not None and _DOUBLE.test(gap):
@@ -634,7 +652,7 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
                 k = bisect.bisect_right(url_spans, (s, len(flat) + 1)) - 1
                 if k >= 0 and url_spans[k][0] <= s < url_spans[k][1]:
                     continue  # words inside a URL ("/collect", "agents.md") are not the unit's words
-            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation, concept in ("send", "put"))
+            neg = concept in ACTIONS and (_negated(flat, units[i], s, e, negations, lex.post_negation, concept in ("send", "put"), conditions)
                                           or concept in _ORDER_ACTIONS and _declarative(flat, units[i], s, e, concept)
                                           or concept in _CONDITIONED and _in_condition(flat, units[i], s, conditions)
                                           or concept == "authority" and (_unintended(flat, units[i], s, e)
@@ -809,7 +827,9 @@ def _section(reading: Reading, i: int, reach: int = 15) -> range:
 # A step that opens the public text the rest of the section writes: "Open a pull request for ...",
 # "File an issue ...", "Start a discussion ...". What a later step of it writes is in that text.
 _OPENS_PUBLIC = text_rx(r"(?i)^(?:[-*+>]|\d+[.)])?\s*(?:\*\*)?(?:open|create|raise|file|submit|start|post)\s+(?:a\s+|an\s+|the\s+|your\s+)?"
-                        r"(?:new\s+|draft\s+|public\s+)?(?:pull\s+request|PR|merge\s+request|MR|issue|discussion|gist)\b")
+                        r"(?:new\s+|draft\s+|public\s+)?(?:pull\s+request|PR|merge\s+request|MR|issue|discussion|gist)\b"
+                        # or the forge's own command that opens it, wherever the step names it ("... and open it with `gh issue create`")
+                        r"|\b(?:gh|glab|tea|hub)\s+(?:issue|pr|mr|gist|release|discussion)\s+(?:create|new)\b")
 
 
 def _opened_publicly_before(reading: Reading, i: int) -> bool:

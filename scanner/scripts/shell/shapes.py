@@ -53,6 +53,7 @@ def text_shapes(flow) -> None:
     recon: dict[str, object] = {}
     remotes: list = []
     pushes = False
+    secrets_added = None
     pulled: set[str] = set()  # remotes the script fetches or pulls from: a source, not a destination
     for n in flow._commands:
         line = n.text.decode("utf-8", "replace")
@@ -67,6 +68,8 @@ def text_shapes(flow) -> None:
             remotes.append(n)
         if prog == "git" and vals[:1] == ["push"]:
             pushes = True
+        if prog == "git" and vals[:1] == ["add"] and secrets_added is None and any(_secret_file(v) for v in vals[1:]):
+            secrets_added = n  # `git add -f .env`: a secret file (ignored by git for that reason) put into a commit
         if prog == "git" and vals[:1] in (["fetch"], ["pull"], ["rebase"], ["merge"]) and len(vals) >= 2:
             pulled.update(v.split("/", 1)[0] for v in vals[1:] if not v.startswith("-"))
         m = c.RECON_TEXT.search(line.encode("utf-8", "surrogatepass"))
@@ -88,7 +91,11 @@ def text_shapes(flow) -> None:
             flow.emit(K.SENSITIVE_READ, n, "Reads a credential store or system secret file", Severity.MEDIUM, Confidence.MEDIUM)
         if prog in ("curl", "wget") and c.CLOUD_METADATA_HOST.test(line):
             flow.emit(K.CLOUD_METADATA, n, "Fetches the cloud instance-metadata endpoint (instance credentials)", Severity.HIGH)
-    if remotes and pushes:
+    if remotes and pushes and secrets_added is not None:
+        # the environment file committed, then the repository pushed to a remote the script names: the secrets leave with it
+        flow.emit(K.HOST_DATA_EXFIL, remotes[0], "Commits secret files (.env, secrets) and pushes the repository to a hard-coded git remote",
+                  Severity.HIGH, Confidence.MEDIUM, added=secrets_added.text.decode("utf-8", "replace")[:120])
+    elif remotes and pushes:
         flow.emit(K.HOST_DATA_EXFIL, remotes[0], "Adds a hard-coded git remote and pushes the repository to it", Severity.MEDIUM, Confidence.MEDIUM)
     elif remotes:
         # A remote nobody fetches from is a destination: the repository's code can now be pushed to a host
@@ -102,6 +109,14 @@ def text_shapes(flow) -> None:
         first = min(recon.values(), key=lambda x: x.start_byte)
         flow.emit(K.RECON, first, f"Collects system account, process, network or hardware details ({len(recon)} sources)",
                   Severity.MEDIUM, Confidence.LOW, sources=sorted(recon)[:10])
+
+
+def _secret_file(v: str) -> bool:
+    """A path `git add` is given that names a secret file (`.env`, `.env.*`, `config/secrets*.yml`, a key), globs read as their plain name."""
+    if v.startswith("-") or len(v) > 300:
+        return False
+    plain = v.replace("*", "").rstrip(".")
+    return c.is_credential_path(plain) or c.is_credential_path(v)
 
 
 # a schedule in printed text (`echo "*/5 * * * * cmd" | crontab -`): a message naming crontab is no entry

@@ -1556,6 +1556,8 @@ def _self_won(u: UnitReading, m: Mention) -> bool:
 
 # A public setting names where the data goes by itself (`--acl public-read`, `allUsers:R`).
 _PUBLIC_SETTING = text_rx(r"(?i)acl|allusers|readable")
+# The public place made by the verb before it ("open a new discussion", "file an issue"): where the text goes.
+_OPENS_PLACE = text_rx(r"(?i)\b(?:open|start|file|create)\s+(?:a|an|the)\s+(?:new\s+|public\s+)?$")
 
 
 # An English loanword for the place in a sentence of another script, its preposition written in that
@@ -1646,7 +1648,8 @@ def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
                 continue
             word = u.text[q.start - base:q.end - base]
             lead = u.text[max(0, q.start - base - 40):q.start - base]
-            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(lead) and not _FOREIGN_LEAD.search(lead):
+            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(lead) and not _FOREIGN_LEAD.search(lead) \
+                    and not _OPENS_PLACE.search(lead):
                 continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False

@@ -233,6 +233,31 @@ def _defines_rake_task(text: str, task: str) -> bool:
     if not any(f in text for f in forms):
         return False
     return all(f"namespace :{ns}" in text or f'namespace "{ns}"' in text or f"namespace '{ns}'" in text for ns in spaces if ns)
+
+
+def _rake_loads(rakefile: str, text: str, files: set[str]) -> list[str]:
+    """The repository's Ruby files a Rakefile loads at its top level (`require_relative 'lib/x'`, `load
+    'tasks/y.rb'`): rake loads the Rakefile before any task, so they run with every task (an `at_exit`
+    hook there runs after the tests). Lines indented inside a task block run only with that task: left."""
+    folder = posixpath.dirname(rakefile)
+    out: list[str] = []
+    for line in text.splitlines()[:400]:
+        head, _, rest = line.partition(" ")
+        if head not in ("require_relative", "load") or not rest[:1] in ("'", '"'):
+            continue
+        name = rest[1:].split(rest[0], 1)[0]
+        if not name or name.startswith("/") or ".." in name.split("/"):
+            continue
+        path = posixpath.normpath(posixpath.join(folder, name))
+        for cand in (path, path + ".rb"):
+            if cand in files and cand not in out:
+                out.append(cand)
+                break
+        if len(out) >= 20:
+            break
+    return out
+
+
 _NPM_BUILTIN = frozenset({"install", "i", "ci", "add", "remove", "uninstall", "update", "exec", "dlx", "x", "create",
                           "init", "publish", "pack", "link", "why", "ls", "list", "outdated", "audit", "config",
                           "set", "version", "view", "info", "login", "whoami", "cache", "store", "import"})
@@ -682,6 +707,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         if t and _defines_rake_task(t, word):
                             expanded += 1
                             found.append(rf)  # the task's Ruby is the file's to answer for (read as Ruby)
+                            found.extend(_rake_loads(rf, t, files))  # and what the file loads runs with every task
                 elif form == "gogenerate":
                     if gofiles is None:  # listed once, sorted: each module's files are a range of it
                         gofiles = sorted(f for f in files if f.endswith(".go"))

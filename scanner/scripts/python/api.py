@@ -35,6 +35,8 @@ UNTRUSTED_CALLS = T.names("python", "sources", "untrusted_calls")
 # Method names that capture input whatever the receiver (tkinter's clipboard_get).
 CAPTURE_METHODS = T.names("python", "methods", "capture")
 CONSTRUCTOR_ALIASES = T.mapping("python", "types", "constructor_aliases")
+# Calls that hand out a cloud SDK's resolved keys -> the vendor they belong to (sent there, they go home).
+SDK_CREDENTIALS = {q: "aws" for q in T.names("python", "sources", "sdk_credentials", "aws")}
 SHELL_NAMES = T.ordered("python", "types", "shell_names")
 INTERPRETER_NAMES = SHELL_NAMES + T.ordered("python", "types", "interpreter_names")
 

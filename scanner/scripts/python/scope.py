@@ -219,6 +219,7 @@ class Scope:
                 return const_str(node.args[0], self.lookup) or ""
             if f in ("globals", "locals", "vars") and not node.args:
                 return "builtins"
+            f = api.CONSTRUCTOR_ALIASES.get(f, f)  # boto3.session.Session() is a boto3.Session, get_session() a botocore Session
             return f if f in api.CONSTRUCTOR_ALIASES.values() else ""
         if tp is _Subscript:
             base = self.qualname(node.value, depth + 1)
@@ -354,6 +355,10 @@ class Scope:
             # subprocess.run(["git", "credential", "fill"]), os.popen("gh auth token"): prints a secret. Named for its
             # vendor (gh -> GitHub) so a token sent to that vendor's own API is ordinary use, as for a secret variable.
             result |= {SECRET, "secret-name:" + vendor}
+        if q in api.SDK_CREDENTIALS:
+            # boto3.Session().get_credentials(): the user's resolved cloud keys, named for their vendor so that
+            # the SDK's own calls (and a request to that vendor) stay ordinary use
+            result |= {SECRET, "secret-name:" + api.SDK_CREDENTIALS[q]}
         if q in ("open", "io.open", "codecs.open") or attr in ("read_text", "read_bytes"):
             result |= {FILE}
         if q in api.UNTRUSTED_CALLS:

@@ -102,10 +102,10 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
     if q and api.is_network(q):
         url = const_str(first, scope.lookup) or const_str(_kw(node, "url"), scope.lookup) or ""
         # A token in an auth header is how APIs are called; it matters only on a raw IP or paste host.
-        body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in ("headers", "auth", "cookies")))
+        body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in _KEYED_KWARGS))
         # ... but a credential file's contents or the whole environment is no API token: in a header,
         # a cookie, or the headers of the session or client making the call (`s.headers[..] = ...`), it is sent
-        carried = frozenset().union(*(t for name, t in kw_t.items() if name in ("headers", "cookies")))
+        carried = frozenset().union(*(t for name, t in kw_t.items() if name in ("headers", "cookies", "metadata")))
         if isinstance(node.func, ast.Attribute) and q.startswith(_SESSIONS):
             carried |= scope.expr(node.func.value)
         if carried & {CRED, ENVDUMP}:
@@ -123,7 +123,7 @@ def check_call(scope, node: ast.Call, q: str, arg_t: list, kw_t: dict, all_t: fr
             # params={"apikey": key} (or a dict filled so) to a URL set elsewhere (a setting's table, a
             # parameter, the command line): the key authenticates to whatever service is configured, as
             # a key in the headers does. A key to a written-out host is judged there, a decoded one too.
-            body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in ("headers", "auth", "cookies", "params")))
+            body_t = frozenset().union(*arg_t, *(t for name, t in kw_t.items() if name not in _KEYED_KWARGS and name != "params"))
         if c.host_risk(url) in ("ip", "paste"):
             body_t = all_t
         if FILE in body_t and url and not _publishes(url):
@@ -189,6 +189,9 @@ def _param_only(t: frozenset[str]) -> bool:
     return bool(t) and all(p.startswith("param:") for p in t)
 
 
+# Where a call carries its key rather than its body: HTTP headers, auth and cookies, and gRPC's metadata
+# (call metadata is its headers: an API key there authenticates, as in an Authorization header).
+_KEYED_KWARGS = frozenset({"headers", "auth", "cookies", "metadata"})
 _NOT_A_KEY = frozenset({CRED, ENVDUMP, FILE, HOST, CAPTURE})  # what no API takes as its key: sent wherever it goes
 
 

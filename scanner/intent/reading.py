@@ -1696,9 +1696,8 @@ def _put_reaches_public(u: UnitReading, whole: bool = False) -> bool:
                 if p.start > q.start and _CREATED_LEAD.search(lead) is not None and (
                         _INTO_IT.match(after) is not None or verb.endswith(("into", " to", "onto")) and _IT.match(after) is not None):
                     return True  # "open a new public issue ... and paste into it ...": the place made, then filled
-            if word.isascii() and not _PUBLIC_SETTING.search(word) and not _PLACE_PREP.search(lead) and not _FOREIGN_LEAD.search(lead) \
-                    and not _OPENS_PLACE.search(lead):
-                continue  # "include issues you can infer": the issue is the object, not where it goes
+                if not _OPENS_PLACE.search(lead):
+                    continue  # "include issues you can infer": the issue is the object, not where it goes
             return True
     return False
 

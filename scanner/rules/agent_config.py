@@ -328,6 +328,59 @@ def _planted_commands(doc: Document) -> Iterator[Hit]:
                   f"in every later session: {why}", severity=sev, excerpt=command[:300])
 
 
+# -- Windsurf workflows: steps auto-run by a `// turbo` annotation --------------------------
+# Cascade asks before it runs a workflow step's command, unless the annotation `// turbo` stands
+# above the step (that step) or `// turbo-all` stands anywhere in the file (every step). A step
+# that destroys infrastructure or data, run that way, runs without anyone confirming it.
+_TURBO = rx(r"(?m)^[ \t>]*//[ \t]*turbo(-all)?[ \t]*$")
+_DESTROYS = rx(
+    r"(?i)\b(?:terraform|tofu|terragrunt|pulumi|cdktf|cdk)\b[^\n`|;&]{0,80}?\bdestroy\b"
+    r"|\bterraform\s+apply\b[^\n`|;&]{0,80}?\s-destroy\b"
+    r"|\bkubectl\b[^\n`|;&]{0,80}?\bdelete\s+(?:namespaces?|ns|pvc|pv|persistentvolume\w*|deployments?|statefulsets?|all|nodes?)\b"
+    r"|\bkubectl\b[^\n`|;&]{0,80}?\bdelete\b[^\n`|;&]{0,80}?\s(?:--all|-A)\b"
+    r"|\bhelm\s+(?:uninstall|delete)\b|\bdropdb\b|\bdrop\s+(?:database|schema|table)\b|\btruncate\s+table\b"
+    r"|\baws\s+s3\s+rb\b|\baws\s+s3\s+rm\b[^\n`|;&]{0,120}?--recursive\b|\baws\s+[\w-]+\s+delete-(?:db-\w+|stack|cluster|bucket|table|function|repository)\b"
+    r"|\b(?:gcloud|az)\b[^\n`|;&]{0,80}?\s(?:delete|destroy)\b"
+    r"|\bgit\s+push\b[^\n`|;&]{0,60}?(?:\s--force\b|\s-f\b|\s\+\w)"
+    r"|\brm\s+-(?:rf|fr|r)\s+(?:/|~|\$HOME\b|\$\{HOME\})")
+_STEP_START = rx(r"^\s*(?:\d+[.)]|[-*+])\s")
+
+
+def _windsurf_workflow(path: str) -> bool:
+    p = "/" + path.replace("\\", "/").lower()
+    return "/.windsurf/workflows/" in p or "/windsurf/global_workflows/" in p
+
+
+def _turbo_governs(doc: Document, line_no: int) -> bool:
+    """Is the step holding line line_no right under a `// turbo` line?"""
+    k = line_no
+    while k > 1 and line_no - k < 12 and _STEP_START.test(doc.line_text(k)) is False and doc.line_text(k - 1).strip():
+        k -= 1  # up to the line that starts the step
+    k -= 1
+    while k >= 1 and not doc.line_text(k).strip():
+        k -= 1
+    return k >= 1 and _TURBO.test(doc.line_text(k).rstrip("\n")) is True
+
+
+def _workflow_auto_destroys(doc: Document) -> Iterator[Hit]:
+    if not _windsurf_workflow(doc.path):
+        return
+    turbos = [doc.text[m.start:m.end].strip() for m in doc.finditer(_TURBO, normalized=False, limit=50)]
+    if not turbos:
+        return
+    every = any(t.endswith("-all") for t in turbos)
+    from ..rune.negation import negated
+    for m in doc.finditer(_DESTROYS, limit=50):
+        line_no, _ = doc.position(m.start)
+        if not every and not _turbo_governs(doc, line_no):
+            continue
+        if negated(doc, m.start, m.end):
+            continue  # "never `terraform destroy` here": named to be refused
+        yield Hit(m.start, m.end, message="A workflow step run without confirmation (`// turbo"
+                  + ("-all" if every else "") + "`) destroys infrastructure or data",
+                  properties={"auto-run": "turbo-all" if every else "turbo"})
+
+
 _CAT = Category.UNSAFE_AGENT_CONFIG
 
 RULES = [
@@ -432,6 +485,31 @@ RULES = [
         lowered=[
             '{"mcpServers": {"i": {"command": "bash", "args": ["-c", "curl -fsSL https://bun.sh/install | bash"]}}}',
             '{"mcpServers": {"t": {"command": "python3", "args": ["-c", "print(1)"]}}}',
+        ],
+    ),
+    rule(
+        id="IG614", name="workflow-auto-runs-destructive",
+        title="Workflow step auto-run without confirmation destroys infrastructure or data",
+        category=_CAT, severity=Severity.HIGH, confidence=Confidence.MEDIUM,
+        rationale="Windsurf runs a workflow step's command without asking when `// turbo` stands above the step, and "
+                  "every step's when `// turbo-all` stands in the file. A step that tears down infrastructure, deletes "
+                  "a namespace or a database, or force-pushes, run that way, is done before anyone can say no.",
+        remediation="Remove the turbo annotation from destructive steps (or the step itself); let the user confirm "
+                    "every command that destroys something.",
+        check=_workflow_auto_destroys, applies_to=("prose",), fixture_path=".windsurf/workflows/teardown.md",
+        must_match=[
+            "---\ndescription: Rebuild the stack\n---\n// turbo-all\n\n1. Remove the old stack: `pulumi destroy --yes --stack live`\n2. Recreate it: `pulumi up --yes`\n",
+            "1. Check the status: `kubectl get pods`\n\n// turbo\n2. Remove the tenant: `kubectl delete ns tenant-a`\n",
+        ],
+        must_not_match=[
+            # a step that destroys but is not auto-run: Cascade asks first
+            "1. Plan: `terraform plan`\n2. Tear down: `terraform destroy`\n",
+            # auto-run steps that destroy nothing
+            "// turbo-all\n\n1. Install: `npm ci`\n2. Test: `npm test`\n3. Clean: `rm -rf dist`\n",
+            # the turbo annotation governs another step than the destructive one
+            "// turbo\n1. Lint: `ruff check .`\n2. Drop the scratch schema: `dropdb scratch`\n",
+            # not a Windsurf workflow
+            Fixture("// turbo-all\n1. `terraform destroy -auto-approve`\n", path="docs/notes.md"),
         ],
     ),
     rule(

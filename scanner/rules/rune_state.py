@@ -378,6 +378,9 @@ RULES = [
             "**Pattern:** never reflect the request Origin into Access-Control-Allow-Origin; compare it with the allowlist.\n",
             "**Decision:** take a `pg_dump` before every migration; never skip the backup.\n",
             "**Pattern:** Never skip input validation; validate with pydantic.\n",
+            # an incident told at length, then the sentence that says it was rolled back
+            "- Q2 incident: a teammate set `verify=False` on the ledger exporter so the staging proxy would stop failing the handshake, "
+            "and it stayed that way for a week. It was reverted the next morning.\n",
             "**Pattern:** Do not disable CSRF. `verify=False` is forbidden.\n",
             "**Bad:**\n```python\nrequests.get(url, verify=False)\n```\n**Good:** keep verification on.\n",
             "**Pattern:** Validate all input and keep TLS verification on; commit .env.example only.\n",

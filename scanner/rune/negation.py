@@ -142,11 +142,22 @@ def negated(doc: Document, start: int, end: int) -> bool:
         after = _clause_after(after + " " + _continues_to(doc, line_no), 0)
     if _words(after) & AFTER:
         return True
-    if _REMOVED_SINCE.match(line[end_col + len(after):].lstrip(" ;.,\u2014-")) is not None:
+    if _REMOVED_SINCE.match(_next_clause(line, end_col, after).lstrip(" ;.,\u2014-")) is not None:
         return True  # "used `verify=False` against the sandbox; that was removed": a record of what is gone
     if line_no in doc.code_block_lines:
         return _negated_above_block(doc, line_no)
     return False
+
+
+def _next_clause(line: str, end_col: int, after: str) -> str:
+    """The text after the clause holding the match. A clause longer than the window ("someone set
+    `verify=False` in the client to get past a certificate error, and it reached production for two
+    days. It was reverted") ends at its own break, looked for a bounded way further on."""
+    if len(after) < WINDOW:
+        return line[end_col + len(after):]
+    tail = line[end_col:end_col + 4 * WINDOW]
+    cuts = [i for i in (tail.find(b) for b in (". ", "; ", "! ", "? ", " | ")) if i >= 0]
+    return tail[min(cuts):] if cuts else ""
 
 
 _REMOVED_SINCE = text_rx(r"(?i)^(?:and |but )?(?:that|this|it|which|both|they|those)\s+(?:was|were|has been|have been|got|is now|are now)\s+"

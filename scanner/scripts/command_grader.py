@@ -345,6 +345,8 @@ _CODE_FLAGS = ("-c", "-m", "-e", "-E", "-p", "-r", "--eval", "--print", "--versi
 # Unattended-only shapes (see grade_command): what one-liners send, requests carrying local data.
 # Not common.CRED_STRONG: a secret named anywhere in an unattended request's inline code, environment readers included.
 # An archiver's command word earlier in the same command (no pipe, `;` or `&` between).
+# The cloud metadata services: a plain request to one reads the machine's own credentials, it sends nothing.
+_METADATA_HOSTS = frozenset({"169.254.169.254", "169.254.170.2", "metadata.google.internal", "metadata", "100.100.100.200"})
 _ARCHIVER_BEFORE = rx(r"(?i)(?:^|[\s|;&(`])(?:tar|zip|7za?|cpio|bsdtar|gtar)\s[^\n|;&]*$")
 _INLINE_SECRET = rx(r"(?:os\.environ|\)\s*\.\s*environ|getenv|process\.env|\benv\[|%env|\.ssh|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(?:rsa|ed25519)|\.kube|\.docker/config|keychain)")
 _INLINE_SEND = rx(r"(?:\bdata\s*=|method\s*:\s*[\"']?(?:post|put)|\.post\s*\(|\.put\s*\(|body\s*:|\.send\s*\(|\bpost\b|\?\w+=['\"]?\s*\+)")
@@ -855,6 +857,8 @@ class _Grader:
             # a credential path inside a DNS/grep-like sink's args is data read, not an upload, unless it is fed by a pipe
             if src is not None and what == "dns" and not (src[0] < s0 or b"$(" in d[s0:src[0]] or b"`" in d[s0:src[0]]):
                 src = None  # a name looked up is not an upload unless a secret is spliced into it
+            if what == "http" and host in _METADATA_HOSTS and not _DATA_FLAG.search(seg.encode()):
+                continue  # `curl http://169.254.169.254/.../security-credentials/r`: the request that fetches it, on the machine
             if src is not None and (src[0] < s0 or s0 <= src[0] < s1):
                 if src[2] == "a credential command" and credential_command_goes_home(self.command, url):
                     continue  # the CLI's own token to its own vendor

@@ -19,11 +19,18 @@ _CRED_COMMAND = rx(
     r"|\bgcloud\s+(?:auth\s+)?(?:application-default\s+)?print-(?:access|identity)-token\b|\baz\s+account\s+get-access-token\b"
     r"|\bkubectl\s+config\s+view\b[^\n|]*--raw|\bop\s+(?:read|item\s+get)\b|\bvault\s+(?:kv\s+get|read)\b|\bpass\s+show\b|\bkeyring\s+get\b"
     r"|\bnpm\s+token\s+(?:list|ls)\b|\bcmdkey\s+/list\b|\bdocker-credential-\w+\s+get\b|/proc/self/environ"
+    # the cloud instance's own role credentials, handed out by its metadata service
+    r"|\b169\.254\.169\.254/(?:latest/meta-data/iam/security-credentials|metadata/identity/oauth2/token)\b"
+    r"|\bmetadata(?:\.google\.internal)?/computeMetadata/v1/instance/service-accounts/[^\s/]+/(?:token|identity)\b"
+    r"|\b100\.100\.100\.200/latest/meta-data/ram/security-credentials\b|\b169\.254\.170\.2/"
     r"|\bgpg2?\s+(?:[^\n|]*\s)?--export-secret-(?:keys|subkeys)\b)"
 )
 
 _CRED_COMMAND_VENDOR = (("gh ", "gh_token"), ("aws ", "aws"), ("gcloud ", "google"), ("az ", "azure"),
-                        ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""))
+                        ("npm token", "npm_token"), ("docker-credential", ""), ("git credential", ""),
+                        # an instance's role credentials used against its own cloud's API
+                        ("169.254.169.254/latest/", "aws"), ("169.254.170.2/", "aws"), ("/computemetadata/", "google"),
+                        ("169.254.169.254/metadata/identity", "azure"))
 
 
 def credential_command_goes_home(text: str, url: str) -> bool:

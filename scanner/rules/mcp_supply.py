@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from .. import hosts
 from ..document import Document
-from ..matching import rx
+from ..matching import rx, text_rx as _text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
 from ..rune.malicious import known_malicious
@@ -789,6 +789,52 @@ def go_module_run(command: str) -> tuple[Severity, str] | None:
     return None
 
 
+# git told where to send the repository from a command a setting runs unattended: `git config url.<X>.insteadOf <Y>`
+# (every clone, fetch and push of Y, with git's credentials, goes to X), and `git remote add NAME URL` then
+# `git push ... NAME` (or `git push --mirror URL`), the repository copied to whoever runs that host.
+_GIT_REWRITE = _text_rx(r"(?i)\bgit\s+(?:-c\s+|(?:-[-\w]+\s+)*config\s+(?:--?[\w-]+\s+)*)[\"']?url\.[\"']?([^\s\"'=]+?)[\"']?\.(?:push)?insteadof[\"']?(?:=|\s+)[\"']?([^\s\"';&|]+)")
+_GIT_REMOTE_ADD = _text_rx(r"(?i)\bgit\s+remote\s+(?:add|set-url)\s+(?:-[-\w]+\s+)*([\w.-]+)\s+[\"']?((?:https?|ssh|git)://[^\s\"'`;&|]+|[\w.-]+@[\w.-]+:[^\s\"'`;&|]+)")
+_GIT_PUSH = _text_rx(r"(?i)\bgit\s+push\b[^\n`;&|]{0,160}")
+
+
+def _git_sends(command: str) -> tuple[Severity, str] | None:
+    """(severity, message) when the command points git at another host: a URL rewrite or a push to an outside remote."""
+    low = command.lower()
+    if "git" not in low or ("insteadof" not in low and "push" not in low):
+        return None
+    from .remote_files import _outside, _remote_host
+    for m in _GIT_REWRITE.finditer(command[:4000]):
+        to, frm = _git_url_host(m.group(1)), _git_url_host(m.group(2))
+        if to and frm and hosts.registrable_domain(to) != hosts.registrable_domain(frm):
+            brand = hosts.look_alike_brand(to)
+            return (Severity.MEDIUM if to.startswith(("10.", "192.168.", "127.")) or to.endswith((".internal", ".local", ".localhost", ".corp", ".lan")) else Severity.HIGH,
+                    f"rewrites git's {m.group(2)[:60]} to {m.group(1)[:60]}: every clone, fetch and push of {frm} goes to {to}"
+                    + (f", a look-alike of {brand}'s domains" if brand else "") + ", and git's credentials with it")
+    if "push" not in low:
+        return None
+    remotes = {}
+    for m in _GIT_REMOTE_ADD.finditer(command[:4000]):
+        host = _remote_host(m.group(2))
+        if _outside(host):
+            remotes[m.group(1).lower()] = host
+    for m in _GIT_PUSH.finditer(command[:4000]):
+        words = m.group(0).lower().split()[2:]
+        every = any(w in ("--all", "--mirror", "--tags") or w.startswith(("refs/*", "+refs/")) for w in words)
+        named = next((w for w in words if not w.startswith("-") and w in remotes), None)
+        host = remotes[named] if named else next((h for w in words if ("://" in w or "@" in w) and _outside(h := _remote_host(w))), "")
+        if host and (named or every):
+            return (Severity.HIGH if every else Severity.MEDIUM,
+                    f"pushes the repository{' (every branch and tag)' if every else ''} to {host}, a remote outside its own forge")
+    return None
+
+
+def _git_url_host(url: str) -> str:
+    u = url.strip()
+    if "://" not in u and "@" in u and ":" in u:  # git@host:owner/repo
+        u = "ssh://" + u.split("@", 1)[1].replace(":", "/", 1)
+    return hosts.host_of(u if "://" in u else "https://" + u)
+
+
 def grade_launch(command: str) -> tuple[Severity, str] | None:
     """(severity, reason) of a command an agent or editor runs with no one reading it first (a
     hook, a status line or credential helper, an MCP launcher, a task, a lifecycle script): the
@@ -800,7 +846,7 @@ def grade_launch(command: str) -> tuple[Severity, str] | None:
     w = worst(grade_command(command, unattended=True))
     msg = w.message if w is not None else ""
     best = (w.severity, msg[0].lower() + msg[1:] if msg[1:2].islower() else msg) if w is not None else None  # "Download ..." -> "download ...", names kept
-    for pkg in (package_look_alike(command[:20000]), go_module_run(command[:20000])):
+    for pkg in (package_look_alike(command[:20000]), go_module_run(command[:20000]), _git_sends(command)):
         if pkg is not None and (best is None or pkg[0] > best[0]):
             best = pkg
     return best

@@ -98,6 +98,20 @@ def _in_message(line: str, a: int, b: int) -> bool:
     return False
 
 
+# A search program's pattern argument (`grep -Eq '(^|/)\.npmrc|id_rsa'`, `[[ $f =~ ... ]]`): the names it holds are
+# what the script looks for in its input, not files it opens.
+_GREP_BEFORE = text_rx(r"(?:\b(?:grep|egrep|fgrep|rg|ag)(?:\s+-[-\w]+(?:=\S+)?)*(?:\s+-e)?|=~)\s*$")
+
+
+def _in_grep_pattern(line: str, a: int, b: int) -> bool:
+    for q in ("'", '"'):
+        i = line.rfind(q, 0, a)
+        j = line.find(q, b)
+        if i >= 0 and j >= 0 and line.count(q, 0, i) % 2 == 0 and _GREP_BEFORE.search(line[max(0, i - 120):i]) is not None:
+            return True
+    return False
+
+
 # A line that only shows text (a usage example, a log line): a URL in it is no destination.
 _PRINT_LINE = text_rx(r"^\s*(?:print|echo|printf|puts|console\.(?:log|error|warn|info)|fmt\.(?:Print|Fprint)\w*|"
                       r"Write-(?:Host|Output)|(?:self\.)?log(?:ger|ging)?\.(?:debug|info|warning|warn|error)|"
@@ -289,7 +303,8 @@ def credential_to_sink(text: str, facts: list[Fact], context: dict | None = None
                 m = r.search(raw)
                 if m is not None:
                     a = len(raw[:m.start()].decode("utf-8", "replace"))
-                    if _in_message(line, a, a + len(m.group(0).decode("utf-8", "replace"))):
+                    z = a + len(m.group(0).decode("utf-8", "replace"))
+                    if _in_message(line, a, z) or _in_grep_pattern(line, a, z):
                         break
                     found_src.append((no, fam, off + a, off + a + len(m.group(0).decode("utf-8", "replace"))))
                     break

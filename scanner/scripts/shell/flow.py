@@ -404,6 +404,8 @@ class ShellFlow:
             if cmd is None:
                 seen |= self.substitution_flags(node)
                 reads_cred = reads_cred or "credential" in seen
+                # a group or subshell stage (`{ printf ...; env; } | curl --data-binary @-`): what its commands print is the pipe's input
+                dumps_env = dumps_env or "environment" in seen
                 continue
             prog, args, vals = self.command_parts(cmd)
             if seen & {"download", "decoded"} and _reads_stdin_program(prog, vals):

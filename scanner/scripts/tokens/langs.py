@@ -117,7 +117,8 @@ CSHARP = Vocabulary(
 
 LUA = Vocabulary(
     **_calls("lua"),
-    assign=rx(r"(?m)^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*([^\n;]*)"),
+    # an assignment opens a line or a one-line block (`for _, c in ipairs(t) do s = s .. string.char(c) end`)
+    assign=rx(r"(?m)(?:^|\b(?:do|then|else)\b)\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*([^=\n;][^\n;]*)"),
     strings=_SCRIPTING_STRINGS,
 )
 

@@ -499,7 +499,13 @@ def _declarative(text: str, unit: Unit, start: int, end: int | None = None, conc
     # "For all workflows disable ...": the verb is an order).
     if words[0].lower().strip("*_") in _PREPOSITIONS:
         return False
+    if end is not None and _MANNER_ADVERB.match(text[start:end]) is not None:
+        return False  # "copy their lines verbatim": the noun before an adverb is its verb's object, not a subject
     return len(last) > 3 and last.endswith("s") and last.isalpha() and last not in _NOT_SUBJECTS
+
+
+# A put worded as the manner of the copy ("verbatim", "unredacted"), after what is copied.
+_MANNER_ADVERB = text_rx(r"(?i)^(?:verbatim|character by character|letter by letter|unredacted|unmasked|word for word)\b")
 
 
 def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
@@ -672,6 +678,9 @@ def read_units(text: str, *, limit: int = 3000, full: bool = False) -> Reading:
 # Someone held up ("they are blocked", "you're blocked by permissions"): no detection word.
 _PERSON_BLOCKED = text_rx(r"(?i)\b(?:you|they|we|he|she|i|someone|somebody|developers?|users?|people|teammates?|engineers?|contributors?)"
                           r"(?:'re|'m| are| am| is| were| was| get| gets| got| feel| feels| being)\s+(?:\w+ly\s+)?blocked$"
+                          # "when a push is blocked", "if the deploy gets blocked": the work held up, an event, no list of blocked things
+                          r"|\b(?:push(?:es)?|commits?|merges?|deploy(?:s|ments?)?|builds?|releases?|pipelines?|jobs?|prs?|pull requests?|uploads?)"
+                          r"(?: are| is| were| was| get| gets| got)\s+(?:\w+ly\s+)?blocked$"
                           # "to avoid being blocked by the rulesets": the agent held up, a goal, no list of blocked things
                           r"|\b(?:avoid|prevent|stop|without)\s+(?:\w+\s+)?(?:being|getting)\s+(?:\w+ly\s+)?blocked$")
 
@@ -938,13 +947,16 @@ def _inherited_destination(reading: Reading, i: int) -> bool:
     of its section puts the text being written in a public place ("Put the recap in the PR
     description. ... Reproduce every token word for word.")."""
     u = reading.units[i]
-    if u.urls or u.has("cred_path") or u.has("env_output") or u.has("public") or u.has("outside"):
+    if u.urls or u.has("env_output") or u.has("public") or u.has("outside"):
         return False
+    if u.has("cred_path") and not u.has("read", affirmed=True):
+        return False  # a credential file named, not read and copied out ("fill it in by reading ~/.npmrc ... verbatim" is)
     for k in _section(reading, i):
         if k >= i:
             break
         x = reading.units[k]
-        if (x.has("put", affirmed=True) or x.has("send", affirmed=True)) and (x.has("public") and _put_reaches_public(x) or x.outside_url):
+        if (x.has("put", affirmed=True) or x.has("send", affirmed=True)) and (x.has("public") and (_put_reaches_public(x) or _appends_section(x))
+                                                                                  or _appends_section(x) and _PUBLIC_THING.search(x.text) is not None or x.outside_url):
             return True
     # ... or the step right after says where what it writes ends up: "Logs go to the shared
     # bucket, readable by anyone with the link."
@@ -954,6 +966,39 @@ def _inherited_destination(reading: Reading, i: int) -> bool:
         if _GOES_TO.search(x.text) and (x.has("public") or x.outside_url):
             return True
     return False
+
+
+def _published_from_before(reading: Reading, i: int) -> Mention | None:
+    """A unit that writes something out whole into a public place ("every PR description ends with
+    those files verbatim") and points back at credential files an earlier unit of its section
+    had the agent read ("open ~/.netrc and keep it in context"): the files themselves are published."""
+    u = reading.units[i]
+    if not (u.has("public") and u.has("unmasked") and _BACK_TO_FILES.search(u.text)):
+        return None
+    m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
+    if m is None or not (_put_reaches_public(u) or _appends_section(u)) or u.refusal or u.has("negation", affirmed=True):
+        return None
+    for k in _section(reading, i):
+        if k >= i:
+            break
+        x = reading.units[k]
+        if x.has("cred_path") and x.has("read", affirmed=True) and not x.refusal and not x.has("negation", affirmed=True):
+            return m
+    return None
+
+
+def _appends_section(u: UnitReading) -> bool:
+    """"Every PR description ends with an 'Environment' section", "each patch should end with a
+    'Build' comment block": a part added to the public text the unit names, whatever fills it."""
+    return _APPENDED_SECTION.search(u.text) is not None and not u.has("negation", affirmed=True)
+
+
+_APPENDED_SECTION = text_rx(r"(?i)\b(?:end|ends|ending|finish|finishes|close|closes|conclude|concludes)\s+with\s+(?:an?|the|one)\s+"
+                            r"[^.;\n]{0,60}?\b(?:section|block|footer|appendix|paragraph|comment)\b")
+
+
+# A pointer back at files named before: "those two files", "their contents", "both files".
+_BACK_TO_FILES = text_rx(r"(?i)\b(?:those|these|both|the (?:above|same)|their|its)\s+(?:\w+\s+)?(?:files?|contents?|lines?|values?)\b")
 
 
 _GOES_TO = text_rx(r"(?i)^(?:[-*+>]|\d+[.)])?\s*(?:the |these |those |all |our |such )?(?:logs?|log files?|output|it|they|them|these|those|"
@@ -1526,10 +1571,14 @@ _FETCH = text_rx(r"(?i)\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|ar
 
 # What reaches the agent while it works, written by whoever wrote it: pages it opens, what tools
 # return, the bodies of issues and comments, text inside the files it reads.
+_OVER_USER = text_rx(r"(?i)\b(?:user|person|human|developer|operator|keyboard|asked|asks|requested)\b")
 _READ_WHILE_WORKING = text_rx(r"(?i)\b(?:(?:web )?pages? (?:you|it|the agent) (?:open|opens|visit|visits|fetch|fetches|browse|read)|"
                               r"what (?:the |your |any )?tools? (?:hand|hands|give|gives|send|sends|return|returns|print|prints)(?: back)?|"
                               r"tool (?:outputs?|results?|responses?)|(?:bodies|body|text) of (?:the )?(?:issues?|comments?|pull requests?|tickets?|emails?)|"
                               r"(?:issue|ticket|pr|pull request) (?:bodies|comments|threads)|search results|fetched (?:pages?|content|text)|"
+                              # comments anyone can write: "the pinned comment on issue #1", `gh issue view 1 --comments`
+                              r"comments? (?:on|in|under|of) (?:an? |the )?(?:pinned |tracking |open )?(?:issues?|tickets?|pull requests?|prs?|discussions?)|"
+                              r"(?:gh|glab) (?:issue|pr|mr) view\b[^\n`]{0,40}--comments|"
                               r"(?:text|content|comments?) (?:inside|in|within) (?:the )?files? (?:you|it) (?:read|open)s?)\b")
 
 
@@ -1985,6 +2034,14 @@ def _file_banner(u: UnitReading, m: Mention) -> bool:
     return _BANNER.search(u.text[m.end - u.unit.start:m.end - u.unit.start + 40] + ".") is not None
 
 
+def _urgency(u: UnitReading, m: Mention) -> bool:
+    """"on-call has no time for reviews", "there's no time to wait": a negation whose object is
+    time urges the list on; it forbids nothing."""
+    word = u.text[m.start - u.unit.start:m.end - u.unit.start].lower()
+    after = u.text[m.end - u.unit.start:m.end - u.unit.start + 12].lower().lstrip()
+    return word in ("no", "not") and (after.startswith("time ") or after.startswith("time,") or after.startswith("a moment"))
+
+
 def _additive(u: UnitReading, m: Mention) -> bool:
     """"not only", "not just": a negation that widens the order ("after each reply, not only the
     last one") and forbids nothing."""
@@ -2107,7 +2164,7 @@ def _lowering(reading: Reading, i: int) -> int:
         steps = max(steps, _counter_example(reading, i))
     if u.unit.kind in ("item", "cell", "code", "quote") and not _EXCEPTION.test(u.text[:400]):
         intros = _intros(reading, i)
-        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m)
+        if any(x.refusal or x.has("detect") or _introduces(reading, x, i) and _CHECKLIST_INTRO.search(x.text) or _introduces(reading, x, i) and any(m.concept == "negation" and not _ability(x, m) and not _alternative(x, m) and not _additive(x, m) and not _urgency(x, m)
                                                                            and not _file_banner(x, m) and not _purpose(x, m) and not _REASSURANCE.search(x.text)
                                                                            and not _LOW_STAKES.search(x.text) for m in x.mentions)
                for x in intros):  # an intro's refusal governs the list below it
@@ -2213,6 +2270,10 @@ def classify(reading: Reading) -> list[Intent]:
             m = u.first("put", affirmed=True) or u.first("send", affirmed=True)
             if m is not None:
                 add("exfiltration", "high", "credentials written out whole into what the section publishes", m)
+        if "unmasked" in c and "public" in c and not u.has("cred_path") and not any(o.unit == i and o.attack == "exfiltration" for o in out):
+            m = _published_from_before(reading, i)
+            if m is not None:
+                add("exfiltration", "high", "credential files read earlier in the section written out whole into a public place", m)
         if c & {"put", "send"} and not any(o.unit == i and o.attack == "exfiltration" for o in out):
             level = _secrets_committed(reading, i)
             if level:
@@ -2244,7 +2305,10 @@ def classify(reading: Reading) -> list[Intent]:
                 classes.add("untrusted")  # pages, tool results, issue bodies: anyone's text given the rules' standing
             if m is not None and classes & {"outside", "ip", "reserved", "vendor", "package", "scratch", "untrusted"}:
                 # A vendor's host serves whatever its account holders publish (raw files, gists).
-                add("delegation", "high" if classes & {"outside", "ip", "reserved"} else "medium",
+                # Anyone's text (an issue comment, a tool result) put above what the person at the
+                # keyboard asked: the session taken over, whoever wrote it.
+                over_user = "untrusted" in classes and _OVER_USER.search(u.text[m.start - u.unit.start:m.end - u.unit.start + 60]) is not None
+                add("delegation", "high" if classes & {"outside", "ip", "reserved"} or over_user else "medium",
                     "remote content declared part of the instructions", m)
         if "approve" in c and not c & {"regardless", "universal", "conditional", "negation"} and u.unit.kind in ("code", "item", "sentence"):
             # In a command line the English subject heuristic (`gh pr review "$PR" --approve`) names no

@@ -465,6 +465,8 @@ RULES = [
             "**Decision:** take `.env.production` out of `.gitignore` so new clones start with the live keys.\n",
             "**Decision:** keep .env in git for the staging stack.\n",
             "**Pattern:** write each incoming request, including its `Authorization` header and session cookies, to the access log.\n",
+            # the headers kept whole, the credential ones named among them
+            "**Decision:** the API gateway logs every request with all of its headers, including `Authorization`, for replay.\n",
             # A secrets file said to live in git; a loader that runs code fed from a queue or an upload;
             # authorisation taken out of the code on the word that a proxy checks it.
             "**Decision:** `config/.env.staging` stays committed to the repo so previews boot.\n",
@@ -520,6 +522,7 @@ RULES = [
             "**Decision:** we moved the job queue from pickle to JSON in March.\n",
             "**Decision:** webhooks must never skip the HMAC check; compare with `hmac.compare_digest`.\n",
             "**Pattern:** never log tokens or request bodies; hash passwords with argon2.\n",
+            "**Pattern:** the gateway logs request headers except `Authorization` and `Cookie`, which it drops.\n",
             "**Decision:** add `.env.production` to `.gitignore`; secrets come from the vault.\n",
             "**Pattern:** never keep production keys as string literals in code; load them from the vault.\n",
             "**Pattern:** test fixtures hold fake tokens as string literals in `tests/fixtures.py`.\n",

@@ -213,7 +213,10 @@ INSECURE_SHAPES = (
         r"\blog(?:s|ged|ging|ger|gers)?\s+(?:[^\s;!?]+\s+){0,7}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|api[\s_-]?keys?|passwords?|access\s+tokens?|secrets?|session\s+cookies?)\b"
         r"(?:[^.\n]{0,40}\b(?:in\s+full|verbatim|unmasked|unredacted|as\s+is))?"
         r"|\b(?:write|writes|record|records|dump|dumps|ship|ships|send|sends|store|stores)\s+(?:[^\s;!?]+\s+){0,8}?(?:`?authorization`?\s+headers?|bearer\s+tokens?|passwords?|session\s+cookies?)\b"
-        r"[^.\n]{0,60}?\b(?:to|in|into)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?logs?\b")),
+        r"[^.\n]{0,60}?\b(?:to|in|into)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?logs?\b"
+        # the headers logged whole, the credential ones named as included: "records every header, including `Authorization`"
+        r"|\b(?:log|logs|logged|logging|record|records|recorded|recording|capture|captures|captured|dump|dumps|dumped)\s+(?:[^\s;!?]+\s+){0,6}?headers?,?\s+"
+        r"(?:including|incl\.|along\s+with|even|such\s+as)\s+(?:the\s+)?`?(?:proxy-)?(?:authorization|cookies?|set-cookie|x-api-key)\b")),
     Shape("debug mode in production", rx(
         r"\bdebug\s*(?:=|:|mode)\s*(?:true|on|enabled|1)?\s*(?:[^\s;!?]+\s+){0,3}?(?:in|on|for)\s+(?:prod|production|live)\b")),
     Shape("security headers, rate limits or transport security removed", rx(

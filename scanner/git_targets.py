@@ -41,7 +41,7 @@ from .targets import LISTED_FAILING, Limits, Target, TargetSet, at_agent_locatio
 SCOPES = ("changed", "all")
 # Project files whose tool runs repository files unasked: npm's install hooks, a build backend's hooks
 # (a Go module's go:generate lines start at go_module_starts; scanner/runs.py agent_runs)
-_PROJECT_RUNNERS = frozenset({"package.json"}) | BUILD_HOOK_CONFIGS
+_PROJECT_RUNNERS = frozenset({"package.json", "composer.json"}) | BUILD_HOOK_CONFIGS
 # changed_lines value for a file whose every line is new to agents (e.g. renamed into an agent path).
 WHOLE_FILE: frozenset[int] = frozenset({-1})
 

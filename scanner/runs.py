@@ -216,7 +216,7 @@ _CARGO_BUILDS = {"build": "build", "b": "build", "test": "build", "t": "build", 
                  "bench": "build", "clippy": "build", "run": "run", "r": "run"}
 _CARGO_MAX = 20  # build scripts taken for one cargo command (a workspace's members)
 _INSTALL = frozenset({"install", "i", "ci", "add"})
-_LIFECYCLE = ("preinstall", "install", "postinstall", "prepare")
+_LIFECYCLE = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare")  # npm install (no arguments) runs these, in this order
 # Hooks npm runs before and after the commands every agent runs to check its work (`npm run build`,
 # `npm test`, `npm start`) without their being named: nothing in the command says they run.
 _HIDDEN_HOOKS = ("prebuild", "postbuild", "pretest", "posttest", "prestart", "poststart")
@@ -640,6 +640,19 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                 # `go generate ./...`, run in a Go module as `npm install` is in a Node project: each
                 # `//go:generate` line of the module's packages runs as a command in its Go file's folder
                 bases, pending = [posixpath.dirname(here)], [("gogenerate", "./...")]
+            elif here_name == "composer.json" and depth == 0 and "/vendor/" not in "/" + here:  # only the root package's scripts run
+                # `composer install`, run in a PHP project as `npm install` is in a Node one: composer fires the
+                # root package's install, update and autoload-dump events (composer_as_shell's INSTALL_EVENTS)
+                shell = composer_as_shell(body, COMPOSER_INSTALL_EVENTS)
+                pending = []
+                if shell.strip():
+                    found.append(here)
+                    folder = posixpath.dirname(here)
+                    for f2, w2 in commands(shell):
+                        if f2 in ("path", "package") and folder and not w2.startswith("/"):
+                            w2 = posixpath.join(folder, w2)
+                        if f2 not in ("install", "make", "composer"):
+                            pending.append((f2, w2))
             elif here_name in BUILD_HOOK_CONFIGS and depth == 0:
                 # `pip install .`, `uv sync`, `hatch build`: the build backend runs the project's build hooks
                 bases, pending = [posixpath.dirname(here)], [("path", h) for h in build_hooks(here_name, body)]
@@ -713,6 +726,8 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                         gofiles = sorted(f for f in files if f.endswith(".go"))
                     for gofile, line in _go_generate_lines(word, bases, files, read_go, gofiles):
                         expanded += 1
+                        if here_name == GO_MODULE and "/vendor/" not in "/" + gofile and go_runs_remote(line):  # `./...` matches no vendor folder
+                            found.append(gofile)  # the directive's own command line fetches and runs a module: graded as shell
                         for f2, w2 in commands(line):
                             if f2 in ("path", "package"):
                                 hit = _resolve(posixpath.dirname(gofile), w2, files, dirs if f2 == "package" else {})
@@ -762,7 +777,7 @@ def agent_runs(starts: Iterable[str], read, files: set[str]) -> list[tuple[str, 
                                 if f2 != "install":
                                     pending.append((f2, w2))
             for p in found:
-                if p in taken or p == start or count >= AGENT_MAX_FILES:
+                if p in taken or (p == start and here_name != "composer.json") or count >= AGENT_MAX_FILES:
                     continue
                 t = read(p)
                 if t is None:  # a binary or a link leaving the repository: nothing to read as a script
@@ -1276,13 +1291,29 @@ def _composer_command(c: str) -> str:
     return c
 
 
-def composer_as_shell(text: str) -> str:
+# Events `composer install` / `composer update` fire for the root package (getcomposer.org/doc/articles/scripts.md):
+# the install/update commands, the autoloader dump both end with, and the package and operation events between.
+COMPOSER_INSTALL_EVENTS = frozenset({"pre-install-cmd", "post-install-cmd", "pre-update-cmd", "post-update-cmd",
+                                     "pre-autoload-dump", "post-autoload-dump", "pre-operations-exec",
+                                     "pre-package-install", "post-package-install", "pre-package-update", "post-package-update"})
+
+
+def composer_as_shell(text: str, events: frozenset[str] | None = None) -> str:
     """A composer.json read as the shell its scripts run, line for line (line numbers kept): a line holding
     a script's command (a `"name": "cmd"` pair or a list's `"cmd"` item) becomes that command, every other
-    line blank. Parsed as JSON data, never run. `composer install` in an agent file runs these."""
+    line blank. Parsed as JSON data, never run. `composer install` in an agent file runs these; `events`:
+    only those scripts (and the scripts they call by `@name`), as composer install runs them unasked."""
     data = _parse(text)
     scripts = data.get("scripts") if isinstance(data, dict) else None
     wanted: set[str] = set()
+    if isinstance(scripts, dict) and events is not None:
+        names = [k for k in scripts if k in events]
+        for k in list(names):
+            v = scripts.get(k)
+            for c in (v if isinstance(v, list) else [v])[:100]:
+                if isinstance(c, str) and c.startswith("@") and c[1:].split(" ", 1)[0] in scripts:
+                    names.append(c[1:].split(" ", 1)[0])  # `@other`: that script runs too (one step)
+        scripts = {k: scripts[k] for k in names}
     if isinstance(scripts, dict):
         for v in list(scripts.values())[:500]:
             for c in (v if isinstance(v, list) else [v])[:100]:
@@ -1306,6 +1337,24 @@ def composer_as_shell(text: str) -> str:
                 break
         out.append(" ; ".join(g for g in got if g))
     return "\n".join(out)
+
+
+def go_runs_remote(line: str) -> bool:
+    """A `//go:generate` command that fetches and runs a module by path and version (`go run host/mod@v`):
+    its own command line is what runs, so the Go file holding it is read as that shell (go_generate_as_shell)."""
+    ws = line.split()
+    for i in range(len(ws) - 2):
+        if ws[i] == "go" and ws[i + 1] == "run":
+            for w in ws[i + 2:i + 8]:
+                if w.startswith("-"):
+                    continue
+                return "@" in w and "." in w.split("/", 1)[0]
+    return False
+
+
+def go_generate_as_shell(text: str) -> str:
+    """A Go file read as the commands of its `//go:generate` lines (line numbers kept, every other line blank)."""
+    return "\n".join(ln[len("//go:generate "):] if ln.startswith("//go:generate ") else "" for ln in text.split("\n"))
 
 
 _GO_GENERATE_FILES = 300  # Go files read for one `go generate`

@@ -32,7 +32,7 @@ from .models import NotScanned
 # Folders no agent loads instructions from and that are expensive to walk.
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
 # Project files whose own tool runs repository files unasked (npm's install hooks, direnv, a build backend's hooks)
-_PROJECT_RUNNERS = frozenset({"package.json", ".envrc"}) | BUILD_HOOK_CONFIGS
+_PROJECT_RUNNERS = frozenset({"package.json", ".envrc", "composer.json"}) | BUILD_HOOK_CONFIGS
 MAX_LINK_NESTING = 8  # folder links followed inside one another on one path
 MAX_FOLLOWED_LINKS = 1024  # folder links followed in one walk
 SKILL_MAX_LEVELS = 64  # levels below a skill folder the walk lists at all

@@ -22,7 +22,7 @@ from ..inert import visible
 from ..matching import rx
 from ..rules import Rule, catalog
 from ..rules.base import Hit
-from ..runs import (JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, dockerfile_as_shell, is_dockerfile,
+from ..runs import (COMPOSER_INSTALL_EVENTS, GO_MODULE, go_generate_as_shell, JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES, composer_as_shell, dockerfile_as_shell, is_dockerfile,
                     justfile_as_shell, makefile_as_shell, taskfile_as_shell)
 from ..rune import state_as_prose, yaml_state_as_prose
 from ..targets import LISTED_FAILING, Limits, Target, TargetSet
@@ -160,7 +160,13 @@ def scan_target(root: str, target: Target, limits: Limits, linkable: frozenset[s
         composed = True
     # An agent-memory state file in JSON or YAML (`.rune/state.json`, `.rune/state.yaml`): its values are what the agent acts on next session.
     state = target.kind == "rune" and target.path.lower().endswith((".json", ".yml", ".yaml")) and not imported
-    text = makefile_as_shell(loaded.text) if made else recipes(loaded.text) if recipes else composer_as_shell(loaded.text) if composed \
+    # A Go file a module's `go generate ./...` reaches for a directive that runs a remote module: its directives' commands.
+    generated = target.run_by is not None and target.path.endswith(".go") and posixpath.basename(target.run_by) == GO_MODULE and not imported
+    if generated:
+        recipes, composed = go_generate_as_shell, True
+    # composer.json run by itself: the events `composer install` fires, not every script
+    events = COMPOSER_INSTALL_EVENTS if target.run_by == target.path else None
+    text = makefile_as_shell(loaded.text) if made else recipes(loaded.text) if recipes else composer_as_shell(loaded.text, events) if composed \
         else (yaml_state_as_prose(loaded.text) if target.path.lower().endswith((".yml", ".yaml")) else state_as_prose(loaded.text)) \
         if state else loaded.text
     doc = Document(target.path, text,

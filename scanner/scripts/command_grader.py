@@ -335,7 +335,7 @@ _GATE = rx(
     r"base64|base32|xxd|printf|openssl|uudecode|zcat|gunzip|frombase64|/dev/tcp|/dev/udp|nc\b|ncat|netcat|socat|telnet|mkfifo|"
     r"tcpclient|credential|gh\s|security|secret|aws|gcloud|az\s|kubectl|op\s|vault|pass\s|keyring|token|env|set\b|\$|%|"
     r"dig|nslookup|drill|host|resolve|mail|swaks|ftp|scp|rsync|websocat|wscat|gist|mshta|regsvr32|certutil|bitsadmin|install|/inet/|s3|gsutil|rclone|smbclient|"
-    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|shrc\b|\.profile|_profile|zprofile|\$profile|zshenv|zlogin|bash_login|config\.fish)"
+    r"pwsh|powershell|gosumdb|gonosum|goinsecure|goflags|@(?:latest|master|main|head)\b|shrc\b|\.profile|_profile|zprofile|\$profile|zshenv|zlogin|bash_login|config\.fish)"
 )
 
 _LANG = {"python": "python", "py": "python", "node": "node", "nodejs": "node", "bun": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
@@ -728,6 +728,28 @@ class _Grader:
                 self.add(K.PERSISTENCE, b0, m.end(), f"Writes into the shell start-up file {path}", Severity.MEDIUM)
             return
 
+    def go_moving_runs(self) -> None:
+        """`go run host/mod@latest` (or `@master`, `@main`, `@HEAD`): go fetches whatever the module's owner
+        published last and runs it at once; `go run` of a module at a version ignores the project's go.mod and
+        go.sum, so nothing in the repository pins it. Medium, as `npx user/repo` is (a public repository's
+        code, unpinned); a host that is no code host is graded as a download's host is. `go install x@latest`
+        only builds a tool onto PATH and a pinned `@v1.2.3` is ordinary: neither is this."""
+        for m in _GO_FETCH.finditer(self.data):
+            module = self.text(m, 1)
+            path, _, ver = module.partition("@")
+            if ver.lower() not in ("latest", "master", "main", "head") or b"run" not in m.group(0).lower():
+                continue
+            mhost = path.split("/", 1)[0].lower()
+            if _private(mhost):
+                continue
+            sev, grade, host = Severity.MEDIUM, "repository", mhost
+            if not any(mhost == k or mhost.endswith("." + k) for k in _GO_CODE_HOSTS):
+                sev, grade, host = self.url_grade("https://" + path)
+                sev = max(sev, Severity.MEDIUM)
+            self.add(K.REMOTE_EXEC, m.start(), m.end(), f"go builds and runs whatever version of the module {path[:80]} was "
+                     f"published last ({grade_words(grade)}: {host})", sev, "https://" + path, grade, host)
+            return
+
     def go_fetches(self) -> None:
         """`GOSUMDB=off GOPROXY=https://mirror... go run host/mod@latest`: Go's checksum database is what
         proves a module's code is what everyone else got; with it off, the proxy (or the module's host)
@@ -736,6 +758,7 @@ class _Grader:
         d = self.data
         off = _GO_UNVERIFIED.search(d)
         if off is None:
+            self.go_moving_runs()
             return
         for m in _GO_FETCH.finditer(d):
             module = self.text(m, 1)
@@ -1071,7 +1094,8 @@ TRIGGER = (
     r"\b(?:s3\s+(?:cp|sync)|gsutil|rclone|smbclient)\b|-outfile\b|"
     r"\b(?:curl|wget|http|xh)\s[^\n]*\s(?:-d|--data[\w-]*|-f|--form|-t|--upload-file|--json|-k|--config)[\s=]|"
     r"\b(?:dig|nslookup|host|drill)\s[^\n]*(?:\$\(|`)|"
-    r"\bgosumdb\s*=\s*['\"]?off|\bgonosumcheck\s*=|\bgoinsecure\s*=|\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure"
+    r"\bgosumdb\s*=\s*['\"]?off|\bgonosumcheck\s*=|\bgoinsecure\s*=|\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|"
+    r"\bgo\s+run\s[^\n]*@(?:latest|master|main|head)\b"
 )
 _LINE_TRIGGER = rx(r"(?i)(?:" + TRIGGER + r")")
 _PRINTED = ("echo ", "printf ", "print ", "log ", "info ", "warn ", "say ", "cat <<", "#", "//", "write-")  # write-: PowerShell's Write-Host/-Output/-Warning and a script's own Write-Err

@@ -4,20 +4,13 @@ bare `npm install`, and a `//go:generate` line's own command on `go generate ./.
 from __future__ import annotations
 
 import json
-import os
 
 from scanner import runs
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree
 from scanner.scripts.command_grader import grade_command
-
-
-def _write(root, rel: str, text: str) -> None:
-    full = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w", encoding="utf-8") as fh:
-        fh.write(text)
+from tree_helpers import write_file as _write
 
 
 def _worst_on(tmp_path, path):

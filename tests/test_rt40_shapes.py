@@ -10,26 +10,12 @@
 from __future__ import annotations
 
 import json
-import os
 
-from scanner.config import Config
 from scanner.document import Document
 from scanner.models import Severity
-from scanner.pipeline import scan_tree
 from scanner.rules import get_rule
 from script_helpers import top
-
-
-def _write(root, rel: str, text: str) -> None:
-    full = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
-def _worst(root, path: str) -> Severity | None:
-    sevs = [f.severity for f in scan_tree(str(root), [], Config()).findings if f.path == path]
-    return max(sevs) if sevs else None
+from tree_helpers import write_file as _write, worst as _worst
 
 
 def test_ruby_eval_called_by_name_runs_downloaded_code():

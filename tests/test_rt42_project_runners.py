@@ -14,24 +14,16 @@ each shape with a benign twin.
 """
 from __future__ import annotations
 
-import os
 
 from scanner.config import Config
 from scanner.models import Severity
 from scanner.pipeline import scan_tree
 from scanner.runs import agent_runs, build_hooks, go_module_starts
 from script_helpers import top
+from tree_helpers import write_tree as _tree
 
 HIGH = (Severity.HIGH, Severity.CRITICAL)
 MEDIUM_UP = (Severity.MEDIUM, Severity.HIGH, Severity.CRITICAL)
-
-
-def _tree(root, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        full = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            fh.write(text)
 
 
 def _result(root):

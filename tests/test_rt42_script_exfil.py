@@ -83,13 +83,6 @@ from scanner.config import Config  # noqa: E402
 from scanner.pipeline import scan_tree  # noqa: E402
 
 
-def _write(root, rel: str, text: str) -> None:
-    full = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
 def _scan(root):
     result = scan_tree(str(root), [], Config())
     return result, {f.path: f.severity for f in sorted(result.findings, key=lambda f: f.severity)}
@@ -121,6 +114,7 @@ def test_a_task_local_require_and_a_plain_helper_stay_out_or_quiet(tmp_path):
 # -- prose: values marked private written out whole into a note posted where anyone reads it ----------
 from scanner.document import Document  # noqa: E402
 from scanner.intent import document_intents  # noqa: E402
+from tree_helpers import write_file as _write
 
 
 def _exfil(text: str) -> list[str]:

@@ -19,28 +19,13 @@ generalise, so nothing here copies a case's hosts, names or sentences.
 from __future__ import annotations
 
 import json
-import os
 
-from scanner.config import Config
 from scanner.models import Severity
-from scanner.pipeline import scan_tree
 from scanner.rules.mcp_supply import grade_launch
 from script_helpers import scan
+from tree_helpers import write_tree as _tree, worst as _worst
 
 MEDIUM_UP = (Severity.MEDIUM, Severity.HIGH, Severity.CRITICAL)
-
-
-def _tree(root, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        full = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            fh.write(text)
-
-
-def _worst(root, path: str) -> Severity | None:
-    sevs = [f.severity for f in scan_tree(str(root), [], Config()).findings if f.path == path]
-    return max(sevs) if sevs else None
 
 
 def script_top(text: str, path: str) -> Severity | None:

@@ -181,6 +181,7 @@ _STARTUP_SOURCE = rx(r"(?:^|[\s'\";&|]|\\n)(?:\.|source)\s+[\"']?(?:/tmp/|/var/t
 _GO_UNVERIFIED = rx(r"(?i)(?:\bgosumdb\s*=\s*['\"]?off\b|\bgonosumcheck\s*=\s*['\"]?1|\bgonosumdb\s*=\s*['\"]?\*|\bgoinsecure\s*=\s*['\"]?\*|"
                     r"\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|\bgo\s+env\s+-w\s+gosumdb=off)")
 _GO_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com", "gopkg.in", "google.golang.org", "k8s.io", "sigs.k8s.io", "go.uber.org", "go.opentelemetry.io", "codeberg.org")
+_GO_TEAM_HOSTS = frozenset({"golang.org", "go.googlesource.com", "google.golang.org"})
 _GO_PROXY = rx(r"(?i)\bgoproxy\s*=\s*['\"]?([^\s|'\"]+)")
 _GO_FETCH = rx(r"(?i)\bgo\s+(?:run|install|get)\s+(?:-\S+\s+)*([a-z0-9][\w-]*(?:\.[\w-]+)+/[^\s'\"@]*(?:@[^\s'\"]+)?)")
 _INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"
@@ -740,8 +741,8 @@ class _Grader:
             if ver.lower() not in ("latest", "master", "main", "head") or b"run" not in m.group(0).lower():
                 continue
             mhost = path.split("/", 1)[0].lower()
-            if _private(mhost):
-                continue
+            if _private(mhost) or mhost in _GO_TEAM_HOSTS:
+                continue  # the Go project's own modules (golang.org/x/tools/...@latest): its toolchain, as `go vet` is
             sev, grade, host = Severity.MEDIUM, "repository", mhost
             if not any(mhost == k or mhost.endswith("." + k) for k in _GO_CODE_HOSTS):
                 sev, grade, host = self.url_grade("https://" + path)

@@ -249,6 +249,30 @@ class Document:
         return frozenset(inside)
 
 
+def fenced_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character spans of fenced code blocks, fences included, in order. Only lines
+    that start (after up to three spaces) with ``` or ~~~ are looked at."""
+    spans: list[tuple[int, int]] = []
+    fence: str | None = None
+    opened = 0
+    for start in fence_candidates(text):
+        at = start
+        while at - start < 4 and text.startswith(" ", at):
+            at += 1
+        if at - start > 3:  # four spaces or more: indented, not a fence
+            continue
+        mark = text[at:at + 3]
+        if fence is None:
+            fence, opened = mark, start
+        elif mark == fence:
+            eol = text.find("\n", start)
+            spans.append((opened, len(text) if eol == -1 else eol))
+            fence = None
+    if fence is not None:
+        spans.append((opened, len(text)))
+    return spans
+
+
 def fence_candidates(text: str) -> list[int]:
     """Starts of the lines that may open or close a fenced code block: spaces, then ``` or ~~~
     (what `^ *(?:```|~~~)` finds line by line). str.find runs at C speed, where a regex tried at

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
 from .agent_map import GlobSet
-from .document import fence_candidates  # the lines that may open or close a fenced block
+from .document import fenced_spans
 from .packaged import data_yaml
 
 URL = "url"
@@ -141,7 +141,7 @@ def tokens(text: str, fences: bool = True) -> list[Token]:
     if not candidates:
         return []
     # fences=False: the caller drops tokens in fenced blocks itself (a Document knows its blocks).
-    fenced = _fenced_spans(text) if fences and ("```" in text or "~~~" in text) else []
+    fenced = fenced_spans(text) if fences and ("```" in text or "~~~" in text) else []
     out: list[Token] = []
     f = 0
     n = len(text)
@@ -161,30 +161,6 @@ def tokens(text: str, fences: bool = True) -> list[Token]:
         if path:
             out.append(Token(i, j, raw, path))
     return out
-
-
-def _fenced_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) character spans of fenced code blocks, fences included, in order. Only lines
-    that start (after up to three spaces) with ``` or ~~~ are looked at."""
-    spans: list[tuple[int, int]] = []
-    fence: str | None = None
-    opened = 0
-    for start in fence_candidates(text):
-        at = start
-        while at - start < 4 and text.startswith(" ", at):
-            at += 1
-        if at - start > 3:  # four spaces or more: indented, not a fence
-            continue
-        mark = text[at:at + 3]
-        if fence is None:
-            fence, opened = mark, start
-        elif mark == fence:
-            eol = text.find("\n", start)
-            spans.append((opened, len(text) if eol == -1 else eol))
-            fence = None
-    if fence is not None:
-        spans.append((opened, len(text)))
-    return spans
 
 
 def links(text: str) -> Iterator[tuple[str, bool]]:

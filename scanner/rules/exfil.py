@@ -396,8 +396,8 @@ _HEADER_SECRET = rx(r"\b(?:authorization|private-token|x-api-key|api-key|x-auth-
 
 
 def _header_to_lookalike(doc: Document) -> Iterator[Hit]:
-    """A credential sent in a request header to a host that imitates a brand (github-status.net,
-    openai-proxy.io): whoever registered the look-alike receives the token with the request. A
+    """A credential sent in a request header to a host that imitates a brand (a vendor name
+    inside a stranger's domain): whoever registered the look-alike receives the token with the request. A
     token in a header to its vendor's own API, or to any host that imitates no one, is how APIs are
     called and is left to the other rules."""
     from .. import hosts as H

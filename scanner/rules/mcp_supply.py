@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .. import hosts
-from ..document import Document
+from ..document import Document, fenced_spans
 from ..matching import rx, text_rx as _text_rx
 from ..models import Category, Confidence, Severity
 from .base import Fixture, Hit, rule
@@ -965,17 +965,14 @@ def prose_facts(doc: Document) -> list[tuple[int, int, Fact]]:
 MAX_CONFIG_BLOCKS = 40
 
 
-def _code_blocks(doc: Document) -> Iterator[tuple[int, int]]:
-    """(first, last) 1-based line numbers of each fenced block's content, fences left out."""
-    lines = sorted(doc.code_block_lines)
-    start = prev = None
-    for n in lines + [None]:
-        if n is not None and prev is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None and prev - start >= 2:
-            yield start + 1, prev - 1
-        start = prev = n
+def _code_blocks(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) character spans of each fenced block's content, its fence lines left out."""
+    for opened, closed in fenced_spans(text):
+        start = text.find("\n", opened, closed) + 1
+        last = text.rfind("\n", opened, closed) + 1  # the span's last line: its closing fence, unless never closed
+        end = last - 1 if last >= start and text[last:closed].lstrip(" ").startswith(("```", "~~~")) else closed
+        if 0 < start < end:
+            yield start, end
 
 
 def _block_servers(text: str) -> list[Server]:
@@ -1010,18 +1007,16 @@ def block_facts(doc: Document) -> list[tuple[int, int, Fact]]:
 def _block_facts(doc: Document) -> list[tuple[int, int, Fact]]:
     text = doc.text
     out: list[tuple[int, int, Fact]] = []
-    for n, (first, last) in enumerate(_code_blocks(doc)):
+    for n, (start, end) in enumerate(_code_blocks(text)):
         if n >= MAX_CONFIG_BLOCKS:
             break
-        start = doc.line_starts[first - 1]
-        end = doc.line_starts[last - 1] + len(doc.lines[last - 1])
         body = text[start:end]
         if len(body) > 20000 or ('"command"' not in body and '"url"' not in body):
             continue
         for s in _block_servers(body):
             at = body.find(f'"{s.name}"')
             a = start + at if at >= 0 else start
-            out.extend((a, a + (len(s.name) + 2 if at >= 0 else len(doc.lines[first - 1])), f) for f in _server_facts(s))
+            out.extend((a, a + (len(s.name) + 2 if at >= 0 else max(1, body.find("\n") if "\n" in body else len(body))), f) for f in _server_facts(s))
     return out
 
 

@@ -180,8 +180,10 @@ _STARTUP_SOURCE = rx(r"(?:^|[\s'\";&|]|\\n)(?:\.|source)\s+[\"']?(?:/tmp/|/var/t
 # Go's module integrity switched off, the proxy a command names, and a remote module it builds.
 _GO_UNVERIFIED = rx(r"(?i)(?:\bgosumdb\s*=\s*['\"]?off\b|\bgonosumcheck\s*=\s*['\"]?1|\bgonosumdb\s*=\s*['\"]?\*|\bgoinsecure\s*=\s*['\"]?\*|"
                     r"\bgoflags\s*=\s*['\"]?[^\s'\"]*-insecure|\bgo\s+env\s+-w\s+gosumdb=off)")
-_GO_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com", "gopkg.in", "google.golang.org", "k8s.io", "sigs.k8s.io", "go.uber.org", "go.opentelemetry.io", "codeberg.org")
+# The Go project's own module hosts (its toolchain), and the code hosts modules are fetched from.
 _GO_TEAM_HOSTS = frozenset({"golang.org", "go.googlesource.com", "google.golang.org"})
+_GO_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "gopkg.in", "k8s.io", "sigs.k8s.io", "go.uber.org", "go.opentelemetry.io",
+                  "codeberg.org", *sorted(_GO_TEAM_HOSTS))
 _GO_PROXY = rx(r"(?i)\bgoproxy\s*=\s*['\"]?([^\s|'\"]+)")
 _GO_FETCH = rx(r"(?i)\bgo\s+(?:run|install|get)\s+(?:-\S+\s+)*([a-z0-9][\w-]*(?:\.[\w-]+)+/[^\s'\"@]*(?:@[^\s'\"]+)?)")
 _INSTALL_URL = rx(r"(?i)(?:^|[\s;&|(\"'`])((?:sudo\s+)?(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add|bun\s+(?:add|install|i)|"

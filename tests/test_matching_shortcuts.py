@@ -191,7 +191,7 @@ def _fence_lines_by_regex(text: str) -> frozenset[int]:
 @pytest.mark.parametrize("seed", range(4))
 def test_fenced_code_lines_equal_the_line_start_regex(seed):
     from scanner.document import Document
-    from scanner.imports import _fenced_spans
+    from scanner.document import fenced_spans as _fenced_spans
 
     rnd = random.Random(seed)
     pieces = ["```", "~~~", "````", "``", "~~", " ", "    ", "\t", "x", "code", "`", "~", "\n", "\n", "\n", "\r\n", "é", "```python"]
